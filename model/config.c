@@ -1,0 +1,95 @@
+/*
+ * config.c — default configurations per arch and the name tables.
+ *
+ * Owns: sm_config_default() and the arch/action name <-> enum tables that
+ * the parser, the command and the JSON output share.  It must not touch
+ * model state.
+ */
+#include <string.h>
+
+#include "model.h"
+
+static const char *const arch_names[SM_NARCH] = {
+	[SM_X86_64] = "x86_64",
+	[SM_ARM64] = "arm64",
+	[SM_RISCV64] = "riscv64",
+};
+
+static const char *const action_names[SM_NACTIONS] = {
+	[SM_ACT_MMAP] = "mmap",
+	[SM_ACT_ENABLE] = "enable",
+	[SM_ACT_DISABLE] = "disable",
+	[SM_ACT_ROTATE_OUT] = "rotate_out",
+	[SM_ACT_ROTATE_IN] = "rotate_in",
+	[SM_ACT_ROTATE] = "rotate",
+	[SM_ACT_OVERFLOW] = "overflow",
+	[SM_ACT_PREEMPT] = "preempt",
+	[SM_ACT_MIGRATE] = "migrate",
+	[SM_ACT_RESET] = "reset",
+	[SM_ACT_STALL] = "stall",
+	[SM_ACT_PERIOD] = "period",
+	[SM_ACT_CLOCK_EPOCH] = "clock_epoch",
+	[SM_ACT_READ] = "read",
+};
+
+const char *sm_arch_name(enum sm_arch arch)
+{
+	return (unsigned)arch < SM_NARCH ? arch_names[arch] : "?";
+}
+
+int sm_arch_from_name(const char *name)
+{
+	for (int i = 0; i < SM_NARCH; i++)
+		if (strcmp(name, arch_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *sm_action_name(enum sm_action_kind kind)
+{
+	return (unsigned)kind < SM_NACTIONS ? action_names[kind] : "?";
+}
+
+int sm_action_from_name(const char *name)
+{
+	for (int i = 0; i < SM_NACTIONS; i++)
+		if (strcmp(name, action_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* Per-arch PMU and clock defaults (DESIGN.md §3). */
+static const struct arch_defaults {
+	unsigned gp, fixed, width, timer_width;
+	uint64_t max_period, hz;
+	int user_access;
+} defaults[SM_NARCH] = {
+	/* x86-64: 4 GP + 3 fixed, 48 bits, overflow at 47 bits, rdpmc=1,
+	 * a 2.9 GHz TSC. */
+	[SM_X86_64] = { 4, 3, 48, 64, (1ull << 47) - 1, 2900000000ull, 1 },
+	/* arm64: 6 event counters + PMCCNTR, 32-bit events, a 1 GHz
+	 * architected timer of 56 bits, perf_user_access=1. */
+	[SM_ARM64] = { 6, 0, 32, 56, 0xffffffffull, 1000000000ull, 1 },
+	/* riscv64: hpmcounter3..6, 48-bit hpm counters (cycle and instret
+	 * are 64-bit), a 1 GHz time CSR, perf_user_access=1. */
+	[SM_RISCV64] = { 4, 0, 48, 64, (1ull << 47) - 1, 1000000000ull, 1 },
+};
+
+void sm_config_default(struct sm_config *cfg, enum sm_arch arch)
+{
+	const struct arch_defaults *d = &defaults[arch];
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->arch = arch;
+	cfg->gp = d->gp;
+	cfg->fixed = d->fixed;
+	cfg->width = d->width;
+	cfg->max_period = d->max_period;
+	cfg->user_access = d->user_access;
+	cfg->stable = true;
+	cfg->timer_width = d->timer_width;
+	cfg->ncpus = 2;
+	for (unsigned i = 0; i < SM_MAX_CPUS; i++)
+		cfg->cpu[i].hz = d->hz;
+	cfg->writer = SM_WRITER_LOCAL;
+}

@@ -1,0 +1,67 @@
+/*
+ * internal.h — what the model's files share and nobody else uses.
+ *
+ * Owns: the per-arch PMU rule table (pmu.c), the clock helpers (clock.c),
+ * the page writer (userpage.c) and the counter/time helpers of the kernel
+ * flows (kernel.c).  Engines and the command include model.h only.
+ */
+#ifndef SELFMON_MODEL_INTERNAL_H
+#define SELFMON_MODEL_INTERNAL_H
+
+#include "model.h"
+
+/* clock.c */
+void sm_clock_derive(enum sm_arch arch, const struct sm_clock_cfg *c,
+                     struct sm_cpu *cpu);
+uint64_t sm_timer_mask(const struct sm_model *m);
+
+/* pmu.c: the arch differences of DESIGN.md §3 as one table. */
+struct sm_pmu_rules {
+	/* counter numbers an event may use, in the order tried */
+	bool (*counter_ok)(const struct sm_config *cfg,
+	                   const struct sm_event_cfg *ev, int counter);
+	int (*fixed_for)(const struct sm_config *cfg, enum sm_event_type t);
+	unsigned (*first_gp)(void);
+	/* the event may be read from user space (cap_user_rdpmc) */
+	bool (*user_read)(const struct sm_config *cfg, const struct sm_event *ev);
+	/* page index for an event on `counter` that user space may read */
+	uint32_t (*index)(int counter);
+	/* the width the page reports, and whether it is written at all */
+	uint16_t (*pmc_width)(const struct sm_config *cfg, const struct sm_event *ev);
+	bool width_only_if_rdpmc;
+	/* delta mask of the counter update; also set_period's limit base */
+	uint64_t (*max_period)(const struct sm_config *cfg,
+	                       const struct sm_event *ev);
+	/* register width of a counter */
+	uint64_t (*reg_mask)(const struct sm_config *cfg, int counter);
+	/* set_period's clamp of `left` */
+	int64_t (*clamp_left)(const struct sm_config *cfg,
+	                      const struct sm_event *ev, int64_t left);
+	/* value written to the register for -left, and the value the
+	 * kernel's read_counter returns from a raw register */
+	uint64_t (*to_reg)(const struct sm_config *cfg, const struct sm_event *ev,
+	                   int counter, uint64_t val);
+	uint64_t (*from_reg)(const struct sm_config *cfg,
+	                     const struct sm_event *ev, int counter, uint64_t raw);
+	/* counter update: delta between two read_counter values */
+	uint64_t (*delta)(const struct sm_config *cfg, const struct sm_event *ev,
+	                  uint64_t prev, uint64_t now);
+	/* default sample period of a counting event */
+	uint64_t (*count_period)(const struct sm_config *cfg,
+	                         const struct sm_event *ev);
+};
+extern const struct sm_pmu_rules sm_pmu[SM_NARCH];
+bool sm_counter_exists(const struct sm_config *cfg, int counter);
+
+/* kernel.c helpers used by userpage.c */
+uint64_t sm_ctx_now(const struct sm_model *m);
+void sm_event_times(const struct sm_model *m, const struct sm_event *e,
+                    uint64_t *enabled, uint64_t *running);
+uint32_t sm_event_index(const struct sm_model *m, const struct sm_event *e);
+uint64_t sm_counter_value(const struct sm_model *m, unsigned cpu, int c);
+
+/* userpage.c */
+void sm_page_init(struct sm_model *m, int ev);
+void sm_page_update(struct sm_model *m, int ev);
+
+#endif

@@ -1,0 +1,801 @@
+/*
+ * kernel.c — the kernel's perf core and PMU driver flows, as a model.
+ *
+ * Owns: event state (OFF/ERROR/INACTIVE/ACTIVE), counter assignment, the
+ * counter update and set_period arithmetic, context time, scheduling
+ * (sched in/out, rotation, preemption, migration), overflow, reset,
+ * enable/disable, period changes, read(2), counter/timer reads by user
+ * space and the ground truth.  Arch differences come from sm_pmu[]
+ * (pmu.c); page contents are written by userpage.c.  Each flow cites the
+ * kernel function it models.
+ *
+ * Ground truth is kept twice: the kernel's own count (count + pending
+ * hardware delta, what read(2) returns) and an independent tally of the
+ * events that happened (`truth`).  sm_model_truth() returns the tally;
+ * tests assert that the two agree.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define RULES(m) (&sm_pmu[(m)->cfg.arch])
+
+/* ---- time ------------------------------------------------------------ */
+
+/* perf_event_time_now(): the task context's time runs only while the task
+ * is on a CPU (ctx->time + now - ctx->timestamp). */
+uint64_t sm_ctx_now(const struct sm_model *m)
+{
+	if (!m->task_on)
+		return m->ctx_time;
+	return m->ctx_time + (sm_model_ns(m, m->task_cpu, m->now) - m->ctx_stamp);
+}
+
+/* __perf_update_times(): enabled grows while INACTIVE or ACTIVE, running
+ * while ACTIVE. */
+void sm_event_times(const struct sm_model *m, const struct sm_event *e,
+                    uint64_t *enabled, uint64_t *running)
+{
+	uint64_t delta = sm_ctx_now(m) - e->tstamp;
+
+	*enabled = e->total_enabled + (e->state >= SM_INACTIVE ? delta : 0);
+	*running = e->total_running + (e->state == SM_ACTIVE ? delta : 0);
+}
+
+static void update_times(struct sm_model *m, struct sm_event *e)
+{
+	sm_event_times(m, e, &e->total_enabled, &e->total_running);
+	e->tstamp = sm_ctx_now(m);
+}
+
+/* The independent tally: events counted while ACTIVE. */
+static void truth_sync(struct sm_model *m, struct sm_event *e)
+{
+	if (e->state == SM_ACTIVE)
+		e->truth += (uint64_t)e->cfg.rate * (m->now - e->truth_stamp);
+	e->truth_stamp = m->now;
+}
+
+/* perf_event_set_state(): times are brought up to date first. */
+static void set_state(struct sm_model *m, struct sm_event *e, enum sm_state s)
+{
+	truth_sync(m, e);
+	update_times(m, e);
+	e->state = s;
+}
+
+/* update_context_time(), and the task entering or leaving its CPU. */
+static void ctx_clock(struct sm_model *m, bool on)
+{
+	m->ctx_time = sm_ctx_now(m);
+	m->task_on = on;
+	m->ctx_stamp = sm_model_ns(m, m->task_cpu, m->now);
+}
+
+/* ---- counters -------------------------------------------------------- */
+
+uint64_t sm_counter_value(const struct sm_model *m, unsigned cpu, int c)
+{
+	const struct sm_counter *r = &m->cpu[cpu].ctr[c];
+	uint64_t v = r->base;
+
+	if (r->owner >= 0 && cpu == m->task_cpu && m->task_on)
+		v += (uint64_t)m->ev[r->owner].cfg.rate * (m->now - r->base_time);
+	return v & RULES(m)->reg_mask(&m->cfg, c);
+}
+
+static void counter_write(struct sm_model *m, int c, uint64_t v)
+{
+	struct sm_counter *r = &m->cpu[m->task_cpu].ctr[c];
+
+	r->base = v & RULES(m)->reg_mask(&m->cfg, c);
+	r->base_time = m->now;
+}
+
+/* Stop a counter counting for its owner: freeze its value. */
+static void counter_release(struct sm_model *m, int c)
+{
+	struct sm_counter *r = &m->cpu[m->task_cpu].ctr[c];
+
+	counter_write(m, c, sm_counter_value(m, m->task_cpu, c));
+	r->owner = -1;
+}
+
+static uint64_t read_counter(const struct sm_model *m, const struct sm_event *e)
+{
+	uint64_t raw = sm_counter_value(m, m->task_cpu, e->counter);
+	return RULES(m)->from_reg(&m->cfg, e, e->counter, raw);
+}
+
+/* x86_perf_event_update() / armpmu_event_update() /
+ * riscv_pmu_event_update(): fold the hardware delta into count, keep the
+ * raw value read as prev_count.  Software events fold their time. */
+static void event_update(struct sm_model *m, struct sm_event *e)
+{
+	if (e->state != SM_ACTIVE)
+		return;
+	if (e->cfg.type == SM_EV_SOFTWARE) {
+		e->count += (uint64_t)e->cfg.rate * (m->now - e->sw_stamp);
+		e->sw_stamp = m->now;
+		return;
+	}
+	uint64_t now = read_counter(m, e);
+	uint64_t delta = RULES(m)->delta(&m->cfg, e, e->prev_count, now);
+
+	e->prev_count = now;
+	e->count += delta;
+	e->period_left -= (int64_t)delta;
+}
+
+/* x86_perf_event_set_period() / armpmu_event_set_period() /
+ * riscv_pmu_event_set_period(): consume the period, clamp, load the
+ * counter with -left and remember (u64)-left as prev_count, then
+ * perf_event_update_userpage(). */
+static void set_period(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->ev[i];
+	int64_t left = e->period_left, period = (int64_t)e->period;
+
+	if (left <= -period) {
+		left = period;
+		e->period_left = left;
+	}
+	if (left <= 0) {
+		left += period;
+		e->period_left = left;
+	}
+	left = RULES(m)->clamp_left(&m->cfg, e, left);
+	e->prev_count = (uint64_t)-left;
+	counter_write(m, e->counter,
+	              RULES(m)->to_reg(&m->cfg, e, e->counter, (uint64_t)-left));
+	sm_page_update(m, i);
+}
+
+/* ---- scheduling ------------------------------------------------------ */
+
+static bool counter_free(const struct sm_model *m, int c)
+{
+	return sm_counter_exists(&m->cfg, c) &&
+	       m->cpu[m->task_cpu].ctr[c].owner < 0;
+}
+
+/* x86_schedule_events() and friends, simplified: the counter asked for,
+ * else the one used last time (the fast path), else the fixed counter
+ * for the event, else the lowest free general counter. */
+static int pick_counter(const struct sm_model *m, const struct sm_event *e,
+                        int want)
+{
+	const struct sm_pmu_rules *r = RULES(m);
+	int tries[3] = { want >= 0 ? want : e->cfg.counter, e->last_counter,
+	                 r->fixed_for(&m->cfg, e->cfg.type) };
+
+	for (int k = 0; k < 3; k++)
+		if (tries[k] >= 0 && counter_free(m, tries[k]) &&
+		    r->counter_ok(&m->cfg, &e->cfg, tries[k]))
+			return tries[k];
+	for (int c = (int)r->first_gp(); c < SM_MAX_COUNTERS; c++)
+		if (counter_free(m, c) && r->counter_ok(&m->cfg, &e->cfg, c))
+			return c;
+	return -1;
+}
+
+/* arm64 armv8pmu_enable_user_access(): counters not in use are cleared
+ * before EL0 may read them, so nothing leaks from other tasks. */
+static void arm64_clear_unused(struct sm_model *m)
+{
+	for (int c = 0; c < SM_MAX_COUNTERS; c++)
+		if (counter_free(m, c))
+			counter_write(m, c, 0);
+}
+
+/* event_sched_in() -> pmu->add(PERF_EF_START) -> start: the event becomes
+ * ACTIVE first, then the counter is programmed and the page updated. */
+static bool sched_in(struct sm_model *m, int i, int want)
+{
+	struct sm_event *e = &m->ev[i];
+
+	if (e->cfg.type == SM_EV_SOFTWARE) {
+		/* perf_swevent_add()/task_clock_event_add(): no page update */
+		set_state(m, e, SM_ACTIVE);
+		e->sw_stamp = m->now;
+		return true;
+	}
+	int c = pick_counter(m, e, want);
+	if (c < 0)
+		return false;
+	set_state(m, e, SM_ACTIVE);
+	e->counter = e->last_counter = c;
+	m->cpu[m->task_cpu].ctr[c].owner = i;
+	if (m->cfg.arch == SM_ARM64 && RULES(m)->user_read(&m->cfg, e))
+		arm64_clear_unused(m);
+	set_period(m, i);
+	return true;
+}
+
+/* event_sched_out() -> pmu->del(): x86_pmu_del()/armpmu_del()/
+ * riscv_pmu_del() stop with an update and rewrite the page; the page then
+ * has index 0 and offset = count (DESIGN.md §3). */
+static void sched_out(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->ev[i];
+
+	event_update(m, e);
+	if (e->cfg.type != SM_EV_SOFTWARE) {
+		truth_sync(m, e);
+		counter_release(m, e->counter);
+		e->counter = -1;
+		set_state(m, e, SM_INACTIVE);
+		sm_page_update(m, i);
+		return;
+	}
+	set_state(m, e, SM_INACTIVE);
+}
+
+/* merge_sched_in(): a group that cannot go on stays INACTIVE; a pinned
+ * one goes to ERROR, a flexible one asks for rotation and gets its page
+ * updated (group_update_userpage()).  After the first failure no other
+ * hardware group is tried (can_add_hw = 0). */
+static void try_sched_in(struct sm_model *m, int i, int want, bool *can_add)
+{
+	struct sm_event *e = &m->ev[i];
+
+	if (e->state != SM_INACTIVE)
+		return;
+	if ((*can_add || e->cfg.type == SM_EV_SOFTWARE) && sched_in(m, i, want))
+		return;
+	*can_add = false;
+	if (e->cfg.pinned) {
+		set_state(m, e, SM_ERROR);
+		return;
+	}
+	m->rotate_necessary = true;
+	sm_page_update(m, i);
+}
+
+/* perf_event_sched_in(): pinned groups first, then flexible ones in list
+ * order.  `want` is a counter for event `who`. */
+static void ctx_sched_in(struct sm_model *m, int who, int want)
+{
+	bool can_add = true;
+
+	for (unsigned i = 0; i < m->cfg.nevents; i++)
+		if (m->ev[i].cfg.pinned)
+			try_sched_in(m, (int)i, (int)i == who ? want : SM_AUTO, &can_add);
+	can_add = true;
+	for (unsigned k = 0; k < m->nflex; k++) {
+		int i = (int)m->flex_order[k];
+		try_sched_in(m, i, i == who ? want : SM_AUTO, &can_add);
+	}
+}
+
+/* ctx_sched_out() for flexible (or all) events. */
+static void ctx_sched_out(struct sm_model *m, bool pinned_too)
+{
+	for (unsigned i = 0; i < m->cfg.nevents; i++)
+		if (m->ev[i].state == SM_ACTIVE &&
+		    (pinned_too || !m->ev[i].cfg.pinned))
+			sched_out(m, (int)i);
+	m->rotate_necessary = false;
+}
+
+/* perf_rotate_context(): all flexible events out, the first one that was
+ * active moves to the end of the list (rotate_ctx()), all back in. */
+static int rotate(struct sm_model *m)
+{
+	if (!m->rotate_necessary || !m->task_on || m->nflex < 2)
+		return 0;
+	unsigned k = 0;
+	while (k < m->nflex && m->ev[m->flex_order[k]].state != SM_ACTIVE)
+		k++;
+	if (k == m->nflex)
+		k = 0;
+	unsigned first = m->flex_order[k];
+	ctx_sched_out(m, false);
+	memmove(&m->flex_order[k], &m->flex_order[k + 1],
+	        (m->nflex - k - 1) * sizeof(m->flex_order[0]));
+	m->flex_order[m->nflex - 1] = first;
+	ctx_sched_in(m, -1, SM_AUTO);
+	return 1;
+}
+
+/* perf_event_task_sched_out() ... perf_event_task_sched_in(): the task
+ * leaves its CPU for `cycles` and comes back on `cpu`. */
+static void switch_task(struct sm_model *m, uint64_t cycles, unsigned cpu,
+                        int who, int want)
+{
+	ctx_sched_out(m, true);
+	ctx_clock(m, false);
+	m->now += cycles;
+	m->task_cpu = cpu;
+	ctx_clock(m, true);
+	ctx_sched_in(m, who, want);
+}
+
+/* ---- actions --------------------------------------------------------- */
+
+/* The PMI handler (x86_pmu_handle_irq(), armv8pmu_handle_irq(),
+ * pmu_sbi_ovf_handler()) for an event whose counter wrapped: update the
+ * count, then reload through set_period (which updates the page). */
+static void overflow_irq(struct sm_model *m, int i)
+{
+	event_update(m, &m->ev[i]);
+	set_period(m, i);
+}
+
+/* Injected overflow: the counter runs to its wrap at this instant (a
+ * burst of events, counted in the truth), then the interrupt. */
+static int overflow_now(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->ev[i];
+
+	if (e->state != SM_ACTIVE || e->counter < 0)
+		return 0;
+	uint64_t mask = RULES(m)->reg_mask(&m->cfg, e->counter);
+	uint64_t v = sm_counter_value(m, m->task_cpu, e->counter);
+	uint64_t burst = mask - v + 1;
+
+	truth_sync(m, e);
+	e->truth += burst;
+	counter_write(m, e->counter, 0);
+	overflow_irq(m, i);
+	return 1;
+}
+
+/* _perf_event_reset(): perf_event_read() (updates count and prev_count),
+ * count = 0, perf_event_update_userpage(). */
+static int reset(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->ev[i];
+
+	event_update(m, e);
+	truth_sync(m, e);
+	e->count = 0;
+	e->truth = 0;
+	sm_page_update(m, i);
+	return 1;
+}
+
+/* ctx_resched(): flexible events out, then everything back in. */
+static void resched(struct sm_model *m)
+{
+	if (!m->task_on)
+		return;
+	ctx_sched_out(m, false);
+	ctx_sched_in(m, -1, SM_AUTO);
+}
+
+/* _perf_event_enable(): OFF/ERROR -> INACTIVE, then ctx_resched(). */
+static int enable(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->ev[i];
+
+	if (e->state >= SM_INACTIVE)
+		return 0;
+	set_state(m, e, SM_INACTIVE);
+	resched(m);
+	return 1;
+}
+
+/* __perf_event_disable(): event_sched_out() if active, then OFF.  No page
+ * update after the state change. */
+static int disable(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->ev[i];
+
+	if (e->state < SM_INACTIVE)
+		return 0;
+	if (e->state == SM_ACTIVE)
+		sched_out(m, i);
+	set_state(m, e, SM_OFF);
+	return 1;
+}
+
+/* __perf_event_period(): stop with update, period_left = 0, new period,
+ * start with reload (set_period: left = period, page update). */
+static int period(struct sm_model *m, int i, uint64_t p)
+{
+	struct sm_event *e = &m->ev[i];
+
+	if (e->state == SM_ACTIVE)
+		event_update(m, e);
+	e->period_left = 0;
+	e->period = p;
+	if (e->state == SM_ACTIVE && e->counter >= 0)
+		set_period(m, i);
+	return 1;
+}
+
+/* perf_mmap() -> perf_event_init_userpage() + perf_event_update_userpage();
+ * x86_pmu_event_mapped() lets this mm use rdpmc (sysfs rdpmc = 1). */
+static int mmap_event(struct sm_model *m, int i)
+{
+	if (m->ev[i].mapped)
+		return 0;
+	m->ev[i].mapped = true;
+	sm_page_init(m, i);
+	sm_page_update(m, i);
+	return 1;
+}
+
+static int rotate_out(struct sm_model *m, int i)
+{
+	if (m->ev[i].state != SM_ACTIVE)
+		return 0;
+	sched_out(m, i);
+	m->rotate_necessary = true;
+	return 1;
+}
+
+static int rotate_in(struct sm_model *m, int i, int want)
+{
+	bool can_add = true;
+
+	if (m->ev[i].state != SM_INACTIVE || !m->task_on)
+		return 0;
+	try_sched_in(m, i, want, &can_add);
+	return 1;
+}
+
+/* kernel/time/sched_clock.c update_sched_clock(): a new epoch at the
+ * current timer value, continuous in ns. */
+static int clock_epoch(struct sm_model *m, unsigned cpu)
+{
+	struct sm_cpu *c = &m->cpu[cpu];
+	uint64_t cyc = sm_model_timer(m);
+	uint64_t ns = sm_model_ns(m, cpu, m->now);
+
+	c->epoch_cyc = cyc;
+	c->epoch_ns = ns; /* continuous: ns(now) is unchanged */
+	return 1;
+}
+
+static int fail(char *err, size_t n, const char *msg, const char *what)
+{
+	if (err && n)
+		snprintf(err, n, "%s: %s", what, msg);
+	return -1;
+}
+
+int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
+                   size_t n)
+{
+	int i = a->event == SM_AUTO ? 0 : a->event;
+	const char *name = sm_action_name(a->kind);
+
+	if (i < 0 || (unsigned)i >= m->cfg.nevents)
+		return fail(err, n, "no such event", name);
+	sm_model_flush(m); /* the writer finishes one update before the next */
+	m->cause = a->kind;
+	switch (a->kind) {
+	case SM_ACT_MMAP: return mmap_event(m, i);
+	case SM_ACT_ENABLE: return enable(m, i);
+	case SM_ACT_DISABLE: return disable(m, i);
+	case SM_ACT_ROTATE_OUT: return rotate_out(m, i);
+	case SM_ACT_ROTATE_IN:
+		if (a->counter != SM_AUTO && !sm_counter_exists(&m->cfg, a->counter))
+			return fail(err, n, "no such counter", name);
+		return rotate_in(m, i, a->counter);
+	case SM_ACT_ROTATE: return rotate(m);
+	case SM_ACT_OVERFLOW: return overflow_now(m, i);
+	case SM_ACT_RESET: return reset(m, i);
+	case SM_ACT_PERIOD:
+		if (a->period == 0)
+			return fail(err, n, "period must be at least 1", name);
+		return period(m, i, a->period);
+	case SM_ACT_READ: {
+		uint64_t buf[3];
+		return sm_model_read(m, i, buf, sizeof(buf)) > 0;
+	}
+	case SM_ACT_STALL:
+		sm_model_advance(m, a->cycles);
+		return 1;
+	case SM_ACT_PREEMPT:
+		if (!m->task_on)
+			return 0;
+		switch_task(m, a->cycles, m->task_cpu, i, a->counter);
+		return 1;
+	case SM_ACT_MIGRATE: {
+		unsigned cpu = a->cpu == SM_AUTO ? (m->task_cpu + 1) % m->cfg.ncpus
+		                                 : (unsigned)a->cpu;
+		if (cpu >= m->cfg.ncpus)
+			return fail(err, n, "no such cpu", name);
+		if (!m->task_on)
+			return 0;
+		switch_task(m, a->cycles, cpu, i, a->counter);
+		return 1;
+	}
+	case SM_ACT_CLOCK_EPOCH: {
+		unsigned cpu = a->cpu == SM_AUTO ? m->task_cpu : (unsigned)a->cpu;
+		if (m->cfg.arch == SM_X86_64)
+			return fail(err, n, "applies to arm64 and riscv64 only", name);
+		if (cpu >= m->cfg.ncpus)
+			return fail(err, n, "no such cpu", name);
+		return clock_epoch(m, cpu);
+	}
+	case SM_NACTIONS: break;
+	}
+	return fail(err, n, "unknown action", name);
+}
+
+/* ---- time passing ---------------------------------------------------- */
+
+/* Cycles until the counter of event i wraps (UINT64_MAX: never).  The
+ * wrap instant follows from the last write of the register, so a wrap
+ * due at this very cycle (two counters wrapping together) is not lost. */
+static uint64_t cycles_to_wrap(const struct sm_model *m, int i)
+{
+	const struct sm_event *e = &m->ev[i];
+	const struct sm_counter *r = &m->cpu[m->task_cpu].ctr[e->counter];
+	uint64_t mask = RULES(m)->reg_mask(&m->cfg, e->counter);
+	uint64_t dist = mask - (r->base & mask);
+
+	if (dist == ~0ull)
+		return ~0ull;
+	uint64_t wrap_at = r->base_time + (dist / e->cfg.rate) + 1;
+	return wrap_at - m->now;
+}
+
+/* The next natural kernel activity: a counter wrap (PMI) or a
+ * multiplexing tick (perf_mux_hrtimer_handler()). */
+static uint64_t next_activity(const struct sm_model *m, int *who)
+{
+	uint64_t best = ~0ull;
+
+	*who = -1;
+	if (!m->task_on)
+		return best;
+	for (unsigned i = 0; i < m->cfg.nevents; i++) {
+		const struct sm_event *e = &m->ev[i];
+		if (e->state != SM_ACTIVE || e->counter < 0)
+			continue;
+		uint64_t d = cycles_to_wrap(m, (int)i);
+		if (d < best) {
+			best = d;
+			*who = (int)i;
+		}
+	}
+	if (m->next_rotate && m->next_rotate - m->now < best) {
+		best = m->next_rotate - m->now;
+		*who = -2;
+	}
+	return best;
+}
+
+void sm_model_advance(struct sm_model *m, uint64_t cycles)
+{
+	uint64_t target = m->now + cycles;
+
+	sm_model_flush(m);
+	for (;;) {
+		int who;
+		uint64_t d = next_activity(m, &who);
+		if (who == -1 || d > target - m->now)
+			break;
+		m->now += d;
+		if (who == -2) {
+			m->next_rotate += m->cfg.mux_interval;
+			m->cause = SM_ACT_ROTATE;
+			rotate(m);
+		} else {
+			m->cause = SM_ACT_OVERFLOW;
+			overflow_irq(m, who);
+		}
+		sm_model_flush(m);
+	}
+	m->now = target;
+}
+
+/* ---- reads ----------------------------------------------------------- */
+
+void sm_model_truth(const struct sm_model *m, int i, struct sm_truth *t)
+{
+	const struct sm_event *e = &m->ev[i];
+
+	t->count = e->truth;
+	if (e->state == SM_ACTIVE)
+		t->count += (uint64_t)e->cfg.rate * (m->now - e->truth_stamp);
+	sm_event_times(m, e, &t->enabled, &t->running);
+}
+
+/* perf_read() -> perf_read_one(): perf_event_read() updates an active
+ * event's count (the page is NOT updated), then value, enabled, running. */
+long sm_model_read(struct sm_model *m, int i, void *buf, size_t len)
+{
+	struct sm_event *e;
+	uint64_t v[3];
+
+	if (i < 0 || (unsigned)i >= m->cfg.nevents)
+		return -EBADF;
+	if (len < sizeof(v))
+		return -ENOSPC;
+	e = &m->ev[i];
+	event_update(m, e);
+	update_times(m, e);
+	v[0] = e->count;
+	v[1] = e->total_enabled;
+	v[2] = e->total_running;
+	memcpy(buf, v, sizeof(v));
+	return (long)sizeof(v);
+}
+
+/* Is an event of the task with user read access active on its CPU? */
+static bool user_event_active(const struct sm_model *m)
+{
+	for (unsigned i = 0; i < m->cfg.nevents; i++)
+		if (m->ev[i].state == SM_ACTIVE && m->ev[i].counter >= 0 &&
+		    RULES(m)->user_read(&m->cfg, &m->ev[i]))
+			return true;
+	return false;
+}
+
+/* x86 RDPMC: CR4.PCE decides (sysfs rdpmc 2: always; 1: while this mm has
+ * a mapped event with user read, x86_pmu_event_mapped()); ECX bit 30
+ * selects the fixed counters; any other ECX is #GP. */
+enum sm_fault sm_model_rdpmc(const struct sm_model *m, uint32_t ecx,
+                             uint64_t *val)
+{
+	bool pce = m->cfg.user_access == 2;
+	int c;
+
+	for (unsigned i = 0; !pce && m->cfg.user_access == 1 &&
+	                     i < m->cfg.nevents; i++)
+		pce = m->ev[i].mapped && RULES(m)->user_read(&m->cfg, &m->ev[i]);
+	if (!pce)
+		return SM_FAULT_GP;
+	if (ecx & (1u << 30))
+		c = (ecx & ~(1u << 30)) < m->cfg.fixed
+		        ? SM_X86_FIXED + (int)(ecx & ~(1u << 30)) : -1;
+	else
+		c = ecx < m->cfg.gp ? (int)ecx : -1;
+	if (c < 0)
+		return SM_FAULT_GP;
+	*val = sm_counter_value(m, m->task_cpu, c);
+	return SM_OK;
+}
+
+/* arm64 MRS of PMEVCNTR<n>_EL0 / PMCCNTR_EL0: PMUSERENR_EL0.ER|CR are set
+ * by armv8pmu_enable_user_access() while the task has a user-readable
+ * event on the CPU; otherwise, or for a counter that does not exist, the
+ * read is UNDEFINED (SIGILL). */
+enum sm_fault sm_model_arm64_counter(const struct sm_model *m, unsigned c,
+                                     uint64_t *val)
+{
+	if (m->cfg.arch != SM_ARM64 || m->cfg.user_access != 1 ||
+	    !m->task_on || !user_event_active(m) ||
+	    !sm_counter_exists(&m->cfg, (int)c))
+		return SM_FAULT_ILL;
+	*val = sm_counter_value(m, m->task_cpu, (int)c);
+	return SM_OK;
+}
+
+/* riscv64 CSR reads: `time` always (scounteren.TM); cycle/instret always
+ * with perf_user_access 2; otherwise a counter is readable while an event
+ * with user access runs on it (pmu_sbi_set_scounteren()). */
+enum sm_fault sm_model_riscv_csr(const struct sm_model *m, unsigned csr,
+                                 uint64_t *val)
+{
+	int c = (int)csr - 0xC00;
+
+	if (m->cfg.arch != SM_RISCV64 || c < 0 || c >= 32)
+		return SM_FAULT_ILL;
+	if (c == SM_RISCV_TIME) {
+		*val = sm_model_timer(m);
+		return SM_OK;
+	}
+	if (!sm_counter_exists(&m->cfg, c))
+		return SM_FAULT_ILL;
+	bool ok = m->cfg.user_access == 2 &&
+	          (c == SM_RISCV_CYCLE || c == SM_RISCV_INSTRET);
+	int owner = m->cpu[m->task_cpu].ctr[c].owner;
+	if (owner >= 0 && m->cfg.user_access == 1)
+		ok = RULES(m)->user_read(&m->cfg, &m->ev[owner]);
+	if (!ok)
+		return SM_FAULT_ILL;
+	*val = sm_counter_value(m, m->task_cpu, c);
+	return SM_OK;
+}
+
+uint32_t sm_event_index(const struct sm_model *m, const struct sm_event *e)
+{
+	/* perf_event_index(): 0 unless ACTIVE; the PMU's event_idx is 0
+	 * without user read access. */
+	if (e->state != SM_ACTIVE || e->counter < 0 ||
+	    !RULES(m)->user_read(&m->cfg, e))
+		return 0;
+	return RULES(m)->index(e->counter);
+}
+
+/* ---- construction ---------------------------------------------------- */
+
+static int check_config(const struct sm_config *cfg, char *err, size_t n)
+{
+	if (cfg->arch >= SM_NARCH)
+		return fail(err, n, "unknown arch", "config");
+	if (cfg->ncpus < 1 || cfg->ncpus > SM_MAX_CPUS || cfg->task_cpu >= cfg->ncpus)
+		return fail(err, n, "bad cpu count or task cpu", "config");
+	if (cfg->nevents < 1 || cfg->nevents > SM_MAX_EVENTS)
+		return fail(err, n, "needs 1 to 8 events", "config");
+	if (cfg->arch == SM_X86_64 && (cfg->width < 32 || cfg->width > 64))
+		return fail(err, n, "x86 counter width must be 32..64", "config");
+	for (unsigned i = 0; i < cfg->nevents; i++) {
+		const struct sm_event_cfg *e = &cfg->event[i];
+		if (e->rate < 1)
+			return fail(err, n, "rate must be at least 1", e->name);
+		if (e->counter != SM_AUTO &&
+		    !(sm_counter_exists(cfg, e->counter) &&
+		      sm_pmu[cfg->arch].counter_ok(cfg, e, e->counter)))
+			return fail(err, n, "counter cannot count this event", e->name);
+		if (cfg->arch == SM_ARM64 && e->long64 && !cfg->long_counters &&
+		    e->type != SM_EV_CYCLES)
+			return fail(err, n, "a 64-bit event needs long counters "
+			            "(pmu long=yes) or the cycle counter", e->name);
+	}
+	return 0;
+}
+
+static void init_event(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->ev[i];
+
+	e->cfg = m->cfg.event[i];
+	e->state = e->cfg.enabled ? SM_INACTIVE : SM_OFF;
+	e->counter = e->last_counter = -1;
+	e->period = e->cfg.period ? e->cfg.period
+	                          : RULES(m)->count_period(&m->cfg, e);
+	e->period_left = (int64_t)(e->cfg.left ? e->cfg.left : e->period);
+	e->truth_stamp = e->sw_stamp = m->now;
+	if (!e->cfg.pinned)
+		m->flex_order[m->nflex++] = (unsigned)i;
+}
+
+int sm_model_init(struct sm_model *m, const struct sm_config *cfg,
+                  sm_observer fn, void *ctx, char *err, size_t n)
+{
+	if (check_config(cfg, err, n) < 0)
+		return -1;
+	memset(m, 0, sizeof(*m));
+	m->cfg = *cfg;
+	m->observe = fn;
+	m->observe_ctx = ctx;
+	m->now = cfg->start;
+	m->pending_event = -1;
+	for (unsigned c = 0; c < SM_MAX_CPUS; c++) {
+		sm_clock_derive(cfg->arch, &cfg->cpu[c], &m->cpu[c]);
+		/* sched_clock's epoch is never more than a wrap old: an epoch
+		 * left at 0 means "at the start". */
+		if (cfg->arch != SM_X86_64 && m->cpu[c].epoch_cyc == 0)
+			m->cpu[c].epoch_cyc = sm_model_timer(m);
+		for (int k = 0; k < SM_MAX_COUNTERS; k++)
+			m->cpu[c].ctr[k].owner = -1;
+	}
+	m->task_cpu = cfg->task_cpu;
+	for (unsigned i = 0; i < cfg->nevents; i++)
+		init_event(m, (int)i);
+	if (cfg->mux_interval)
+		m->next_rotate = m->now + cfg->mux_interval;
+	/* perf_event_open() of enabled events attached to the running task */
+	m->cause = SM_ACT_ENABLE;
+	ctx_clock(m, true);
+	ctx_sched_in(m, -1, SM_AUTO);
+	for (unsigned i = 0; i < cfg->nevents; i++)
+		if (cfg->event[i].mmap) {
+			m->cause = SM_ACT_MMAP;
+			mmap_event(m, (int)i);
+		}
+	sm_model_flush(m);
+	return 0;
+}
+
+void sm_model_observe(struct sm_model *m, sm_observer fn, void *ctx)
+{
+	m->observe = fn;
+	m->observe_ctx = ctx;
+}
+
+const struct perf_event_mmap_page *sm_model_page(const struct sm_model *m,
+                                                 int i)
+{
+	return &m->page[i].pc;
+}

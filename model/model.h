@@ -1,0 +1,274 @@
+/*
+ * model.h — the kernel side of the self-monitoring ABI, in software.
+ *
+ * Owns: the configuration a model is built from (struct sm_config, filled by
+ * the scenario parser or by tests), the kernel actions, the model state and
+ * the calls engines make (advance time, apply an action, answer a counter or
+ * timer read, read(2), ground truth).  The model knows nothing about engines,
+ * readers or scenario syntax (DESIGN.md §1).  The state is a plain struct
+ * without pointers so that a snapshot is a struct copy.
+ *
+ * Units: `now` counts clock cycles (TSC on x86-64, the architected timer on
+ * arm64, the time CSR on riscv64); every reader instruction is one cycle.
+ * Times (enabled, running, page time fields) are ns derived from cycles with
+ * the kernel's own conversion (model/clock.c).
+ */
+#ifndef SELFMON_MODEL_H
+#define SELFMON_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "page.h"
+
+#define SM_MAX_CPUS 8
+#define SM_MAX_EVENTS 8
+#define SM_MAX_COUNTERS 32 /* per CPU, all arches */
+#define SM_NAME_MAX 32
+
+enum sm_arch { SM_X86_64, SM_ARM64, SM_RISCV64, SM_NARCH };
+
+enum sm_writer { SM_WRITER_LOCAL, SM_WRITER_REMOTE };
+
+/* What an event counts; decides the counters it may use (model/pmu.c). */
+enum sm_event_type {
+	SM_EV_OTHER,        /* any general-purpose counter */
+	SM_EV_INSTRUCTIONS, /* x86 fixed 0 or GP; riscv instret; arm64 GP */
+	SM_EV_CYCLES,       /* x86 fixed 1 or GP; arm64 PMCCNTR; riscv cycle */
+	SM_EV_REF_CYCLES,   /* x86 fixed 2 only */
+	SM_EV_SOFTWARE,     /* no counter, index always 0 (task-clock ...) */
+};
+
+/* Kernel actions (DESIGN.md §3).  The names are the scenario keywords. */
+enum sm_action_kind {
+	SM_ACT_MMAP,        /* perf_mmap: initialise and update the page */
+	SM_ACT_ENABLE,      /* PERF_EVENT_IOC_ENABLE */
+	SM_ACT_DISABLE,     /* PERF_EVENT_IOC_DISABLE */
+	SM_ACT_ROTATE_OUT,  /* event_sched_out of one event */
+	SM_ACT_ROTATE_IN,   /* event_sched_in of one event, counter chosen */
+	SM_ACT_ROTATE,      /* perf_rotate_context: the multiplexing tick */
+	SM_ACT_OVERFLOW,    /* counter runs to its wrap, PMI handler runs */
+	SM_ACT_PREEMPT,     /* context switch out, `cycles` pass, back in */
+	SM_ACT_MIGRATE,     /* switch out, back in on `cpu` */
+	SM_ACT_RESET,       /* PERF_EVENT_IOC_RESET */
+	SM_ACT_STALL,       /* `cycles` pass, task keeps running, no update */
+	SM_ACT_PERIOD,      /* PERF_EVENT_IOC_PERIOD: new `period` */
+	SM_ACT_CLOCK_EPOCH, /* arm64/riscv update_sched_clock: new epoch */
+	SM_ACT_READ,        /* read(2) of the event: updates count, not page */
+	SM_NACTIONS
+};
+
+#define SM_AUTO (-1) /* counter/cpu/event chosen by the model */
+
+/* Counter numbers, one space per arch:
+ *   x86-64:  general counter i -> i; fixed counter j -> SM_X86_FIXED + j
+ *   arm64:   PMEVCNTR<n> -> n (0..30); PMCCNTR -> SM_ARM64_CYCLE (31)
+ *   riscv64: CSR 0xC00 + n -> n (0 cycle, 2 instret, 3..31 hpmcounter) */
+#define SM_X86_FIXED 16
+#define SM_ARM64_CYCLE 31
+#define SM_RISCV_CYCLE 0
+#define SM_RISCV_TIME 1
+#define SM_RISCV_INSTRET 2
+
+struct sm_action {
+	enum sm_action_kind kind;
+	int event;       /* event number; SM_AUTO = the target event (0) */
+	int cpu;         /* migrate: destination; SM_AUTO = next CPU */
+	int counter;     /* rotate_in/migrate: counter number; SM_AUTO */
+	uint64_t cycles; /* preempt/migrate: time off CPU; stall: duration */
+	uint64_t period; /* period: the new sample period */
+};
+
+/* Clock of one CPU.  x86-64: sched_clock from the TSC with cyc2ns
+ * parameters.  arm64/riscv64: generic sched_clock over a `width`-bit
+ * timer with an epoch. */
+struct sm_clock_cfg {
+	uint64_t hz;        /* if nonzero, mult/shift are derived from it */
+	uint32_t mult;
+	uint16_t shift;     /* as computed, before the page's 32 -> 31 clamp */
+	uint64_t offset_ns; /* x86: cyc2ns_offset (+ __sched_clock_offset) */
+	uint64_t epoch_cyc; /* arm64/riscv: sched_clock epoch_cyc */
+	uint64_t epoch_ns;  /* arm64/riscv: sched_clock epoch_ns */
+};
+
+struct sm_event_cfg {
+	char name[SM_NAME_MAX];
+	enum sm_event_type type;
+	int counter;       /* preferred counter number, SM_AUTO = any */
+	bool pinned;
+	bool enabled;      /* attr.disabled = !enabled */
+	bool mmap;         /* mmapped at the start */
+	bool long64;       /* arm64: config1 bit 0, 64-bit event */
+	bool user;         /* arm64/riscv: config1 bit 1, user access wanted */
+	bool clockid;      /* attr.use_clockid: no cap_user_time_zero */
+	uint64_t period;   /* sample period; 0 = counting event (max_period) */
+	uint64_t left;     /* initial period_left; 0 = period */
+	uint32_t rate;     /* events per cycle while counting */
+};
+
+struct sm_config {
+	enum sm_arch arch;
+	/* PMU */
+	unsigned gp;          /* x86 general counters / arm64 event counters */
+	unsigned fixed;       /* x86 fixed counters */
+	unsigned width;       /* counter width: x86 pmc_width; riscv hpm */
+	uint64_t max_period;  /* x86: 2^47-1 or 2^31-1 */
+	int user_access;      /* x86 sysfs rdpmc; arm64/riscv perf_user_access */
+	bool long_counters;   /* arm64 PMUv3p5: 64-bit event counters */
+	uint64_t mux_interval; /* cycles between rotation ticks; 0 = none */
+	/* clock */
+	bool stable;          /* x86: TSC is the stable native sched clock */
+	unsigned timer_width; /* arm64/riscv: timer bits (sched_clock mask) */
+	uint64_t start;       /* clock cycles at scenario time 0 */
+	unsigned ncpus;
+	struct sm_clock_cfg cpu[SM_MAX_CPUS];
+	/* task and events */
+	unsigned task_cpu;
+	enum sm_writer writer;
+	unsigned nevents;
+	struct sm_event_cfg event[SM_MAX_EVENTS];
+};
+
+/* Defaults per arch (DESIGN.md §3); the parser starts from these. */
+void sm_config_default(struct sm_config *cfg, enum sm_arch arch);
+const char *sm_arch_name(enum sm_arch arch);
+int sm_arch_from_name(const char *name); /* -1 if unknown */
+const char *sm_action_name(enum sm_action_kind kind);
+int sm_action_from_name(const char *name); /* -1 if unknown */
+
+/* ---- state ---------------------------------------------------------- */
+
+enum sm_state { SM_OFF, SM_ERROR, SM_INACTIVE, SM_ACTIVE };
+
+struct sm_counter {     /* one hardware counter register of one CPU */
+	uint64_t base;      /* register value at base_time */
+	uint64_t base_time; /* cycles */
+	int owner;          /* event counting on it, or -1 */
+};
+
+struct sm_cpu {
+	uint32_t mult;      /* sched_clock parameters, unclamped */
+	uint16_t shift;
+	uint64_t offset_ns;
+	uint64_t epoch_cyc, epoch_ns;
+	struct sm_counter ctr[SM_MAX_COUNTERS];
+};
+
+struct sm_event {
+	struct sm_event_cfg cfg;
+	enum sm_state state;
+	int counter;         /* assigned counter on `cpu`, -1 if none */
+	int last_counter;    /* for the scheduler's fast path */
+	bool mapped;
+	uint64_t count;      /* event->count */
+	uint64_t prev_count; /* hw.prev_count */
+	int64_t period_left; /* hw.period_left */
+	uint64_t period;     /* hw.sample_period */
+	uint64_t total_enabled, total_running, tstamp; /* ns, ctx time */
+	uint64_t sw_stamp;   /* software events: cycles of last update */
+	uint64_t truth;      /* independent tally of counted events */
+	uint64_t truth_stamp;
+};
+
+/* One store of a page update (remote writer: one reader-visible step). */
+struct sm_store {
+	uint16_t off;
+	uint8_t size;
+	uint64_t val;
+};
+#define SM_MAX_STORES 32
+
+typedef void (*sm_observer)(void *ctx, const void *model, int event,
+                            enum sm_action_kind why);
+
+struct sm_model {
+	struct sm_config cfg;
+	uint64_t now;          /* cycles */
+	uint64_t end;          /* unused by the model; for drivers */
+	unsigned task_cpu;
+	bool task_on;
+	bool rotate_necessary;
+	uint64_t ctx_time, ctx_stamp; /* task context time and ns stamp */
+	uint64_t next_rotate;  /* cycles; 0 = none */
+	struct sm_cpu cpu[SM_MAX_CPUS];
+	struct sm_event ev[SM_MAX_EVENTS];
+	unsigned flex_order[SM_MAX_EVENTS]; /* flexible list, rotated */
+	unsigned nflex;
+	/* remote writer: stores not yet visible */
+	struct sm_store pending[SM_MAX_STORES];
+	unsigned npending, pending_next;
+	int pending_event;
+	enum sm_action_kind cause; /* action being applied, for observers */
+	sm_observer observe;
+	void *observe_ctx;
+	uint64_t updates;      /* page updates so far */
+	_Alignas(4096) struct page_mem {
+		union {
+			struct perf_event_mmap_page pc;
+			uint8_t bytes[SELFMON_PAGE_SIZE];
+		};
+	} page[SM_MAX_EVENTS];
+};
+
+struct sm_truth {
+	uint64_t count, enabled, running;
+};
+
+/* Fault answers to counter reads. */
+enum sm_fault { SM_OK = 0, SM_FAULT_GP = 1, SM_FAULT_ILL = 2 };
+
+/* Build the model: task on cfg->task_cpu at cfg->start, enabled events
+ * scheduled in, mmapped events' pages initialised.  `fn` (may be NULL) is
+ * called after every page update, the first ones included.  0, or -1 with
+ * a message in err. */
+int sm_model_init(struct sm_model *m, const struct sm_config *cfg,
+                  sm_observer fn, void *ctx, char *err, size_t errlen);
+void sm_model_observe(struct sm_model *m, sm_observer fn, void *ctx);
+
+/* Time passes by `cycles` with the task running: counters count, natural
+ * overflows and multiplexing ticks happen at their cycle. */
+void sm_model_advance(struct sm_model *m, uint64_t cycles);
+
+/* Apply a kernel action now.  1 if it changed something, 0 if it does not
+ * apply in this state (e.g. rotate_out of an inactive event), -1 on a bad
+ * argument (message in err). */
+int sm_model_apply(struct sm_model *m, const struct sm_action *a,
+                   char *err, size_t errlen);
+
+/* Ground truth of event `ev` now (what read(2) would return), pure. */
+void sm_model_truth(const struct sm_model *m, int ev, struct sm_truth *t);
+/* read(2) with PERF_FORMAT_TOTAL_TIME_ENABLED|RUNNING: 24 bytes into buf
+ * (value, enabled, running); updates count and prev_count like the kernel.
+ * Returns bytes written or -EINVAL/-ENOSPC style negatives. */
+long sm_model_read(struct sm_model *m, int ev, void *buf, size_t len);
+
+/* Counter and timer reads as the CPU the task is on answers them. */
+enum sm_fault sm_model_rdpmc(const struct sm_model *m, uint32_t ecx,
+                             uint64_t *val);                /* x86-64 */
+enum sm_fault sm_model_arm64_counter(const struct sm_model *m,
+                                     unsigned counter, uint64_t *val);
+enum sm_fault sm_model_riscv_csr(const struct sm_model *m, unsigned csr,
+                                 uint64_t *val);
+uint64_t sm_model_timer(const struct sm_model *m); /* rdtsc / CNTVCT / time */
+
+/* The page of event `ev` (all zero until it is mmapped). */
+const struct perf_event_mmap_page *sm_model_page(const struct sm_model *m,
+                                                 int ev);
+
+/* Remote writer: stores of the last update not yet visible. */
+unsigned sm_model_pending(const struct sm_model *m);
+/* Make the next pending store visible; returns its offset or -1. */
+int sm_model_store_step(struct sm_model *m);
+void sm_model_flush(struct sm_model *m);
+/* The page of `ev` as it will be once every pending store has landed. */
+void sm_model_page_after(const struct sm_model *m, int ev,
+                         struct perf_event_mmap_page *out);
+
+/* Helpers shared with tests and engines. */
+uint64_t sm_mul_u64_u32_shr(uint64_t a, uint32_t mul, unsigned shift);
+void sm_calc_mult_shift(uint32_t *mult, uint32_t *shift, uint32_t from,
+                        uint32_t to, uint32_t maxsec);
+uint64_t sm_model_ns(const struct sm_model *m, unsigned cpu, uint64_t cyc);
+
+#endif

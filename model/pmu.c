@@ -1,0 +1,345 @@
+/*
+ * pmu.c — per-arch PMU rules: counters, index encoding, widths, periods.
+ *
+ * Owns: the sm_pmu[] rule table that kernel.c and userpage.c consult for
+ * everything that differs between x86-64, arm64 and riscv64 (DESIGN.md §3).
+ * Each rule cites the kernel function it models.  It holds no state.
+ */
+#include "internal.h"
+
+static uint64_t mask_bits(unsigned w)
+{
+	return w >= 64 ? ~0ull : (1ull << w) - 1;
+}
+
+/* ---- x86-64: arch/x86/events/core.c -------------------------------- */
+
+/* Fixed counter j counts one event: 0 instructions, 1 cycles, 2 ref-cycles
+ * (arch/x86/events/intel/core.c fixed-counter constraints). */
+static int x86_fixed_for(const struct sm_config *cfg, enum sm_event_type t)
+{
+	int j = t == SM_EV_INSTRUCTIONS ? 0 : t == SM_EV_CYCLES ? 1
+	      : t == SM_EV_REF_CYCLES ? 2 : -1;
+	return j >= 0 && (unsigned)j < cfg->fixed ? SM_X86_FIXED + j : -1;
+}
+
+static bool x86_counter_ok(const struct sm_config *cfg,
+                           const struct sm_event_cfg *ev, int c)
+{
+	if (c >= 0 && (unsigned)c < cfg->gp)
+		return ev->type != SM_EV_REF_CYCLES; /* ref-cycles: fixed only */
+	return c >= SM_X86_FIXED && x86_fixed_for(cfg, ev->type) == c;
+}
+
+/* x86_pmu_event_init(): PERF_EVENT_FLAG_USER_READ_CNT when sysfs rdpmc
+ * is not 0; software events never have it. */
+static bool x86_user_read(const struct sm_config *cfg, const struct sm_event *e)
+{
+	return cfg->user_access != 0 && e->cfg.type != SM_EV_SOFTWARE;
+}
+
+/* x86_pmu_event_idx(): event_base_rdpmc + 1, where the rdpmc ECX of
+ * fixed counter j is (1 << 30) | j. */
+static uint32_t x86_index(int c)
+{
+	if (c >= SM_X86_FIXED)
+		return ((1u << 30) | (uint32_t)(c - SM_X86_FIXED)) + 1;
+	return (uint32_t)c + 1;
+}
+
+/* arch_perf_update_userpage(): pmc_width = x86_pmu.cntval_bits always. */
+static uint16_t x86_pmc_width(const struct sm_config *cfg,
+                              const struct sm_event *e)
+{
+	(void)e;
+	return (uint16_t)cfg->width;
+}
+
+static uint64_t x86_max_period(const struct sm_config *cfg,
+                               const struct sm_event *e)
+{
+	(void)e;
+	return cfg->max_period;
+}
+
+static uint64_t x86_reg_mask(const struct sm_config *cfg, int c)
+{
+	(void)c;
+	return mask_bits(cfg->width); /* x86_pmu.cntval_mask */
+}
+
+/* x86_perf_event_set_period(): at least 2 ("certain CPUs don't like it
+ * if just 1 hw_event is left"), at most max_period. */
+static int64_t x86_clamp_left(const struct sm_config *cfg,
+                              const struct sm_event *e, int64_t left)
+{
+	(void)e;
+	if (left < 2)
+		left = 2;
+	if ((uint64_t)left > cfg->max_period)
+		left = (int64_t)cfg->max_period;
+	return left;
+}
+
+static uint64_t x86_to_reg(const struct sm_config *cfg,
+                           const struct sm_event *e, int c, uint64_t v)
+{
+	(void)e;
+	return v & x86_reg_mask(cfg, c); /* wrmsrl(.., (u64)(-left) & mask) */
+}
+
+/* rdpmc returns the counter zero-extended; x86_perf_event_update() keeps
+ * that raw value as prev_count. */
+static uint64_t x86_from_reg(const struct sm_config *cfg,
+                             const struct sm_event *e, int c, uint64_t raw)
+{
+	(void)cfg, (void)e, (void)c;
+	return raw;
+}
+
+/* x86_perf_event_update(): shift both values up to bit 63, subtract,
+ * shift back logically: the delta modulo 2^W of a W-bit counter. */
+static uint64_t x86_delta(const struct sm_config *cfg,
+                          const struct sm_event *e, uint64_t prev, uint64_t now)
+{
+	unsigned s = 64 - cfg->width;
+	(void)e;
+	return ((now << s) - (prev << s)) >> s;
+}
+
+/* x86_setup_perfctr(): a counting event runs with x86_pmu.max_period. */
+static uint64_t x86_count_period(const struct sm_config *cfg,
+                                 const struct sm_event *e)
+{
+	(void)e;
+	return cfg->max_period;
+}
+
+static unsigned gp_from_zero(void)
+{
+	return 0;
+}
+
+/* ---- arm64: drivers/perf/arm_pmuv3.c, drivers/perf/arm_pmu.c ------- */
+
+static int arm64_fixed_for(const struct sm_config *cfg, enum sm_event_type t)
+{
+	(void)cfg;
+	/* armv8pmu_get_event_idx(): CPU_CYCLES prefers PMCCNTR_EL0. */
+	return t == SM_EV_CYCLES ? SM_ARM64_CYCLE : -1;
+}
+
+static bool arm64_counter_ok(const struct sm_config *cfg,
+                             const struct sm_event_cfg *ev, int c)
+{
+	if (c == SM_ARM64_CYCLE)
+		return ev->type == SM_EV_CYCLES;
+	/* a 64-bit event needs a 64-bit counter (chaining is not modelled) */
+	return c >= 0 && (unsigned)c < cfg->gp &&
+	       (!ev->long64 || cfg->long_counters);
+}
+
+/* armv8pmu_event_has_user_read(): ARMPMU_EL0_RD_CNTR, set when config1
+ * bit 1 asks for it and sysctl perf_user_access is 1. */
+static bool arm64_user_read(const struct sm_config *cfg,
+                            const struct sm_event *e)
+{
+	return cfg->user_access == 1 && e->cfg.user &&
+	       e->cfg.type != SM_EV_SOFTWARE;
+}
+
+/* armv8pmu_user_event_idx(): counter number + 1; PMCCNTR is 32. */
+static uint32_t plus_one_index(int c)
+{
+	return (uint32_t)c + 1;
+}
+
+/* arch_perf_update_userpage() (arch/arm64/kernel/perf_event.c): 64 for
+ * ARMPMU_EVT_64BIT events, else 32; written only with cap_user_rdpmc. */
+static uint16_t arm64_pmc_width(const struct sm_config *cfg,
+                                const struct sm_event *e)
+{
+	(void)cfg;
+	return e->cfg.long64 ? 64 : 32;
+}
+
+/* arm_pmu_event_max_period() */
+static uint64_t arm64_max_period(const struct sm_config *cfg,
+                                 const struct sm_event *e)
+{
+	(void)cfg;
+	return e->cfg.long64 ? ~0ull : 0xffffffffull;
+}
+
+/* PMCCNTR is 64-bit; event counters are 64-bit on PMUv3p5. */
+static uint64_t arm64_reg_mask(const struct sm_config *cfg, int c)
+{
+	return c == SM_ARM64_CYCLE || cfg->long_counters ? ~0ull : 0xffffffffull;
+}
+
+/* armpmu_event_set_period(): left is limited to max_period >> 1. */
+static int64_t half_max_clamp(const struct sm_config *cfg,
+                              const struct sm_event *e, int64_t left)
+{
+	uint64_t lim = sm_pmu[cfg->arch].max_period(cfg, e) >> 1;
+	return (uint64_t)left > lim ? (int64_t)lim : left;
+}
+
+/* armv8pmu_event_needs_bias(): a 32-bit event in a 64-bit counter. */
+static bool arm64_biased(const struct sm_config *cfg,
+                         const struct sm_event *e, int c)
+{
+	return !e->cfg.long64 && arm64_reg_mask(cfg, c) == ~0ull;
+}
+
+/* armv8pmu_write_counter() -> armv8pmu_bias_long_counter(): the upper
+ * 32 bits are set so the 64-bit counter overflows with the low 32. */
+static uint64_t arm64_to_reg(const struct sm_config *cfg,
+                             const struct sm_event *e, int c, uint64_t v)
+{
+	v &= arm64_max_period(cfg, e);
+	return arm64_biased(cfg, e, c) ? v | 0xffffffff00000000ull : v;
+}
+
+/* armv8pmu_read_counter() -> armv8pmu_unbias_long_counter(). */
+static uint64_t arm64_from_reg(const struct sm_config *cfg,
+                               const struct sm_event *e, int c, uint64_t raw)
+{
+	return arm64_biased(cfg, e, c) ? raw & 0xffffffffull : raw;
+}
+
+/* armpmu_event_update(): (new - prev) & max_period.  riscv_pmu_event_update()
+ * does the same with the counter's width mask. */
+static uint64_t masked_delta(const struct sm_config *cfg,
+                             const struct sm_event *e, uint64_t prev,
+                             uint64_t now)
+{
+	return (now - prev) & sm_pmu[cfg->arch].max_period(cfg, e);
+}
+
+/* __hw_perf_event_init() / riscv_pmu_event_init(): a counting event runs
+ * with half the max period. */
+static uint64_t half_max_period(const struct sm_config *cfg,
+                                const struct sm_event *e)
+{
+	return sm_pmu[cfg->arch].max_period(cfg, e) >> 1;
+}
+
+/* ---- riscv64: drivers/perf/riscv_pmu.c, riscv_pmu_sbi.c ------------ */
+
+static int riscv_fixed_for(const struct sm_config *cfg, enum sm_event_type t)
+{
+	(void)cfg;
+	return t == SM_EV_CYCLES ? SM_RISCV_CYCLE
+	     : t == SM_EV_INSTRUCTIONS ? SM_RISCV_INSTRET : -1;
+}
+
+static bool riscv_counter_ok(const struct sm_config *cfg,
+                             const struct sm_event_cfg *ev, int c)
+{
+	if (c == SM_RISCV_CYCLE)
+		return ev->type == SM_EV_CYCLES;
+	if (c == SM_RISCV_INSTRET)
+		return ev->type == SM_EV_INSTRUCTIONS;
+	return c >= 3 && (unsigned)c < 3 + cfg->gp;
+}
+
+static unsigned riscv_first_gp(void)
+{
+	return 3;
+}
+
+/* pmu_sbi_event_idx() with PERF_EVENT_FLAG_USER_READ_CNT: perf_user_access
+ * 1 gives it to mmapped hardware events; 2 ("legacy") only to cycle and
+ * instret, which are then always readable. */
+static bool riscv_user_read(const struct sm_config *cfg,
+                            const struct sm_event *e)
+{
+	enum sm_event_type t = e->cfg.type;
+
+	if (t == SM_EV_SOFTWARE)
+		return false;
+	if (cfg->user_access == 1)
+		return e->cfg.user;
+	return cfg->user_access == 2 &&
+	       (t == SM_EV_CYCLES || t == SM_EV_INSTRUCTIONS);
+}
+
+/* cycle and instret are 64-bit; hpmcounters have the configured width. */
+static uint64_t riscv_reg_mask(const struct sm_config *cfg, int c)
+{
+	return c < 3 ? ~0ull : mask_bits(cfg->width);
+}
+
+/* riscv_pmu_ctr_get_width_mask(); pmc_width = ctr_get_width() + 1. */
+static uint64_t riscv_max_period(const struct sm_config *cfg,
+                                 const struct sm_event *e)
+{
+	return riscv_reg_mask(cfg, e->counter >= 0 ? e->counter
+	                         : riscv_fixed_for(cfg, e->cfg.type) >= 0
+	                             ? riscv_fixed_for(cfg, e->cfg.type) : 3);
+}
+
+static uint16_t riscv_pmc_width(const struct sm_config *cfg,
+                                const struct sm_event *e)
+{
+	uint64_t m = riscv_max_period(cfg, e);
+	uint16_t w = 0;
+	while (m) {
+		w++;
+		m >>= 1;
+	}
+	return w;
+}
+
+static uint64_t riscv_to_reg(const struct sm_config *cfg,
+                             const struct sm_event *e, int c, uint64_t v)
+{
+	(void)e;
+	return v & riscv_reg_mask(cfg, c);
+}
+
+const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
+	[SM_X86_64] = {
+		.counter_ok = x86_counter_ok, .fixed_for = x86_fixed_for,
+		.first_gp = gp_from_zero, .user_read = x86_user_read,
+		.index = x86_index, .pmc_width = x86_pmc_width,
+		.width_only_if_rdpmc = false, .max_period = x86_max_period,
+		.reg_mask = x86_reg_mask, .clamp_left = x86_clamp_left,
+		.to_reg = x86_to_reg, .from_reg = x86_from_reg,
+		.delta = x86_delta, .count_period = x86_count_period,
+	},
+	[SM_ARM64] = {
+		.counter_ok = arm64_counter_ok, .fixed_for = arm64_fixed_for,
+		.first_gp = gp_from_zero, .user_read = arm64_user_read,
+		.index = plus_one_index, .pmc_width = arm64_pmc_width,
+		.width_only_if_rdpmc = true, .max_period = arm64_max_period,
+		.reg_mask = arm64_reg_mask, .clamp_left = half_max_clamp,
+		.to_reg = arm64_to_reg, .from_reg = arm64_from_reg,
+		.delta = masked_delta, .count_period = half_max_period,
+	},
+	[SM_RISCV64] = {
+		.counter_ok = riscv_counter_ok, .fixed_for = riscv_fixed_for,
+		.first_gp = riscv_first_gp, .user_read = riscv_user_read,
+		.index = plus_one_index, .pmc_width = riscv_pmc_width,
+		.width_only_if_rdpmc = true, .max_period = riscv_max_period,
+		.reg_mask = riscv_reg_mask, .clamp_left = half_max_clamp,
+		.to_reg = riscv_to_reg, .from_reg = x86_from_reg,
+		.delta = masked_delta, .count_period = half_max_period,
+	},
+};
+
+/* A counter number names a register this PMU has. */
+bool sm_counter_exists(const struct sm_config *cfg, int c)
+{
+	switch (cfg->arch) {
+	case SM_X86_64:
+		return (c >= 0 && (unsigned)c < cfg->gp) ||
+		       (c >= SM_X86_FIXED && (unsigned)(c - SM_X86_FIXED) < cfg->fixed);
+	case SM_ARM64:
+		return c == SM_ARM64_CYCLE || (c >= 0 && (unsigned)c < cfg->gp);
+	default:
+		return c == SM_RISCV_CYCLE || c == SM_RISCV_INSTRET ||
+		       (c >= 3 && (unsigned)c < 3 + cfg->gp);
+	}
+}

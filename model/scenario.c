@@ -1,0 +1,1069 @@
+/*
+ * scenario.c — the scenario format (traces/NAME.scn) parsed into a struct
+ * sm_scenario.
+ *
+ * Owns: reading a scenario file, splitting it into lines and tokens,
+ * checking every directive, key and value, and filling the struct
+ * sm_scenario it is given (its struct sm_config and its list of timed kernel
+ * actions, kept sorted by time).  Errors are one line,
+ * "NAME:LINE:COL: message".  Every keyword is documented for users in
+ * traces/README.md: change the two together.
+ *
+ * Must not touch: model state (struct sm_model) or anything other than the
+ * struct sm_scenario it is handed.  It calls only sm_config_default() and the
+ * arch/action name tables of config.c.  No global mutable state: everything
+ * the parser knows lives in a struct parser on the caller's stack, and all
+ * tables below are const.
+ *
+ * Decisions where the format description is silent (also in the README):
+ * - Columns count bytes from 1; a tab is one column.  A token is "missing"
+ *   at the column just after the last token of its line.
+ * - A line longer than 1024 bytes (without its '\n') is reported at column
+ *   1025, where the limit is crossed.  '\r' counts as a blank so CRLF files
+ *   parse.
+ * - Lines apply in order: a later pmu/clock/cpu/task/writer key overrides an
+ *   earlier one ('clock' rewrites all CPUs, so put 'cpu' lines after it).
+ *   'end' may appear once.
+ * - hz has an upper bound the kernel imposes: the x86 cyc2ns scale is
+ *   computed from kHz in 32 bits, the arm64/riscv sched_clock rate is 32 bits.
+ * - 'clock cpus=' may not drop below a CPU number already named ("cpus out
+ *   of range (3..8)").
+ * - A counter that is not spelled like any counter is "bad value"; one that
+ *   is spelled right but is absent on this arch/PMU "does not exist".
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+
+#define LINE_MAX_LEN 1024
+#define MAX_TOKENS (LINE_MAX_LEN / 2 + 1)
+#define MAX_KEYS 16
+#define FILE_MAX_BYTES (1u << 20)
+#define DEFAULT_CYCLES 1000 /* preempt/migrate/stall; also end after last 'at' */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define EVENT_NAME_CHARS \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+
+struct tok {
+	char *s;      /* NUL-terminated, inside parser.buf */
+	unsigned col; /* 1-based */
+};
+
+struct parser {
+	const char *name;
+	struct sm_scenario *s;
+	struct sm_config *cfg;
+	char *err;
+	size_t errlen;
+	unsigned lineno;
+	unsigned ndirectives;   /* directives before the current line */
+	bool seen_event;        /* 'pmu' is too late after an event ... */
+	bool seen_ctr_action;   /* ... or an 'at' line naming a counter */
+	bool have_end;
+	unsigned cpus_used;     /* 1 + the highest CPU number named so far */
+	uint64_t last_at;       /* the largest 'at' so far */
+	/* the current line */
+	char buf[LINE_MAX_LEN + 1];
+	struct tok tok[MAX_TOKENS];
+	unsigned ntok, endcol;
+	/* where the current line's keys go */
+	const char *directive;
+	void *base;                /* struct holding the keys' fields */
+	struct sm_clock_cfg *clk;  /* clock keys: these CPUs' clocks */
+	unsigned nclk;
+	int action;                /* 'at': the action kind, else -1 */
+	unsigned seen[MAX_KEYS];   /* column of each key of the table, 0 = absent */
+};
+
+/* ---- errors and numbers --------------------------------------------- */
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct parser *p, unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!p->err || !p->errlen)
+		return -1;
+	n = snprintf(p->err, p->errlen, "%s:%u:%u: ", p->name, p->lineno, col);
+	if (n >= 0 && (size_t)n < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/* Decimal or 0x-hex, unsigned 64-bit: no sign, no blanks, no junk. */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	unsigned base = 10;
+	uint64_t v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		unsigned d = (unsigned)digit_value(*s);
+
+		if (d >= base || v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	return true;
+}
+
+struct range {
+	uint64_t lo, hi;
+};
+
+/* "1..8", ">= 1000", "1..2^63-1". */
+static const char *range_text(struct range r, char *buf, size_t len)
+{
+	if (r.hi == UINT64_MAX)
+		snprintf(buf, len, ">= %" PRIu64, r.lo);
+	else if (r.hi > UINT32_MAX && ((r.hi + 1) & r.hi) == 0)
+		snprintf(buf, len, "%" PRIu64 "..2^%d-1", r.lo,
+		         __builtin_ctzll(r.hi + 1));
+	else
+		snprintf(buf, len, "%" PRIu64 "..%" PRIu64, r.lo, r.hi);
+	return buf;
+}
+
+static int number(struct parser *p, const char *what, const struct tok *t,
+                  uint64_t *v)
+{
+	if (!parse_u64(t->s, v))
+		return fail(p, t->col, "bad number '%s' for %s", t->s, what);
+	return 0;
+}
+
+static int in_range(struct parser *p, const char *what, unsigned col,
+                    uint64_t v, struct range r)
+{
+	char buf[64];
+
+	if (v < r.lo || v > r.hi)
+		return fail(p, col, "%s out of range (%s)", what,
+		            range_text(r, buf, sizeof(buf)));
+	return 0;
+}
+
+static void note_cpu(struct parser *p, uint64_t cpu)
+{
+	if (cpu + 1 > p->cpus_used)
+		p->cpus_used = (unsigned)cpu + 1;
+}
+
+/* ---- events ----------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	enum sm_event_type type;
+} type_by_event_name[] = {
+	{ "instructions", SM_EV_INSTRUCTIONS },
+	{ "cycles", SM_EV_CYCLES },
+	{ "cpu-cycles", SM_EV_CYCLES },
+	{ "ref-cycles", SM_EV_REF_CYCLES },
+	{ "ref_cycles", SM_EV_REF_CYCLES },
+	{ "task-clock", SM_EV_SOFTWARE },
+	{ "cpu-clock", SM_EV_SOFTWARE },
+	{ "page-faults", SM_EV_SOFTWARE },
+	{ "context-switches", SM_EV_SOFTWARE },
+}, type_words[] = {
+	{ "instructions", SM_EV_INSTRUCTIONS },
+	{ "cycles", SM_EV_CYCLES },
+	{ "ref_cycles", SM_EV_REF_CYCLES },
+	{ "other", SM_EV_OTHER },
+	{ "software", SM_EV_SOFTWARE },
+};
+
+static void event_defaults(struct sm_event_cfg *ev, const char *name)
+{
+	*ev = (struct sm_event_cfg){
+		.type = SM_EV_OTHER, .counter = SM_AUTO, .enabled = true,
+		.mmap = true, .user = true, .rate = 1,
+	};
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	for (size_t i = 0; i < ARRAY_SIZE(type_by_event_name); i++)
+		if (strcmp(name, type_by_event_name[i].name) == 0)
+			ev->type = type_by_event_name[i].type;
+}
+
+static int find_event(const struct sm_config *cfg, const char *name)
+{
+	for (unsigned i = 0; i < cfg->nevents; i++)
+		if (strcmp(cfg->event[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool valid_event_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && n < SM_NAME_MAX && strspn(s, EVENT_NAME_CHARS) == n;
+}
+
+/* ---- counters --------------------------------------------------------- */
+
+/* How a counter may be spelled, on any arch. */
+enum cform {
+	CF_AUTO, CF_CYCLE, CF_INSTRET, CF_FIXED, CF_GP, CF_HPM, CF_NUM, CF_N
+};
+
+static const struct {
+	const char *text;
+	bool numbered; /* text is a prefix of a number */
+} cforms[CF_N] = {
+	[CF_AUTO] = { "auto", false },
+	[CF_CYCLE] = { "cycle", false },
+	[CF_INSTRET] = { "instret", false },
+	[CF_FIXED] = { "fixed", true },
+	[CF_GP] = { "gp", true },
+	[CF_HPM] = { "hpm", true },
+	[CF_NUM] = { "", true },
+};
+
+/* What a spelling means on each arch.  Numbered: N is valid in
+ * [lo, lo + size of pool) and names counter first + N.  P_NONE: the
+ * spelling names no counter on that arch. */
+enum cpool { P_NONE, P_ONE, P_GP, P_FIXED };
+
+static const struct cmap {
+	enum cpool pool;
+	int first;
+	unsigned lo;
+} cmaps[SM_NARCH][CF_N] = {
+	[SM_X86_64] = {
+		[CF_AUTO] = { P_ONE, SM_AUTO, 0 },
+		[CF_FIXED] = { P_FIXED, SM_X86_FIXED, 0 },
+		[CF_GP] = { P_GP, 0, 0 },
+		[CF_NUM] = { P_GP, 0, 0 },
+	},
+	[SM_ARM64] = {
+		[CF_AUTO] = { P_ONE, SM_AUTO, 0 },
+		[CF_CYCLE] = { P_ONE, SM_ARM64_CYCLE, 0 },
+		[CF_GP] = { P_GP, 0, 0 },
+		[CF_NUM] = { P_GP, 0, 0 },
+	},
+	[SM_RISCV64] = {
+		[CF_AUTO] = { P_ONE, SM_AUTO, 0 },
+		[CF_CYCLE] = { P_ONE, SM_RISCV_CYCLE, 0 },
+		[CF_INSTRET] = { P_ONE, SM_RISCV_INSTRET, 0 },
+		[CF_HPM] = { P_GP, 0, 3 },
+		[CF_NUM] = { P_GP, 0, 3 },
+	},
+};
+
+static const char *const counter_help[SM_NARCH] = {
+	[SM_X86_64] = "auto, N, gpN or fixedN",
+	[SM_ARM64] = "auto, N, gpN or cycle",
+	[SM_RISCV64] = "auto, cycle, instret, N or hpmN",
+};
+
+static int counter_form(const char *s, uint64_t *n)
+{
+	for (int f = 0; f < CF_N; f++) {
+		size_t len = strlen(cforms[f].text);
+
+		if (!cforms[f].numbered && strcmp(s, cforms[f].text) == 0)
+			return f;
+		if (cforms[f].numbered && strncmp(s, cforms[f].text, len) == 0 &&
+		    parse_u64(s + len, n))
+			return f;
+	}
+	return -1;
+}
+
+static uint64_t pool_size(const struct sm_config *cfg, enum cpool pool)
+{
+	switch (pool) {
+	case P_GP:
+		return cfg->gp;
+	case P_FIXED:
+		return cfg->fixed;
+	case P_ONE:
+		return 1;
+	case P_NONE:
+		break;
+	}
+	return 0;
+}
+
+/* ---- keys ------------------------------------------------------------- */
+
+enum val_kind { V_NUM, V_BOOL, V_WORD };
+enum field_type { F_BOOL, F_INT, F_UINT, F_U64, F_EVTYPE };
+enum limit { LIM_STATIC, LIM_CPU /* hi = ncpus-1 */, LIM_CPUS /* lo >= used */ };
+enum clk_field { C_NONE, C_HZ, C_MULT, C_SHIFT, C_OFFSET, C_EPOCH_CYC };
+
+struct keydef {
+	const char *name;
+	enum val_kind kind;
+	unsigned arches;   /* ARCH() bits it applies to; 0 = all */
+	unsigned actions;  /* 'at' lines: ACT() bits it applies to */
+	struct range range[SM_NARCH]; /* V_NUM, per arch */
+	enum limit lim;
+	/* V_WORD: parse the value */
+	int (*word)(struct parser *p, const struct tok *v, uint64_t *out);
+	/* where the value goes: a clock field of p->clk[], or p->base + off */
+	enum clk_field clk;
+	size_t off;
+	enum field_type ft;
+};
+
+#define ARCH(a) (1u << (a))
+#define X86 ARCH(SM_X86_64)
+#define ARM ARCH(SM_ARM64)
+#define RV ARCH(SM_RISCV64)
+#define ACT(a) (1u << (a))
+#define ALL_ACTIONS ((1u << SM_NACTIONS) - 1)
+#define EVENT_ACTIONS \
+	(ALL_ACTIONS & ~(ACT(SM_ACT_ROTATE) | ACT(SM_ACT_STALL) | \
+	                 ACT(SM_ACT_CLOCK_EPOCH)))
+#define CYCLES_ACTIONS \
+	(ACT(SM_ACT_PREEMPT) | ACT(SM_ACT_MIGRATE) | ACT(SM_ACT_STALL))
+#define RANGE(l, h) { { l, h }, { l, h }, { l, h } }
+#define ANY RANGE(0, UINT64_MAX)
+#define FIELD(T, m) \
+	.off = offsetof(T, m), \
+	.ft = _Generic(((T *)0)->m, bool: F_BOOL, int: F_INT, \
+	               unsigned: F_UINT, uint64_t: F_U64)
+#define KEYS(t) t, ARRAY_SIZE(t)
+
+static int word_type(struct parser *p, const struct tok *v, uint64_t *out);
+static int word_counter(struct parser *p, const struct tok *v, uint64_t *out);
+static int word_event(struct parser *p, const struct tok *v, uint64_t *out);
+
+static const struct keydef pmu_keys[] = {
+	{ "gp", V_NUM, .range = { [SM_X86_64] = { 1, 8 }, [SM_ARM64] = { 1, 31 },
+	                          [SM_RISCV64] = { 1, 29 } },
+	  FIELD(struct sm_config, gp) },
+	{ "fixed", V_NUM, X86, .range = RANGE(0, 4),
+	  FIELD(struct sm_config, fixed) },
+	{ "width", V_NUM, X86 | RV,
+	  .range = { [SM_X86_64] = { 32, 64 }, [SM_RISCV64] = { 1, 64 } },
+	  FIELD(struct sm_config, width) },
+	{ "max_period", V_NUM, X86, .range = RANGE(1, INT64_MAX),
+	  FIELD(struct sm_config, max_period) },
+	{ "rdpmc", V_NUM, X86, .range = RANGE(0, 2),
+	  FIELD(struct sm_config, user_access) },
+	{ "user_access", V_NUM, ARM | RV,
+	  .range = { [SM_ARM64] = { 0, 1 }, [SM_RISCV64] = { 0, 2 } },
+	  FIELD(struct sm_config, user_access) },
+	{ "long", V_BOOL, ARM, FIELD(struct sm_config, long_counters) },
+	{ "mux_interval", V_NUM, .range = ANY,
+	  FIELD(struct sm_config, mux_interval) },
+};
+
+/* Clock conversion keys shared by 'clock' (all CPUs) and 'cpu N'. */
+#define CLOCK_CONV_KEYS \
+	{ "hz", V_NUM, .range = { [SM_X86_64] = { 1000, UINT32_MAX * 1000ull }, \
+	                          [SM_ARM64] = { 1000, UINT32_MAX }, \
+	                          [SM_RISCV64] = { 1000, UINT32_MAX } }, \
+	  .clk = C_HZ }, \
+	{ "mult", V_NUM, .range = RANGE(1, UINT32_MAX), .clk = C_MULT }, \
+	{ "shift", V_NUM, .range = RANGE(0, 32), .clk = C_SHIFT }, \
+	{ "epoch_cyc", V_NUM, ARM | RV, .range = ANY, .clk = C_EPOCH_CYC }
+
+static const struct keydef clock_keys[] = {
+	CLOCK_CONV_KEYS,
+	{ "offset", V_NUM, .range = ANY, .clk = C_OFFSET },
+	{ "stable", V_BOOL, X86, FIELD(struct sm_config, stable) },
+	{ "width", V_NUM, ARM | RV, .range = RANGE(8, 64),
+	  FIELD(struct sm_config, timer_width) },
+	{ "start", V_NUM, .range = ANY, FIELD(struct sm_config, start) },
+	{ "cpus", V_NUM, .range = RANGE(1, SM_MAX_CPUS), .lim = LIM_CPUS,
+	  FIELD(struct sm_config, ncpus) },
+};
+
+static const struct keydef cpu_keys[] = {
+	CLOCK_CONV_KEYS,
+	{ "clock_offset", V_NUM, .range = ANY, .clk = C_OFFSET },
+};
+
+static const struct keydef task_keys[] = {
+	{ "cpu", V_NUM, .range = RANGE(0, UINT64_MAX), .lim = LIM_CPU,
+	  FIELD(struct sm_config, task_cpu) },
+};
+
+static const struct keydef event_keys[] = {
+	{ "type", V_WORD, .word = word_type,
+	  .off = offsetof(struct sm_event_cfg, type), .ft = F_EVTYPE },
+	{ "counter", V_WORD, .word = word_counter,
+	  FIELD(struct sm_event_cfg, counter) },
+	{ "pinned", V_BOOL, FIELD(struct sm_event_cfg, pinned) },
+	{ "enabled", V_BOOL, FIELD(struct sm_event_cfg, enabled) },
+	{ "mmap", V_BOOL, FIELD(struct sm_event_cfg, mmap) },
+	{ "long", V_BOOL, ARM, FIELD(struct sm_event_cfg, long64) },
+	{ "user", V_BOOL, ARM | RV, FIELD(struct sm_event_cfg, user) },
+	{ "clockid", V_BOOL, FIELD(struct sm_event_cfg, clockid) },
+	{ "period", V_NUM, .range = ANY, FIELD(struct sm_event_cfg, period) },
+	{ "left", V_NUM, .range = RANGE(1, UINT64_MAX),
+	  FIELD(struct sm_event_cfg, left) },
+	{ "rate", V_NUM, .range = RANGE(1, 1000000),
+	  FIELD(struct sm_event_cfg, rate) },
+};
+
+static const struct keydef action_keys[] = {
+	{ "event", V_WORD, .actions = EVENT_ACTIONS, .word = word_event,
+	  FIELD(struct sm_action, event) },
+	{ "counter", V_WORD, .actions = ACT(SM_ACT_ROTATE_IN) | ACT(SM_ACT_MIGRATE),
+	  .word = word_counter, FIELD(struct sm_action, counter) },
+	{ "cpu", V_NUM, .actions = ACT(SM_ACT_MIGRATE) | ACT(SM_ACT_CLOCK_EPOCH),
+	  .range = RANGE(0, UINT64_MAX), .lim = LIM_CPU,
+	  FIELD(struct sm_action, cpu) },
+	{ "cycles", V_NUM, .actions = CYCLES_ACTIONS, .range = ANY,
+	  FIELD(struct sm_action, cycles) },
+	{ "period", V_NUM, .actions = ACT(SM_ACT_PERIOD),
+	  .range = RANGE(1, UINT64_MAX), FIELD(struct sm_action, period) },
+};
+
+_Static_assert(ARRAY_SIZE(pmu_keys) <= MAX_KEYS, "pmu keys");
+_Static_assert(ARRAY_SIZE(clock_keys) <= MAX_KEYS, "clock keys");
+_Static_assert(ARRAY_SIZE(event_keys) <= MAX_KEYS, "event keys");
+_Static_assert(SM_NACTIONS < 32, "action masks are unsigned");
+
+static int word_type(struct parser *p, const struct tok *v, uint64_t *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(type_words); i++) {
+		if (strcmp(v->s, type_words[i].name) == 0) {
+			*out = type_words[i].type;
+			return 0;
+		}
+	}
+	return fail(p, v->col, "bad value '%s' for type (expected "
+	            "instructions, cycles, ref_cycles, other or software)", v->s);
+}
+
+static int word_counter(struct parser *p, const struct tok *v, uint64_t *out)
+{
+	enum sm_arch arch = p->cfg->arch;
+	uint64_t n = 0;
+	int f = counter_form(v->s, &n);
+	const struct cmap *m;
+
+	if (f < 0)
+		return fail(p, v->col, "bad value '%s' for counter (expected %s)",
+		            v->s, counter_help[arch]);
+	m = &cmaps[arch][f];
+	if (!cforms[f].numbered)
+		n = m->lo;
+	if (m->pool == P_NONE || n < m->lo ||
+	    n - m->lo >= pool_size(p->cfg, m->pool))
+		return fail(p, v->col, "counter '%s' does not exist on %s", v->s,
+		            sm_arch_name(arch));
+	*out = (uint64_t)(int64_t)(m->first + (cforms[f].numbered ? (int)n : 0));
+	return 0;
+}
+
+static int word_event(struct parser *p, const struct tok *v, uint64_t *out)
+{
+	int i = find_event(p->cfg, v->s);
+
+	if (i < 0)
+		return fail(p, v->col, "unknown event '%s'", v->s);
+	*out = (uint64_t)i;
+	return 0;
+}
+
+static const char *arch_list(unsigned arches, char *buf, size_t len)
+{
+	unsigned n = (unsigned)__builtin_popcount(arches), k = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int a = 0; a < SM_NARCH; a++) {
+		if (!(arches & ARCH(a)))
+			continue;
+		k++;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+		                         k == 1 ? "" : k == n ? " and " : ", ",
+		                         sm_arch_name((enum sm_arch)a));
+		if (used >= len)
+			break;
+	}
+	return buf;
+}
+
+static int check_applies(struct parser *p, const struct keydef *k,
+                         const struct tok *key)
+{
+	char buf[64];
+
+	if (k->arches && !(k->arches & ARCH(p->cfg->arch)))
+		return fail(p, key->col, "%s only applies to %s", k->name,
+		            arch_list(k->arches, buf, sizeof(buf)));
+	if (p->action >= 0 && !(k->actions & ACT(p->action)))
+		return fail(p, key->col, "key '%s' does not apply to action '%s'",
+		            k->name, sm_action_name((enum sm_action_kind)p->action));
+	return 0;
+}
+
+static struct range key_range(const struct parser *p, const struct keydef *k)
+{
+	struct range r = k->range[p->cfg->arch];
+
+	if (k->lim == LIM_CPU)
+		r.hi = p->cfg->ncpus - 1;
+	if (k->lim == LIM_CPUS && r.lo < p->cpus_used)
+		r.lo = p->cpus_used;
+	return r;
+}
+
+static int key_value(struct parser *p, const struct keydef *k,
+                     const struct tok *v, uint64_t *out)
+{
+	switch (k->kind) {
+	case V_BOOL:
+		if (strcmp(v->s, "yes") == 0 || strcmp(v->s, "no") == 0) {
+			*out = strcmp(v->s, "yes") == 0;
+			return 0;
+		}
+		return fail(p, v->col, "bad value '%s' for %s (expected yes or no)",
+		            v->s, k->name);
+	case V_WORD:
+		return k->word(p, v, out);
+	case V_NUM:
+		if (number(p, k->name, v, out) < 0 ||
+		    in_range(p, k->name, v->col, *out, key_range(p, k)) < 0)
+			return -1;
+		if (k->lim == LIM_CPU)
+			note_cpu(p, *out);
+		return 0;
+	}
+	return -1;
+}
+
+static void set_clock(struct sm_clock_cfg *c, enum clk_field f,
+                      enum sm_arch arch, uint64_t v)
+{
+	switch (f) {
+	case C_HZ:
+		c->hz = v;
+		c->mult = 0;
+		c->shift = 0;
+		break;
+	case C_MULT:
+		c->mult = (uint32_t)v;
+		c->hz = 0;
+		break;
+	case C_SHIFT:
+		c->shift = (uint16_t)v;
+		c->hz = 0;
+		break;
+	case C_OFFSET:
+		if (arch == SM_X86_64)
+			c->offset_ns = v;
+		else
+			c->epoch_ns = v;
+		break;
+	case C_EPOCH_CYC:
+		c->epoch_cyc = v;
+		break;
+	case C_NONE:
+		break;
+	}
+}
+
+static void store(struct parser *p, const struct keydef *k, uint64_t v)
+{
+	char *f;
+
+	if (k->clk != C_NONE) {
+		for (unsigned i = 0; i < p->nclk; i++)
+			set_clock(&p->clk[i], k->clk, p->cfg->arch, v);
+		return;
+	}
+	f = (char *)p->base + k->off;
+	switch (k->ft) {
+	case F_BOOL:
+		*(bool *)f = v != 0;
+		break;
+	case F_INT:
+		*(int *)f = (int)(int64_t)v;
+		break;
+	case F_UINT:
+		*(unsigned *)f = (unsigned)v;
+		break;
+	case F_U64:
+		*(uint64_t *)f = v;
+		break;
+	case F_EVTYPE:
+		*(enum sm_event_type *)f = (enum sm_event_type)v;
+		break;
+	}
+}
+
+static const struct keydef *find_key(const struct keydef *keys, size_t n,
+                                     const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+/* Column of key `name` on the current line, 0 if it was not given. */
+static unsigned key_col(const struct parser *p, const struct keydef *keys,
+                        size_t n, const char *name)
+{
+	const struct keydef *k = find_key(keys, n, name);
+
+	return k ? p->seen[k - keys] : 0;
+}
+
+static int parse_key(struct parser *p, struct tok *t,
+                     const struct keydef *keys, size_t n)
+{
+	char *eq = strchr(t->s, '=');
+	const struct keydef *k;
+	struct tok val;
+	uint64_t v = 0;
+
+	if (!eq)
+		return fail(p, t->col, "missing '=' in '%s'", t->s);
+	*eq = '\0';
+	val = (struct tok){ eq + 1, t->col + (unsigned)(eq + 1 - t->s) };
+	k = find_key(keys, n, t->s);
+	if (!k)
+		return fail(p, t->col, "unknown key '%s' for '%s'", t->s,
+		            p->directive);
+	if (p->seen[k - keys])
+		return fail(p, t->col, "duplicate key '%s'", t->s);
+	p->seen[k - keys] = t->col;
+	if (check_applies(p, k, t) < 0 || key_value(p, k, &val, &v) < 0)
+		return -1;
+	store(p, k, v);
+	return 0;
+}
+
+/* Keys are the tokens from `first` on. */
+static int parse_keys(struct parser *p, unsigned first,
+                      const struct keydef *keys, size_t n)
+{
+	memset(p->seen, 0, sizeof(p->seen));
+	for (unsigned i = first; i < p->ntok; i++)
+		if (parse_key(p, &p->tok[i], keys, n) < 0)
+			return -1;
+	return 0;
+}
+
+/* mult and shift come as a pair, and not with hz on the same line. */
+static int check_conversion(struct parser *p, const struct keydef *keys,
+                            size_t n)
+{
+	unsigned hz = key_col(p, keys, n, "hz");
+	unsigned mult = key_col(p, keys, n, "mult");
+	unsigned shift = key_col(p, keys, n, "shift");
+
+	if (!mult != !shift)
+		return fail(p, mult ? mult : shift, "mult and shift go together");
+	if (hz && mult)
+		return fail(p, hz > mult ? hz : mult,
+		            "hz cannot be given with mult and shift");
+	return 0;
+}
+
+/* ---- directives --------------------------------------------------------- */
+
+/* Positional token i, or "missing WHAT" (also when it looks like a key). */
+static struct tok *positional(struct parser *p, unsigned i, const char *what)
+{
+	if (i < p->ntok && !strchr(p->tok[i].s, '='))
+		return &p->tok[i];
+	fail(p, i < p->ntok ? p->tok[i].col : p->endcol, "missing %s", what);
+	return NULL;
+}
+
+static int no_more(struct parser *p, unsigned i)
+{
+	if (i < p->ntok)
+		return fail(p, p->tok[i].col, "unexpected '%s'", p->tok[i].s);
+	return 0;
+}
+
+static int d_arch(struct parser *p)
+{
+	struct tok *t;
+	int arch;
+
+	if (p->ndirectives)
+		return fail(p, p->tok[0].col, "'arch' must come first");
+	if (!(t = positional(p, 1, "arch name")))
+		return -1;
+	arch = sm_arch_from_name(t->s);
+	if (arch < 0)
+		return fail(p, t->col, "unknown arch '%s' (expected x86_64, "
+		            "arm64 or riscv64)", t->s);
+	if (no_more(p, 2) < 0)
+		return -1;
+	sm_config_default(p->cfg, (enum sm_arch)arch);
+	return 0;
+}
+
+static int d_pmu(struct parser *p)
+{
+	if (p->seen_event)
+		return fail(p, p->tok[0].col, "'pmu' must come before events");
+	if (p->seen_ctr_action)
+		return fail(p, p->tok[0].col,
+		            "'pmu' must come before actions that name counters");
+	p->base = p->cfg;
+	return parse_keys(p, 1, KEYS(pmu_keys));
+}
+
+static int d_clock(struct parser *p)
+{
+	p->base = p->cfg;
+	p->clk = p->cfg->cpu;
+	p->nclk = SM_MAX_CPUS;
+	if (parse_keys(p, 1, KEYS(clock_keys)) < 0)
+		return -1;
+	return check_conversion(p, KEYS(clock_keys));
+}
+
+static int d_cpu(struct parser *p)
+{
+	struct tok *t = positional(p, 1, "cpu number");
+	char what[48];
+	uint64_t n;
+
+	if (!t || number(p, "cpu", t, &n) < 0)
+		return -1;
+	snprintf(what, sizeof(what), "cpu %.40s", t->s);
+	if (in_range(p, what, t->col, n,
+	             (struct range){ 0, p->cfg->ncpus - 1 }) < 0)
+		return -1;
+	note_cpu(p, n);
+	p->clk = &p->cfg->cpu[n];
+	p->nclk = 1;
+	if (parse_keys(p, 2, KEYS(cpu_keys)) < 0)
+		return -1;
+	return check_conversion(p, KEYS(cpu_keys));
+}
+
+static int d_task(struct parser *p)
+{
+	p->base = p->cfg;
+	return parse_keys(p, 1, KEYS(task_keys));
+}
+
+static int d_event(struct parser *p)
+{
+	struct sm_config *cfg = p->cfg;
+	struct tok *t;
+
+	if (cfg->nevents == SM_MAX_EVENTS)
+		return fail(p, p->tok[0].col, "too many events (max %d)",
+		            SM_MAX_EVENTS);
+	if (!(t = positional(p, 1, "event name")))
+		return -1;
+	if (!valid_event_name(t->s))
+		return fail(p, t->col, "bad event name '%s' (1 to %d of "
+		            "A-Z a-z 0-9 _ . -)", t->s, SM_NAME_MAX - 1);
+	if (find_event(cfg, t->s) >= 0)
+		return fail(p, t->col, "duplicate event '%s'", t->s);
+	event_defaults(&cfg->event[cfg->nevents], t->s);
+	p->base = &cfg->event[cfg->nevents];
+	if (parse_keys(p, 2, KEYS(event_keys)) < 0)
+		return -1;
+	cfg->nevents++;
+	p->seen_event = true;
+	return 0;
+}
+
+static int d_writer(struct parser *p)
+{
+	static const char *const modes[] = {
+		[SM_WRITER_LOCAL] = "local", [SM_WRITER_REMOTE] = "remote",
+	};
+	struct tok *t = positional(p, 1, "writer mode");
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
+		if (strcmp(t->s, modes[i]) == 0) {
+			p->cfg->writer = (enum sm_writer)i;
+			return no_more(p, 2);
+		}
+	}
+	return fail(p, t->col, "bad value '%s' for writer (expected local or "
+	            "remote)", t->s);
+}
+
+static void insert_action(struct sm_scenario *s,
+                          const struct sm_timed_action *ta)
+{
+	unsigned i = s->nactions;
+
+	while (i > 0 && s->act[i - 1].at > ta->at) {
+		s->act[i] = s->act[i - 1];
+		i--;
+	}
+	s->act[i] = *ta;
+	s->nactions++;
+}
+
+/* Defaults and requirements that depend on the action, after its keys. */
+static int finish_action(struct parser *p, struct sm_timed_action *ta)
+{
+	unsigned kind = ta->act.kind;
+
+	if ((ACT(kind) & CYCLES_ACTIONS) &&
+	    !key_col(p, KEYS(action_keys), "cycles"))
+		ta->act.cycles = DEFAULT_CYCLES;
+	if (kind == SM_ACT_PERIOD && !key_col(p, KEYS(action_keys), "period"))
+		return fail(p, p->endcol, "missing period");
+	if (ta->act.counter != SM_AUTO)
+		p->seen_ctr_action = true;
+	return 0;
+}
+
+/* Actions that exist on some arches only (0 = all): x86 sched_clock has no
+ * epoch. */
+static const unsigned action_arches[SM_NACTIONS] = {
+	[SM_ACT_CLOCK_EPOCH] = ARM | RV,
+};
+
+static int d_at(struct parser *p)
+{
+	struct sm_timed_action ta = { .line = p->lineno };
+	struct tok *t, *a;
+	char buf[64];
+	int kind;
+
+	if (p->s->nactions == SM_MAX_TIMED)
+		return fail(p, p->tok[0].col, "too many actions (max %d)",
+		            SM_MAX_TIMED);
+	if (!(t = positional(p, 1, "cycle count")) ||
+	    number(p, "cycle", t, &ta.at) < 0)
+		return -1;
+	if (p->have_end && ta.at > p->s->end)
+		return fail(p, t->col, "action at %" PRIu64 " is after end (%"
+		            PRIu64 ")", ta.at, p->s->end);
+	if (!(a = positional(p, 2, "action")))
+		return -1;
+	if ((kind = sm_action_from_name(a->s)) < 0)
+		return fail(p, a->col, "unknown action '%s'", a->s);
+	if (action_arches[kind] && !(action_arches[kind] & ARCH(p->cfg->arch)))
+		return fail(p, a->col, "%s only applies to %s", a->s,
+		            arch_list(action_arches[kind], buf, sizeof(buf)));
+	ta.act = (struct sm_action){
+		.kind = (enum sm_action_kind)kind, .event = SM_AUTO,
+		.cpu = SM_AUTO, .counter = SM_AUTO,
+	};
+	p->base = &ta.act;
+	p->action = kind;
+	if (parse_keys(p, 3, KEYS(action_keys)) < 0 || finish_action(p, &ta) < 0)
+		return -1;
+	insert_action(p->s, &ta);
+	if (ta.at > p->last_at)
+		p->last_at = ta.at;
+	return 0;
+}
+
+static int d_end(struct parser *p)
+{
+	struct tok *t;
+	uint64_t end;
+
+	if (p->have_end)
+		return fail(p, p->tok[0].col, "duplicate 'end'");
+	if (!(t = positional(p, 1, "cycle count")) ||
+	    number(p, "end", t, &end) < 0)
+		return -1;
+	if (p->s->nactions && p->last_at > end)
+		return fail(p, t->col, "action at %" PRIu64 " is after end (%"
+		            PRIu64 ")", p->last_at, end);
+	if (no_more(p, 2) < 0)
+		return -1;
+	p->s->end = end;
+	p->have_end = true;
+	return 0;
+}
+
+static const struct directive {
+	const char *name;
+	int (*parse)(struct parser *p);
+} directives[] = {
+	{ "arch", d_arch },     { "pmu", d_pmu },     { "clock", d_clock },
+	{ "cpu", d_cpu },       { "task", d_task },   { "event", d_event },
+	{ "writer", d_writer }, { "at", d_at },       { "end", d_end },
+};
+
+/* ---- lines -------------------------------------------------------------- */
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Split p->buf in place: drop the comment, NUL-terminate each token. */
+static void tokenize(struct parser *p)
+{
+	char *q = strchr(p->buf, '#');
+
+	if (q)
+		*q = '\0';
+	p->ntok = 0;
+	p->endcol = 1;
+	for (q = p->buf; *q;) {
+		if (is_blank(*q)) {
+			*q++ = '\0';
+			continue;
+		}
+		p->tok[p->ntok++] = (struct tok){ q, (unsigned)(q - p->buf) + 1 };
+		while (*q && !is_blank(*q))
+			q++;
+		p->endcol = (unsigned)(q - p->buf) + 1;
+	}
+}
+
+static int parse_line(struct parser *p, const char *line, size_t len)
+{
+	const struct directive *d = NULL;
+	int r;
+
+	if (len > LINE_MAX_LEN)
+		return fail(p, LINE_MAX_LEN + 1, "line too long (max %d)",
+		            LINE_MAX_LEN);
+	memcpy(p->buf, line, len);
+	p->buf[len] = '\0';
+	tokenize(p);
+	if (p->ntok == 0)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(directives) && !d; i++)
+		if (strcmp(p->tok[0].s, directives[i].name) == 0)
+			d = &directives[i];
+	if (!d)
+		return fail(p, p->tok[0].col, "unknown directive '%s'",
+		            p->tok[0].s);
+	p->directive = d->name;
+	p->base = NULL;
+	p->clk = NULL;
+	p->nclk = 0;
+	p->action = -1;
+	r = d->parse(p);
+	p->ndirectives++;
+	return r;
+}
+
+static void finish(struct parser *p)
+{
+	struct sm_config *cfg = p->cfg;
+
+	if (cfg->nevents == 0) {
+		event_defaults(&cfg->event[0], "instructions");
+		cfg->nevents = 1;
+	}
+	if (!p->have_end)
+		p->s->end = p->last_at > UINT64_MAX - DEFAULT_CYCLES
+		            ? UINT64_MAX : p->last_at + DEFAULT_CYCLES;
+}
+
+int sm_scenario_parse(const char *name, const char *text,
+                      struct sm_scenario *s, char *err, size_t errlen)
+{
+	struct parser p = {
+		.name = name ? name : "", .s = s, .cfg = &s->cfg,
+		.err = err, .errlen = errlen, .cpus_used = 1, .action = -1,
+	};
+	const char *line = text ? text : "";
+
+	if (err && errlen)
+		err[0] = '\0';
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", p.name);
+	sm_config_default(&s->cfg, SM_X86_64);
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		p.lineno++;
+		if (parse_line(&p, line, len) < 0)
+			return -1;
+		line += len + (nl != NULL);
+	}
+	finish(&p);
+	return 0;
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+/* The whole file, NUL-terminated (the caller frees it); or NULL with the
+ * reason in *why. */
+static char *read_text(const char *path, const char **why)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		*why = strerror(errno);
+		return NULL;
+	}
+	buf = malloc(FILE_MAX_BYTES + 2);
+	*why = buf ? NULL : strerror(ENOMEM);
+	if (buf) {
+		errno = 0;
+		n = fread(buf, 1, FILE_MAX_BYTES + 1, f);
+		if (ferror(f))
+			*why = strerror(errno ? errno : EIO);
+		else if (n > FILE_MAX_BYTES)
+			*why = "file too large";
+		else if (memchr(buf, '\0', n))
+			*why = "file contains a NUL byte";
+		else
+			buf[n] = '\0';
+	}
+	fclose(f);
+	if (*why) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int sm_scenario_load(const char *path, struct sm_scenario *s, char *err,
+                     size_t errlen)
+{
+	const char *why = NULL;
+	char *text;
+	int r;
+
+	if (!path)
+		path = "";
+	text = read_text(path, &why);
+	if (!text) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, why);
+		return -1;
+	}
+	r = sm_scenario_parse(path, text, s, err, errlen);
+	free(text);
+	return r;
+}

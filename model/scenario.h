@@ -1,0 +1,37 @@
+/*
+ * scenario.h — scenario files (traces/NAME.scn), parsed into model data.
+ *
+ * Owns: the text format of DESIGN.md §4 (documented keyword by keyword in
+ * traces/README.md).  A scenario is a struct sm_config plus a list of timed
+ * kernel actions.  Parsing never touches a model; errors are one line,
+ * "FILE:LINE:COL: message".
+ */
+#ifndef SELFMON_SCENARIO_H
+#define SELFMON_SCENARIO_H
+
+#include "model.h"
+
+#define SM_MAX_TIMED 256
+
+struct sm_timed_action {
+	uint64_t at;          /* cycles after the start */
+	struct sm_action act;
+	unsigned line;
+};
+
+struct sm_scenario {
+	char name[256];       /* file name as given */
+	struct sm_config cfg;
+	uint64_t end;         /* cycles after the start the run lasts */
+	unsigned nactions;    /* sorted by `at`, stable */
+	struct sm_timed_action act[SM_MAX_TIMED];
+};
+
+/* 0 on success; -1 with "FILE:LINE:COL: message" in err. */
+int sm_scenario_parse(const char *name, const char *text,
+                      struct sm_scenario *s, char *err, size_t errlen);
+/* Reads the file and parses it; an unreadable file is "FILE: reason". */
+int sm_scenario_load(const char *path, struct sm_scenario *s, char *err,
+                     size_t errlen);
+
+#endif

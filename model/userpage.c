@@ -1,0 +1,191 @@
+/*
+ * userpage.c — writing the control page, store by store.
+ *
+ * Owns: perf_event_init_userpage(), perf_event_update_userpage() and the
+ * arch parts arch_perf_update_userpage() of x86-64 and arm64/riscv64, as a
+ * list of stores in kernel program order; the local writer (all stores land
+ * at once, between two reader instructions) and the remote writer (each
+ * store is a separate step a reader on another CPU can see).  It decides no
+ * kernel state: values come from kernel.c and clock.c.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct perf_event_mmap_page page_t;
+
+struct writer {
+	struct sm_model *m;
+	page_t shadow;       /* the page as the stores so far leave it */
+	unsigned n;
+};
+
+static void put(struct writer *w, size_t off, size_t size, uint64_t v)
+{
+	struct sm_store *s = &w->m->pending[w->n++];
+
+	s->off = (uint16_t)off;
+	s->size = (uint8_t)size;
+	s->val = v;
+	memcpy((uint8_t *)&w->shadow + off, &v, size); /* little endian */
+}
+
+#define PUT(w, field, v)                                                       \
+	put((w), offsetof(page_t, field), sizeof(((page_t *)0)->field),        \
+	    (uint64_t)(v))
+
+/* A bitfield assignment is a read-modify-write of the whole word. */
+static void put_cap(struct writer *w, unsigned bit, bool on)
+{
+	uint64_t cap = w->shadow.capabilities & ~(1ull << bit);
+	PUT(w, capabilities, cap | ((uint64_t)on << bit));
+}
+
+/* arch/x86/events/core.c arch_perf_update_userpage() */
+static void x86_arch_part(struct writer *w, const struct sm_event *e,
+                          uint64_t now_ns)
+{
+	const struct sm_model *m = w->m;
+	const struct sm_cpu *c = &m->cpu[m->task_cpu];
+
+	put_cap(w, SELFMON_CAP_USER_TIME, false);
+	put_cap(w, SELFMON_CAP_USER_TIME_ZERO, false);
+	put_cap(w, SELFMON_CAP_USER_RDPMC,
+	        sm_pmu[m->cfg.arch].user_read(&m->cfg, e));
+	PUT(w, pmc_width, sm_pmu[m->cfg.arch].pmc_width(&m->cfg, e));
+	if (!m->cfg.stable) /* !using_native_sched_clock() || !stable */
+		return;
+	put_cap(w, SELFMON_CAP_USER_TIME, true);
+	PUT(w, time_mult, c->mult);
+	PUT(w, time_shift, c->shift);
+	PUT(w, time_offset, c->offset_ns - now_ns);
+	if (!e->cfg.clockid) {
+		put_cap(w, SELFMON_CAP_USER_TIME_ZERO, true);
+		PUT(w, time_zero, c->offset_ns);
+	}
+}
+
+/* arch/arm64/kernel/perf_event.c arch_perf_update_userpage(), and the
+ * same function in drivers/perf/riscv_pmu.c: sched_clock's epoch and
+ * mask, time_zero made relative to cycle 0, the shift clamped to 31 only
+ * here, after time_zero was computed with the unclamped one. */
+static void timer_arch_part(struct writer *w, const struct sm_event *e,
+                            uint64_t now_ns)
+{
+	const struct sm_model *m = w->m;
+	const struct sm_cpu *c = &m->cpu[m->task_cpu];
+	const struct sm_pmu_rules *r = &sm_pmu[m->cfg.arch];
+	bool rdpmc = r->user_read(&m->cfg, e);
+
+	put_cap(w, SELFMON_CAP_USER_TIME, false);
+	put_cap(w, SELFMON_CAP_USER_TIME_ZERO, false);
+	put_cap(w, SELFMON_CAP_USER_TIME_SHORT, false);
+	put_cap(w, SELFMON_CAP_USER_RDPMC, rdpmc);
+	if (rdpmc)
+		PUT(w, pmc_width, r->pmc_width(&m->cfg, e));
+	if (!m->cfg.stable) /* rd->read_sched_clock != arch timer */
+		return;
+	PUT(w, time_mult, c->mult);
+	PUT(w, time_shift, c->shift);
+	PUT(w, time_zero, c->epoch_ns);
+	PUT(w, time_cycles, c->epoch_cyc);
+	PUT(w, time_mask, sm_timer_mask(m));
+	PUT(w, time_zero,
+	    c->epoch_ns - sm_mul_u64_u32_shr(c->epoch_cyc, c->mult, c->shift));
+	PUT(w, time_offset, w->shadow.time_zero - now_ns);
+	if (w->shadow.time_shift == 32) {
+		PUT(w, time_shift, 31);
+		PUT(w, time_mult, w->shadow.time_mult >> 1);
+	}
+	put_cap(w, SELFMON_CAP_USER_TIME, true);
+	put_cap(w, SELFMON_CAP_USER_TIME_ZERO, true);
+	put_cap(w, SELFMON_CAP_USER_TIME_SHORT, true);
+}
+
+static void apply_store(struct sm_model *m, int ev, const struct sm_store *s)
+{
+	memcpy(m->page[ev].bytes + s->off, &s->val, s->size);
+}
+
+/* perf_event_init_userpage(): written at mmap before user space can see
+ * the page; one mmapped page, no data pages. */
+void sm_page_init(struct sm_model *m, int ev)
+{
+	page_t *pc = &m->page[ev].pc;
+
+	memset(m->page[ev].bytes, 0, SELFMON_PAGE_SIZE);
+	pc->capabilities = 1ull << SELFMON_CAP_BIT0_IS_DEPRECATED;
+	pc->size = SELFMON_PAGE_SIZE_FIELD;
+	pc->data_offset = SELFMON_PAGE_SIZE;
+	pc->data_size = 0;
+}
+
+/* kernel/events/core.c perf_event_update_userpage(): lock++, index,
+ * offset = count (then -= prev_count when index != 0), times as of now,
+ * the arch part, lock++. */
+void sm_page_update(struct sm_model *m, int ev)
+{
+	const struct sm_event *e = &m->ev[ev];
+	struct writer w = { .m = m };
+	uint64_t enabled, running;
+
+	if (!e->mapped)
+		return;
+	sm_model_flush(m);
+	w.shadow = m->page[ev].pc;
+	uint64_t now_ns = sm_model_ns(m, m->task_cpu, m->now);
+	sm_event_times(m, e, &enabled, &running);
+	uint32_t index = sm_event_index(m, e);
+
+	PUT(&w, lock, w.shadow.lock + 1);
+	PUT(&w, index, index);
+	PUT(&w, offset, e->count);
+	if (index)
+		PUT(&w, offset, e->count - e->prev_count);
+	PUT(&w, time_enabled, enabled);
+	PUT(&w, time_running, running);
+	if (m->cfg.arch == SM_X86_64)
+		x86_arch_part(&w, e, now_ns);
+	else
+		timer_arch_part(&w, e, now_ns);
+	PUT(&w, lock, w.shadow.lock + 1);
+
+	m->npending = w.n;
+	m->pending_next = 0;
+	m->pending_event = ev;
+	m->updates++;
+	if (m->cfg.writer == SM_WRITER_LOCAL)
+		sm_model_flush(m);
+	if (m->observe)
+		m->observe(m->observe_ctx, m, ev, m->cause);
+}
+
+unsigned sm_model_pending(const struct sm_model *m)
+{
+	return m->npending - m->pending_next;
+}
+
+int sm_model_store_step(struct sm_model *m)
+{
+	if (m->pending_next >= m->npending)
+		return -1;
+	const struct sm_store *s = &m->pending[m->pending_next++];
+	apply_store(m, m->pending_event, s);
+	return s->off;
+}
+
+void sm_model_flush(struct sm_model *m)
+{
+	while (sm_model_store_step(m) >= 0)
+		;
+}
+
+void sm_model_page_after(const struct sm_model *m, int ev, page_t *out)
+{
+	*out = m->page[ev].pc;
+	if (ev != m->pending_event)
+		return;
+	for (unsigned k = m->pending_next; k < m->npending; k++)
+		memcpy((uint8_t *)out + m->pending[k].off, &m->pending[k].val,
+		       m->pending[k].size);
+}

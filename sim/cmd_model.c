@@ -1,0 +1,202 @@
+/*
+ * cmd_model.c — `selfmon model SCENARIO [--json]`.
+ *
+ * Owns: driving the model through a scenario's timed actions with no reader
+ * running, and printing each page update with the ground truth at that
+ * instant, as JSON Lines or as a table.  It must not interpret scenario
+ * syntax (scenario.c) nor decide kernel behaviour (model/).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "json.h"
+#include "scenario.h"
+
+struct printer {
+	const struct sm_scenario *s;
+	bool json;
+	unsigned rows;
+};
+
+static const char usage[] =
+	"usage: selfmon model SCENARIO [--json]\n\n"
+	"Runs SCENARIO (a traces/NAME.scn file) through the kernel model alone and\n"
+	"prints every update of every mmapped page: when (cycles after the\n"
+	"start), which kernel action caused it, the page fields by their ABI\n"
+	"names, and the ground truth (count, enabled, running) at that instant.\n\n"
+	"  --json   one JSON object per update (JSON Lines)\n"
+	"  --help   this text\n";
+
+/* The page fields printed, in ABI order; capability bits after
+ * `capabilities`. */
+static const char *const cap_names[] = {
+	"cap_bit0", "cap_bit0_is_deprecated", "cap_user_rdpmc",
+	"cap_user_time", "cap_user_time_zero", "cap_user_time_short",
+};
+
+static void json_page(struct json *j, const struct perf_event_mmap_page *pc)
+{
+	json_begin(j, "page", '{');
+	for (unsigned i = 0; i < selfmon_npage_fields; i++) {
+		const struct selfmon_page_field *f = &selfmon_page_fields[i];
+		uint64_t v = selfmon_page_get(pc, f);
+		if (f->off >= offsetof(struct perf_event_mmap_page, __reserved))
+			break;
+		if (!strcmp(f->name, "__reserved_1"))
+			continue;
+		if (f->is_signed)
+			json_i64(j, f->name, (int64_t)v);
+		else
+			json_u64(j, f->name, v);
+		if (!strcmp(f->name, "capabilities"))
+			for (unsigned b = 0; b < 6; b++)
+				json_u64(j, cap_names[b], (v >> b) & 1);
+	}
+	json_end(j, '{');
+}
+
+static void json_stores(struct json *j, const struct sm_model *m)
+{
+	json_begin(j, "stores", '[');
+	for (unsigned k = 0; k < m->npending; k++) {
+		const struct selfmon_page_field *f =
+			selfmon_page_field_at(m->pending[k].off);
+		json_begin(j, NULL, '[');
+		json_str(j, NULL, f ? f->name : "?");
+		if (f && f->is_signed)
+			json_i64(j, NULL, (int64_t)m->pending[k].val);
+		else
+			json_u64(j, NULL, m->pending[k].val);
+		json_end(j, '[');
+	}
+	json_end(j, '[');
+}
+
+static void print_json(const struct printer *p, const struct sm_model *m,
+                       int ev, enum sm_action_kind why,
+                       const struct perf_event_mmap_page *pc,
+                       const struct sm_truth *t)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_begin(&j, NULL, '{');
+	json_u64(&j, "at", m->now - m->cfg.start);
+	json_str(&j, "action", sm_action_name(why));
+	json_str(&j, "event", m->cfg.event[ev].name);
+	json_u64(&j, "cpu", m->task_cpu);
+	json_page(&j, pc);
+	json_begin(&j, "truth", '{');
+	json_u64(&j, "count", t->count);
+	json_u64(&j, "enabled", t->enabled);
+	json_u64(&j, "running", t->running);
+	json_end(&j, '{');
+	if (p->s->cfg.writer == SM_WRITER_REMOTE)
+		json_stores(&j, m);
+	json_end(&j, '{');
+	putchar('\n');
+}
+
+static void print_row(struct printer *p, const struct sm_model *m, int ev,
+                      enum sm_action_kind why,
+                      const struct perf_event_mmap_page *pc,
+                      const struct sm_truth *t)
+{
+	bool timer = m->cfg.arch != SM_X86_64;
+
+	if (p->rows++ % 20 == 0)
+		printf("%8s %-11s %-12s %4s %10s %20s %12s %12s %4s %3s %2s %10s "
+		       "%21s %20s%s %20s %12s %12s\n",
+		       "at", "action", "event", "lock", "index", "offset",
+		       "enabled", "running", "caps", "wid", "sh", "mult",
+		       "time_offset", "time_zero",
+		       timer ? "          time_cycles            time_mask" : "",
+		       "true_count", "true_enab", "true_run");
+	char caps[5] = "----";
+	if (pc->cap_user_rdpmc) caps[0] = 'r';
+	if (pc->cap_user_time) caps[1] = 't';
+	if (pc->cap_user_time_zero) caps[2] = 'z';
+	if (pc->cap_user_time_short) caps[3] = 's';
+	printf("%8" PRIu64 " %-11s %-12s %4u %10u %20" PRId64 " %12" PRIu64
+	       " %12" PRIu64 " %4s %3u %2u %10u %21" PRId64 " %20" PRIu64,
+	       m->now - m->cfg.start, sm_action_name(why),
+	       m->cfg.event[ev].name, pc->lock, pc->index, (int64_t)pc->offset,
+	       (uint64_t)pc->time_enabled, (uint64_t)pc->time_running, caps,
+	       pc->pmc_width, pc->time_shift, pc->time_mult,
+	       (int64_t)pc->time_offset, (uint64_t)pc->time_zero);
+	if (timer)
+		printf(" %20" PRIu64 " %20" PRIu64, (uint64_t)pc->time_cycles,
+		       (uint64_t)pc->time_mask);
+	printf(" %20" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", t->count,
+	       t->enabled, t->running);
+}
+
+static void on_update(void *ctx, const void *model, int ev,
+                      enum sm_action_kind why)
+{
+	struct printer *p = ctx;
+	const struct sm_model *m = model;
+	struct perf_event_mmap_page pc;
+	struct sm_truth t;
+
+	sm_model_page_after(m, ev, &pc);
+	sm_model_truth(m, ev, &t);
+	if (p->json)
+		print_json(p, m, ev, why, &pc, &t);
+	else
+		print_row(p, m, ev, why, &pc, &t);
+}
+
+/* Timed actions in order; an action timed before the current instant
+ * (after a preempt moved time on) happens at once. */
+static int run(struct sm_model *m, const struct sm_scenario *s)
+{
+	char err[256];
+
+	for (unsigned k = 0; k < s->nactions; k++) {
+		const struct sm_timed_action *a = &s->act[k];
+		uint64_t elapsed = m->now - s->cfg.start;
+		if (a->at > elapsed)
+			sm_model_advance(m, a->at - elapsed);
+		if (sm_model_apply(m, &a->act, err, sizeof(err)) < 0)
+			return usage_error("%s:%u: %s", s->name, a->line, err);
+	}
+	uint64_t elapsed = m->now - s->cfg.start;
+	if (s->end > elapsed)
+		sm_model_advance(m, s->end - elapsed);
+	return 0;
+}
+
+static struct sm_scenario scenario; /* large: keep off the stack */
+static struct sm_model model;
+
+int cmd_model(int argc, char **argv)
+{
+	struct printer p = { .s = &scenario };
+	const char *path = NULL;
+	char err[512];
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			p.json = true;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return fputs(usage, stdout), 0;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return usage_error("model: unknown option '%s'", argv[i]);
+		else if (path)
+			return usage_error("model: unexpected argument '%s' "
+			                   "(one scenario at a time)", argv[i]);
+		else
+			path = argv[i];
+	}
+	if (!path)
+		return usage_error("model: missing SCENARIO (see 'selfmon model --help')");
+	if (sm_scenario_load(path, &scenario, err, sizeof(err)) < 0)
+		return usage_error("%s", err);
+	if (sm_model_init(&model, &scenario.cfg, on_update, &p, err,
+	                  sizeof(err)) < 0)
+		return usage_error("%s: %s", path, err);
+	return run(&model, &scenario);
+}

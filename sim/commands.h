@@ -1,0 +1,15 @@
+/*
+ * commands.h — the subcommands of `selfmon` (one file each, cmd_*.c).
+ *
+ * Each takes the arguments after its name and returns the exit status:
+ * 0 fine, 1 a check failed, 2 usage or input error (one line on stderr).
+ */
+#ifndef SELFMON_COMMANDS_H
+#define SELFMON_COMMANDS_H
+
+int cmd_model(int argc, char **argv);
+
+/* "selfmon: ..." on stderr; returns 2. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * main.c — the `selfmon` command: dispatch to subcommands, --help,
+ * --version.
+ *
+ * Owns: the command table and top-level usage.  Subcommands live in
+ * cmd_*.c; this file must not know their options.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "model", cmd_model,
+	  "run a scenario through the kernel model, print every page update" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("selfmon: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+static void help(FILE *f)
+{
+	fputs("usage: selfmon COMMAND [ARGS...]\n\n"
+	      "selfmon models the kernel side of the perf_event self-monitoring\n"
+	      "ABI (struct perf_event_mmap_page) so that reader code can be\n"
+	      "checked against the exact page the kernel would write.\n\n"
+	      "commands:\n", f);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'selfmon COMMAND --help' describes a command.\n"
+	      "Arches built for: x86_64"
+#if SELFMON_HAVE_ARM64_CC
+	      ", arm64"
+#endif
+#if SELFMON_HAVE_RISCV64_CC
+	      ", riscv64"
+#endif
+	      " (cross compilers found at build time).\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return help(stderr), 2;
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help"))
+		return help(stdout), 0;
+	if (!strcmp(argv[1], "--version"))
+		return printf("selfmon %s\n", SELFMON_VERSION), 0;
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 2, argv + 2);
+	return usage_error("unknown command '%s' (try 'selfmon --help')",
+	                   argv[1]);
+}

@@ -1,0 +1,261 @@
+/*
+ * test_model_arm64.c — the arm64 rules of DESIGN.md §3 against values
+ * worked out by hand: PMCCNTR as index 32, 32-bit events with the upper
+ * 32 bits biased in 64-bit counters, max_period >> 1 limits, the masked
+ * delta, perf_user_access, and the architected timer with time_cycles and
+ * time_mask.  The default timer is 1 GHz: mult 2^21, shift 21, so one
+ * cycle is exactly one ns.
+ */
+#include "testutil.h"
+
+static struct sm_model m;
+
+static struct sm_config arm_cfg(void)
+{
+	struct sm_config c;
+	sm_config_default(&c, SM_ARM64);
+	return c;
+}
+
+static uint64_t reg(unsigned counter)
+{
+	uint64_t v = 0;
+	assert_int_equal(sm_model_arm64_counter(&m, counter, &v), SM_OK);
+	return v;
+}
+
+/* cycles on PMCCNTR (64-bit) as a 32-bit event: biased. */
+static void test_cycle_counter_page(void **state)
+{
+	struct sm_config c = arm_cfg();
+	(void)state;
+	c.start = 5000;
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+
+	assert_int_equal(pc->index, 32);
+	assert_int_equal(pc->pmc_width, 32);
+	assert_int_equal(pc->capabilities, 0x3e); /* rdpmc, time, zero, short */
+	/* period = max_period >> 1 = 2^31 - 1; prev_count = -(2^31 - 1) */
+	assert_int_equal(pc->offset, 0x7fffffff);
+	assert_int_equal(reg(31), 0xffffffff80000001ull);
+	assert_int_equal(pc->time_mult, 1u << 21);
+	assert_int_equal(pc->time_shift, 21);
+	assert_int_equal(pc->time_cycles, 5000); /* epoch at the start */
+	assert_int_equal(pc->time_mask, (1ull << 56) - 1);
+	/* time_zero = epoch_ns - mul(epoch_cyc) = 0 - 5000 */
+	assert_int_equal(pc->time_zero, (uint64_t)0 - 5000);
+	assert_int_equal(pc->time_offset, pc->time_zero - 0);
+
+	sm_model_advance(&m, 100);
+	uint64_t raw = reg(31);
+	assert_int_equal((uint64_t)pc->offset + sext(raw, 32), 100);
+	/* the biased 64-bit value happens to work unextended ... */
+	assert_int_equal((uint64_t)pc->offset + raw, 100);
+	/* ... but the low 32 bits alone are off by 2^32 */
+	assert_int_equal((uint64_t)pc->offset + zext(raw, 32), 100 + (1ull << 32));
+	/* time: cyc = time_cycles + ((cnt - time_cycles) & time_mask) */
+	uint64_t cnt = sm_model_timer(&m);
+	uint64_t cyc = pc->time_cycles + ((cnt - pc->time_cycles) & pc->time_mask);
+	uint64_t delta = pc->time_offset + mulshr(cyc, pc->time_mult, pc->time_shift);
+	assert_int_equal(pc->time_enabled + delta, 100);
+}
+
+/* An event counter on a 32-bit PMU: left = 100, wraps at 2^32. */
+static void test_32bit_overflow(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct sm_truth t;
+	(void)state;
+	int e = add_event(&c, "l1d", SM_EV_OTHER, 2, false);
+	c.event[e].left = 100;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+
+	assert_int_equal(pc->index, 3);
+	assert_int_equal(reg(2), 0x100000000ull - 100);
+	assert_int_equal(pc->offset, 100);
+	sm_model_advance(&m, 150);
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->offset, 100 + 0x7fffffffll);
+	uint64_t raw = reg(2);
+	assert_int_equal(raw, 0x80000001ull + 50);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 150);
+	assert_int_equal((uint64_t)pc->offset + sext(raw, 32), 150);
+	assert_int_equal((uint64_t)pc->offset + raw, 150 + (1ull << 32));
+}
+
+/* PMUv3p5 long counters: a 32-bit event is biased; the 64-bit register
+ * overflows when its low 32 bits wrap. */
+static void test_bias_long_counters(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct sm_truth t;
+	(void)state;
+	c.long_counters = true;
+	int e = add_event(&c, "l1d", SM_EV_OTHER, 0, false);
+	c.event[e].left = 100;
+	init_model(&m, &c);
+	assert_int_equal(reg(0), 0xffffffffffffff9cull);
+	sm_model_advance(&m, 130);
+	assert_int_equal(reg(0), 0xffffffff80000001ull + 30);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 130);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal((uint64_t)pc->offset + sext(reg(0), 32), 130);
+}
+
+/* IOC_RESET: prev_count is the unbiased (zero-extended) 32-bit value. */
+static void test_reset_quirk(void **state)
+{
+	struct sm_config c = arm_cfg();
+	(void)state;
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->offset, -(int64_t)(0x80000001ull + 100));
+	sm_model_advance(&m, 20);
+	uint64_t raw = reg(31);
+	assert_int_equal((uint64_t)pc->offset + zext(raw, 32), 20);
+	assert_int_equal((uint64_t)pc->offset + sext(raw, 32), 20 - (1ull << 32));
+}
+
+/* A 64-bit event: pmc_width 64, left = 2^63 - 1. */
+static void test_long_event(void **state)
+{
+	struct sm_config c = arm_cfg();
+	(void)state;
+	int e = add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	c.event[e].long64 = true;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->pmc_width, 64);
+	assert_int_equal(pc->offset, INT64_MAX);
+	assert_int_equal(reg(31), (1ull << 63) + 1);
+	sm_model_advance(&m, 10);
+	assert_int_equal((uint64_t)pc->offset + reg(31), 10);
+}
+
+/* perf_user_access = 0, or an event without config1 bit 1: index 0, no
+ * cap_user_rdpmc, pmc_width not written, counter reads are UNDEFINED. */
+static void test_no_user_access(void **state)
+{
+	struct sm_config c = arm_cfg();
+	uint64_t v;
+	(void)state;
+	c.user_access = 0;
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(&m, 0)->index, 0);
+	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x3a);
+	assert_int_equal(sm_model_page(&m, 0)->pmc_width, 0);
+	assert_int_equal(sm_model_arm64_counter(&m, 31, &v), SM_FAULT_ILL);
+
+	c.user_access = 1;
+	c.event[0].user = false;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(&m, 0)->index, 0);
+	assert_int_equal(sm_model_arm64_counter(&m, 31, &v), SM_FAULT_ILL);
+
+	c.event[0].user = true;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_arm64_counter(&m, 31, &v), SM_OK);
+	assert_int_equal(sm_model_arm64_counter(&m, 0, &v), SM_OK);
+	assert_int_equal(v, 0); /* unused counters are cleared */
+	assert_int_equal(sm_model_arm64_counter(&m, 6, &v), SM_FAULT_ILL);
+}
+
+/* A 32-bit timer wraps during the run; the reader's masked formula still
+ * gives the truth, one that ignores time_mask is off by 2^32 ns. */
+static void test_timer_wrap_time_mask(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct sm_truth t;
+	(void)state;
+	c.timer_width = 32;
+	c.start = (1ull << 32) - 1000;
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->time_cycles, (1ull << 32) - 1000);
+	assert_int_equal(pc->time_mask, 0xffffffffull);
+	sm_model_advance(&m, 1500);
+	uint64_t cnt = sm_model_timer(&m);
+	assert_int_equal(cnt, 500);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.enabled, 1500);
+	uint64_t cyc = pc->time_cycles + ((cnt - pc->time_cycles) & pc->time_mask);
+	assert_int_equal(pc->time_enabled + pc->time_offset +
+	                 mulshr(cyc, pc->time_mult, pc->time_shift), 1500);
+	assert_int_equal(pc->time_enabled + pc->time_offset +
+	                 mulshr(cnt, pc->time_mult, pc->time_shift),
+	                 1500 - (1ull << 32));
+}
+
+/* update_sched_clock() moves the epoch without a page update; the old
+ * page still converts correctly. */
+static void test_clock_epoch(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct sm_action a = { .kind = SM_ACT_CLOCK_EPOCH, .event = SM_AUTO,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO };
+	char err[64];
+	struct sm_truth t;
+	(void)state;
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	init_model(&m, &c);
+	sm_model_advance(&m, 300);
+	uint32_t lock = sm_model_page(&m, 0)->lock;
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	assert_int_equal(m.cpu[0].epoch_cyc, 300);
+	assert_int_equal(m.cpu[0].epoch_ns, 300);
+	assert_int_equal(sm_model_page(&m, 0)->lock, lock);
+	sm_model_advance(&m, 200);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.enabled, 500);
+	a.kind = SM_ACT_CLOCK_EPOCH;
+	a.cpu = 5;
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), -1);
+}
+
+/* The arm64 shift clamp: the page gets shift 31 and mult >> 1 while
+ * time_zero was computed with the unclamped values. */
+static void test_shift_clamp(void **state)
+{
+	struct sm_config c = arm_cfg();
+	(void)state;
+	for (int i = 0; i < SM_MAX_CPUS; i++) {
+		c.cpu[i].hz = 0;
+		c.cpu[i].mult = 3;
+		c.cpu[i].shift = 32;
+		c.cpu[i].epoch_cyc = 1ull << 33;
+		c.cpu[i].epoch_ns = 100;
+	}
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->time_shift, 31);
+	assert_int_equal(pc->time_mult, 1);
+	/* 100 - (2^33 * 3 >> 32) = 100 - 6 */
+	assert_int_equal(pc->time_zero, 94);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cycle_counter_page),
+		cmocka_unit_test(test_32bit_overflow),
+		cmocka_unit_test(test_bias_long_counters),
+		cmocka_unit_test(test_reset_quirk),
+		cmocka_unit_test(test_long_event),
+		cmocka_unit_test(test_no_user_access),
+		cmocka_unit_test(test_timer_wrap_time_mask),
+		cmocka_unit_test(test_clock_epoch),
+		cmocka_unit_test(test_shift_clamp),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,111 @@
+/*
+ * test_model_riscv.c — the riscv64 rules of DESIGN.md §3 against values
+ * worked out by hand: index = CSR - 0xC00 + 1, counter widths (cycle and
+ * instret 64-bit, hpmcounters 48-bit by default), perf_user_access 0/1/2,
+ * the masked delta and the time CSR.
+ */
+#include "testutil.h"
+
+static struct sm_model m;
+
+static struct sm_config rv_cfg(void)
+{
+	struct sm_config c;
+	sm_config_default(&c, SM_RISCV64);
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	add_event(&c, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, false);
+	add_event(&c, "l1d", SM_EV_OTHER, SM_AUTO, false);
+	return c;
+}
+
+static uint64_t csr(unsigned n)
+{
+	uint64_t v = 0;
+	assert_int_equal(sm_model_riscv_csr(&m, n, &v), SM_OK);
+	return v;
+}
+
+static void test_index_and_width(void **state)
+{
+	struct sm_config c = rv_cfg();
+	(void)state;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *cy = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *in = sm_model_page(&m, 1);
+	const struct perf_event_mmap_page *hp = sm_model_page(&m, 2);
+
+	assert_int_equal(cy->index, 1);  /* CSR 0xC00 */
+	assert_int_equal(in->index, 3);  /* CSR 0xC02 */
+	assert_int_equal(hp->index, 4);  /* CSR 0xC03, hpmcounter3 */
+	assert_int_equal(cy->pmc_width, 64);
+	assert_int_equal(hp->pmc_width, 48);
+	assert_int_equal(cy->capabilities, 0x3e);
+	/* 64-bit cycle: period 2^63 - 1, prev = -(2^63 - 1) */
+	assert_int_equal(cy->offset, INT64_MAX);
+	assert_int_equal(csr(0xC00), (1ull << 63) + 1);
+	/* 48-bit hpm: period 2^47 - 1 */
+	assert_int_equal(hp->offset, (int64_t)((1ull << 47) - 1));
+	assert_int_equal(csr(0xC03), (1ull << 47) + 1);
+	sm_model_advance(&m, 40);
+	assert_int_equal((uint64_t)hp->offset + sext(csr(0xC03), 48), 40);
+	assert_int_equal((uint64_t)cy->offset + csr(0xC00), 40);
+	assert_int_equal(csr(0xC01), 40); /* time */
+}
+
+static void test_user_access_modes(void **state)
+{
+	struct sm_config c = rv_cfg();
+	uint64_t v;
+	(void)state;
+	init_model(&m, &c); /* 1: counters with a user-readable event */
+	assert_int_equal(sm_model_riscv_csr(&m, 0xC04, &v), SM_FAULT_ILL);
+	assert_int_equal(sm_model_riscv_csr(&m, 0xC00 + 7, &v), SM_FAULT_ILL);
+
+	c.user_access = 2; /* legacy: cycle and instret only, always */
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(&m, 0)->index, 1);
+	assert_int_equal(sm_model_page(&m, 2)->index, 0);
+	assert_int_equal(sm_model_page(&m, 2)->pmc_width, 0);
+	assert_int_equal(sm_model_riscv_csr(&m, 0xC03, &v), SM_FAULT_ILL);
+	assert_int_equal(sm_model_riscv_csr(&m, 0xC02, &v), SM_OK);
+
+	c.user_access = 0;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(&m, 0)->index, 0);
+	assert_int_equal(sm_model_riscv_csr(&m, 0xC00, &v), SM_FAULT_ILL);
+	assert_int_equal(sm_model_riscv_csr(&m, 0xC01, &v), SM_OK);
+	assert_int_equal(sm_model_riscv_csr(&m, 0xB00, &v), SM_FAULT_ILL);
+}
+
+/* hpm overflow at 48 bits with left = 100 and reload with 2^47 - 1. */
+static void test_hpm_overflow_and_reset(void **state)
+{
+	struct sm_config c = rv_cfg();
+	struct sm_truth t;
+	(void)state;
+	c.event[2].left = 100;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 2);
+	assert_int_equal(csr(0xC03), (1ull << 48) - 100);
+	sm_model_advance(&m, 130);
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->offset, (int64_t)(100 + (1ull << 47) - 1));
+	sm_model_truth(&m, 2, &t);
+	assert_int_equal(t.count, 130);
+	assert_int_equal((uint64_t)pc->offset + sext(csr(0xC03), 48), 130);
+	assert_int_equal(act(&m, SM_ACT_RESET, 2), 1);
+	sm_model_advance(&m, 5);
+	assert_int_equal((uint64_t)pc->offset + zext(csr(0xC03), 48), 5);
+	assert_int_equal((uint64_t)pc->offset + sext(csr(0xC03), 48),
+	                 5 - (1ull << 48));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_index_and_width),
+		cmocka_unit_test(test_user_access_modes),
+		cmocka_unit_test(test_hpm_overflow_and_reset),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,461 @@
+/*
+ * test_model_x86.c — the x86-64 kernel model against values computed by
+ * hand from the kernel's formulas (DESIGN.md §3).  Expected values are
+ * written out here; only the action under test comes from the model.
+ *
+ * Defaults used: 4 GP + 3 fixed counters, W = 48, max_period = 2^47 - 1,
+ * TSC 2.9 GHz: cyc2ns mult 1481023206 at shift 32, clamped by
+ * __set_cyc2ns_scale() to mult 740511603, shift 31.
+ */
+#include "testutil.h"
+
+#define W 48
+#define M ((1ull << W) - 1)
+#define MAXP ((1ull << 47) - 1)
+#define MULT 740511603u
+#define SHIFT 31
+#define FIXED0_INDEX (((1u << 30) | 0) + 1)
+
+static struct sm_model m;
+
+static uint64_t ns(uint64_t cyc, uint64_t offset)
+{
+	return offset + mulshr(cyc, MULT, SHIFT);
+}
+
+static struct sm_config pinned_instructions(uint64_t start)
+{
+	struct sm_config c;
+	sm_config_default(&c, SM_X86_64);
+	c.start = start;
+	add_event(&c, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, true);
+	return c;
+}
+
+static uint64_t rdpmc(uint32_t ecx)
+{
+	uint64_t v = 0;
+	assert_int_equal(sm_model_rdpmc(&m, ecx, &v), SM_OK);
+	return v;
+}
+
+static void test_mmap_page(void **state)
+{
+	struct sm_config c = pinned_instructions(2900000);
+	(void)state;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+
+	assert_int_equal(pc->version, 0);
+	assert_int_equal(pc->lock, 2);               /* one update at mmap */
+	assert_int_equal(pc->index, FIXED0_INDEX);   /* fixed counter 0 */
+	/* offset = count - prev_count = 0 - (u64)-(2^47-1) */
+	assert_int_equal(pc->offset, (int64_t)MAXP);
+	assert_int_equal(pc->time_enabled, 0);
+	assert_int_equal(pc->time_running, 0);
+	/* deprecated-bit0 | rdpmc | time | time_zero */
+	assert_int_equal(pc->capabilities, 0x1e);
+	assert_int_equal(pc->pmc_width, 48);
+	assert_int_equal(pc->time_mult, MULT);
+	assert_int_equal(pc->time_shift, SHIFT);
+	/* 2.9e6 cycles at 2.9 GHz is 1 ms: time_offset = 0 - 1000000 */
+	assert_int_equal(pc->time_offset, (uint64_t)0 - 1000000);
+	assert_int_equal(pc->time_zero, 0);
+	assert_int_equal(pc->size, 96);
+	assert_int_equal(pc->data_offset, 4096);
+	/* the counter was loaded with -left */
+	assert_int_equal(rdpmc(1u << 30), (0 - MAXP) & M);
+	assert_int_equal(rdpmc(1u << 30), 0x800000000001ull);
+}
+
+static void test_counting_and_time(void **state)
+{
+	struct sm_config c = pinned_instructions(2900000);
+	struct sm_truth t;
+	(void)state;
+	init_model(&m, &c);
+	sm_model_advance(&m, 1000);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	uint64_t raw = rdpmc(1u << 30);
+
+	assert_int_equal(raw, 0x800000000001ull + 1000);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 1000);
+	/* reader: offset + sign-extended counter */
+	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 1000);
+	uint64_t e = ns(2901000, 0) - ns(2900000, 0);
+	assert_int_equal(t.enabled, e);
+	assert_int_equal(t.running, e);
+	/* reader: time_enabled + time_offset + mul(tsc) */
+	uint64_t delta = pc->time_offset + mulshr(sm_model_timer(&m), MULT, SHIFT);
+	assert_int_equal(pc->time_enabled + delta, e);
+	/* read(2) agrees */
+	uint64_t buf[3];
+	assert_int_equal(sm_model_read(&m, 0, buf, sizeof(buf)), 24);
+	assert_int_equal(buf[0], 1000);
+	assert_int_equal(buf[1], e);
+	assert_int_equal(buf[2], e);
+}
+
+/* IOC_RESET: perf_event_read() leaves the zero-extended raw value in
+ * prev_count, count = 0, the page is rewritten: offset = -raw.  A reader
+ * that sign-extends the counter is now off by 2^48. */
+static void test_reset_quirk(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_truth t;
+	(void)state;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->offset, -(int64_t)(0x800000000001ull + 100));
+	sm_model_advance(&m, 50);
+	uint64_t raw = rdpmc(1u << 30);
+	assert_int_equal(raw, 0x800000000001ull + 150);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 50);
+	assert_int_equal((uint64_t)pc->offset + zext(raw, W), 50);
+	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 50 - (1ull << 48));
+}
+
+/* A counter loaded with left = 100 wraps after 100 events: the PMI
+ * updates count (100), period_left = 0 -> left = period = 2^47-1, reload. */
+static void check_natural_overflow(uint64_t max_period)
+{
+	struct sm_config c;
+	struct sm_truth t;
+	sm_config_default(&c, SM_X86_64);
+	c.max_period = max_period;
+	int e = add_event(&c, "branches", SM_EV_OTHER, 2, false);
+	c.event[e].left = 100;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+
+	assert_int_equal(pc->index, 3);
+	assert_int_equal(pc->offset, 100);
+	assert_int_equal(rdpmc(2), (1ull << 48) - 100);
+	sm_model_advance(&m, 150);
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->offset, (int64_t)(100 + max_period));
+	uint64_t raw = rdpmc(2);
+	assert_int_equal(raw, (1ull << 48) - max_period + 50);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 150);
+	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 150);
+	/* without sign extension a reader is off by 2^48 after a reload */
+	assert_int_equal((uint64_t)pc->offset + zext(raw, W), 150 + (1ull << 48));
+}
+
+static void test_overflow_47(void **state)
+{
+	(void)state;
+	check_natural_overflow((1ull << 47) - 1);
+}
+
+static void test_overflow_31(void **state)
+{
+	(void)state;
+	check_natural_overflow((1ull << 31) - 1); /* no full-width writes */
+}
+
+/* Injected overflow at t=10: the counter runs to its wrap (2^47 - 11 more
+ * events), the PMI reloads with 2^47-1. */
+static void test_injected_overflow(void **state)
+{
+	struct sm_config c;
+	struct sm_truth t;
+	uint64_t buf[3];
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	add_event(&c, "branches", SM_EV_OTHER, SM_AUTO, false);
+	init_model(&m, &c);
+	sm_model_advance(&m, 10);
+	assert_int_equal(act(&m, SM_ACT_OVERFLOW, 0), 1);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, MAXP);
+	assert_int_equal(sm_model_read(&m, 0, buf, sizeof(buf)), 24);
+	assert_int_equal(buf[0], MAXP);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->index, 1);
+	assert_int_equal(pc->offset, (int64_t)(2 * MAXP));
+	assert_int_equal(rdpmc(0), 0x800000000001ull);
+}
+
+/* Three flexible events on two counters; perf_rotate_context() at t=1000
+ * moves the first active one (a) to the end: b keeps counter 1, c gets
+ * counter 0, a fails and gets index 0. */
+static void test_multiplexing(void **state)
+{
+	struct sm_config c;
+	struct sm_truth t;
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	c.gp = 2;
+	c.fixed = 0;
+	c.start = 0;
+	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
+	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, false);
+	add_event(&c, "c", SM_EV_OTHER, SM_AUTO, false);
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(&m, 0)->index, 1);
+	assert_int_equal(sm_model_page(&m, 1)->index, 2);
+	assert_int_equal(sm_model_page(&m, 2)->index, 0);
+	assert_int_equal(sm_model_page(&m, 2)->offset, 0);
+
+	sm_model_advance(&m, 1000);
+	assert_int_equal(act(&m, SM_ACT_ROTATE, 0), 1);
+	const struct perf_event_mmap_page *a = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *b = sm_model_page(&m, 1);
+	const struct perf_event_mmap_page *cc = sm_model_page(&m, 2);
+	uint64_t e1000 = ns(1000, 0);
+
+	assert_int_equal(a->index, 0);
+	assert_int_equal(a->offset, 1000);
+	assert_int_equal(a->lock, 6); /* mmap, sched out, failed sched in */
+	assert_int_equal(a->time_enabled, e1000);
+	assert_int_equal(a->time_running, e1000);
+	assert_int_equal(b->index, 2);
+	assert_int_equal(b->lock, 6); /* mmap, sched out, sched in */
+	/* b: count 1000, period_left 2^47-1-1000, prev = -(period_left) */
+	assert_int_equal(b->offset, (int64_t)MAXP);
+	assert_int_equal(cc->index, 1);
+	assert_int_equal(cc->lock, 4); /* mmap, sched in */
+	assert_int_equal(cc->offset, (int64_t)MAXP);
+	assert_int_equal(cc->time_enabled, e1000);
+	assert_int_equal(cc->time_running, 0);
+
+	sm_model_advance(&m, 500);
+	sm_model_truth(&m, 2, &t);
+	assert_int_equal(t.count, 500);
+	assert_int_equal(t.enabled, ns(1500, 0));
+	assert_int_equal(t.running, ns(1500, 0) - e1000);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 1000);
+	assert_int_equal(t.enabled, ns(1500, 0));
+	assert_int_equal(t.running, e1000);
+}
+
+/* Migration to CPU 1 whose cyc2ns_offset is 123456: off CPU for 2000
+ * cycles (no task time), sched in on CPU 1 at cycle 3000. */
+static void test_migrate_time_offset(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_action a = { .kind = SM_ACT_MIGRATE, .event = SM_AUTO,
+	                       .cpu = 1, .counter = SM_AUTO, .cycles = 2000 };
+	struct sm_truth t;
+	char err[128];
+	(void)state;
+	c.cpu[1].offset_ns = 123456;
+	init_model(&m, &c);
+	sm_model_advance(&m, 1000);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+
+	assert_int_equal(pc->lock, 6); /* mmap, sched out, sched in */
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->time_enabled, ns(1000, 0));
+	assert_int_equal(pc->time_zero, 123456);
+	assert_int_equal(pc->time_offset, 123456 - ns(3000, 123456));
+	assert_int_equal(pc->offset, (int64_t)(1000 + MAXP - 1000));
+
+	sm_model_advance(&m, 500);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 1500);
+	uint64_t want = ns(1000, 0) + ns(3500, 123456) - ns(3000, 123456);
+	assert_int_equal(t.enabled, want);
+	uint64_t delta = pc->time_offset + mulshr(3500, MULT, SHIFT);
+	assert_int_equal(pc->time_enabled + delta, want);
+}
+
+/* Preemption: the TSC advances 5000 cycles, task time does not. */
+static void test_preempt(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_truth t;
+	(void)state;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	struct sm_action a = { .kind = SM_ACT_PREEMPT, .event = SM_AUTO,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO, .cycles = 5000 };
+	char err[64];
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	assert_int_equal(sm_model_timer(&m), 5100);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 100);
+	assert_int_equal(t.enabled, ns(100, 0));
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->time_offset, 0 - ns(5100, 0));
+	assert_int_equal(pc->time_enabled, ns(100, 0));
+}
+
+/* The remote writer: each store of perf_event_update_userpage() is a
+ * separate step; the lock is odd in between; offset is first the count. */
+static void test_remote_store_order(void **state)
+{
+	static const char *const order[] = {
+		"lock", "index", "offset", "offset", "time_enabled",
+		"time_running", "capabilities", "capabilities", "capabilities",
+		"pmc_width", "capabilities", "time_mult", "time_shift",
+		"time_offset", "capabilities", "time_zero", "lock",
+	};
+	struct sm_config c = pinned_instructions(0);
+	(void)state;
+	c.writer = SM_WRITER_REMOTE;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->lock, 2);
+	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
+	assert_int_equal(sm_model_pending(&m), 17);
+	assert_int_equal(pc->lock, 2); /* nothing visible yet */
+	for (unsigned k = 0; k < 17; k++) {
+		int off = sm_model_store_step(&m);
+		assert_true(off >= 0);
+		assert_string_equal(selfmon_page_field_at((unsigned)off)->name,
+		                    order[k]);
+		if (k == 0)
+			assert_int_equal(pc->lock, 3); /* odd while updating */
+		if (k == 2)
+			assert_int_equal(pc->offset, 0); /* count, reset to 0 */
+		if (k == 3) /* then count - prev_count (zero-extended raw) */
+			assert_int_equal(pc->offset,
+			                 -(int64_t)(0x800000000001ull + 100));
+		if (k == 6) /* cap_user_time cleared first */
+			assert_int_equal(pc->capabilities, 0x16);
+	}
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->capabilities, 0x1e);
+	assert_int_equal(sm_model_store_step(&m), -1);
+}
+
+static void test_rdpmc_permission(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	uint64_t v;
+	(void)state;
+	c.user_access = 0; /* sysfs rdpmc = 0 */
+	init_model(&m, &c);
+	assert_int_equal(sm_model_rdpmc(&m, 1u << 30, &v), SM_FAULT_GP);
+	assert_int_equal(sm_model_page(&m, 0)->index, 0);
+	assert_int_equal(sm_model_page(&m, 0)->capabilities & 4, 0);
+
+	c.user_access = 1; /* only while an event is mmapped */
+	c.event[0].mmap = false;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_rdpmc(&m, 1u << 30, &v), SM_FAULT_GP);
+	assert_int_equal(act(&m, SM_ACT_MMAP, 0), 1);
+	assert_int_equal(sm_model_rdpmc(&m, 1u << 30, &v), SM_OK);
+	assert_int_equal(sm_model_rdpmc(&m, 3, &v), SM_OK);  /* GP 3 exists */
+	assert_int_equal(sm_model_rdpmc(&m, 4, &v), SM_FAULT_GP);
+	assert_int_equal(sm_model_rdpmc(&m, (1u << 30) | 3, &v), SM_FAULT_GP);
+	assert_int_equal(sm_model_rdpmc(&m, (1u << 29), &v), SM_FAULT_GP);
+
+	c.user_access = 2; /* always */
+	init_model(&m, &c);
+	assert_int_equal(sm_model_rdpmc(&m, 0, &v), SM_OK);
+}
+
+/* Index encoding of general and fixed counters. */
+static void test_index_encoding(void **state)
+{
+	struct sm_config c;
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, true);
+	add_event(&c, "ref-cycles", SM_EV_REF_CYCLES, SM_AUTO, true);
+	add_event(&c, "x", SM_EV_OTHER, 3, true);
+	add_event(&c, "y", SM_EV_CYCLES, 1, true);
+	add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(&m, 0)->index, ((1u << 30) | 1) + 1);
+	assert_int_equal(sm_model_page(&m, 1)->index, ((1u << 30) | 2) + 1);
+	assert_int_equal(sm_model_page(&m, 2)->index, 4);
+	assert_int_equal(sm_model_page(&m, 3)->index, 2);
+	assert_int_equal(sm_model_page(&m, 4)->index, 0);
+	assert_int_equal(sm_model_page(&m, 4)->capabilities & 4, 0);
+}
+
+/* Disable: sched out (index 0, offset = count), then OFF without another
+ * update; enable: back on a counter with a reload. */
+static void test_disable_enable(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_truth t;
+	(void)state;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_DISABLE, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->index, 0);
+	assert_int_equal(pc->offset, 100);
+	assert_int_equal(pc->lock, 4);
+	sm_model_advance(&m, 200);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 100);
+	assert_int_equal(t.enabled, ns(100, 0));
+	assert_int_equal(act(&m, SM_ACT_DISABLE, 0), 0); /* already off */
+	assert_int_equal(act(&m, SM_ACT_ENABLE, 0), 1);
+	assert_int_equal(pc->lock, 6);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->offset, (int64_t)(100 + MAXP - 100));
+	assert_int_equal(pc->time_enabled, ns(100, 0));
+	sm_model_advance(&m, 10);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.enabled, ns(100, 0) + ns(310, 0) - ns(300, 0));
+}
+
+/* PERF_EVENT_IOC_PERIOD 1000: reload with left = 1000. */
+static void test_period(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_action a = { .kind = SM_ACT_PERIOD, .event = 0,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO, .period = 1000 };
+	char err[64];
+	(void)state;
+	init_model(&m, &c);
+	sm_model_advance(&m, 7);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	assert_int_equal(sm_model_page(&m, 0)->offset, 7 + 1000);
+	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - 1000);
+	sm_model_advance(&m, 1500); /* overflow at +1000, reload 1000 */
+	assert_int_equal(sm_model_page(&m, 0)->lock, 6);
+	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - 1000 + 500);
+}
+
+/* A clock that is not the stable TSC: no time capabilities. */
+static void test_unstable_clock(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	(void)state;
+	c.stable = false;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x6);
+	assert_int_equal(sm_model_page(&m, 0)->time_mult, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mmap_page),
+		cmocka_unit_test(test_counting_and_time),
+		cmocka_unit_test(test_reset_quirk),
+		cmocka_unit_test(test_overflow_47),
+		cmocka_unit_test(test_overflow_31),
+		cmocka_unit_test(test_injected_overflow),
+		cmocka_unit_test(test_multiplexing),
+		cmocka_unit_test(test_migrate_time_offset),
+		cmocka_unit_test(test_preempt),
+		cmocka_unit_test(test_remote_store_order),
+		cmocka_unit_test(test_rdpmc_permission),
+		cmocka_unit_test(test_index_encoding),
+		cmocka_unit_test(test_disable_enable),
+		cmocka_unit_test(test_period),
+		cmocka_unit_test(test_unstable_clock),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,708 @@
+/*
+ * test_scenario.c — the scenario parser (model/scenario.c).
+ *
+ * Good scenarios on every arch parse into exactly the expected struct
+ * sm_scenario; every malformed input gets -1 and exactly one
+ * "NAME:LINE:COL: message" line; files are read through sm_scenario_load.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scenario.h"
+
+/* Scenarios live on the stack so that a failing assertion leaks nothing. */
+static struct sm_scenario *parse_ok(struct sm_scenario *s, const char *text)
+{
+	char err[512] = "";
+
+	if (sm_scenario_parse("t.scn", text, s, err, sizeof(err)) != 0)
+		fail_msg("unexpected error: %s", err);
+	assert_string_equal(err, "");
+	return s;
+}
+
+/* ---- good scenarios --------------------------------------------------- */
+
+static void test_empty_gives_defaults(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc, "# only a comment\n\n   \t\n");
+	struct sm_config def;
+
+	(void)state;
+	sm_config_default(&def, SM_X86_64);
+	assert_string_equal(s->name, "t.scn");
+	assert_int_equal(s->cfg.arch, SM_X86_64);
+	assert_int_equal(s->cfg.gp, def.gp);
+	assert_int_equal(s->cfg.fixed, def.fixed);
+	assert_int_equal(s->cfg.width, def.width);
+	assert_int_equal(s->cfg.max_period, def.max_period);
+	assert_int_equal(s->cfg.ncpus, def.ncpus);
+	assert_int_equal(s->cfg.cpu[1].hz, def.cpu[1].hz);
+	assert_int_equal(s->cfg.writer, SM_WRITER_LOCAL);
+	/* the default event is exactly "event instructions" */
+	assert_int_equal(s->cfg.nevents, 1);
+	assert_string_equal(s->cfg.event[0].name, "instructions");
+	assert_int_equal(s->cfg.event[0].type, SM_EV_INSTRUCTIONS);
+	assert_int_equal(s->cfg.event[0].counter, SM_AUTO);
+	assert_false(s->cfg.event[0].pinned);
+	assert_true(s->cfg.event[0].enabled);
+	assert_true(s->cfg.event[0].mmap);
+	assert_false(s->cfg.event[0].long64);
+	assert_true(s->cfg.event[0].user);
+	assert_false(s->cfg.event[0].clockid);
+	assert_int_equal(s->cfg.event[0].period, 0);
+	assert_int_equal(s->cfg.event[0].left, 0);
+	assert_int_equal(s->cfg.event[0].rate, 1);
+	assert_int_equal(s->nactions, 0);
+	assert_int_equal(s->end, 1000);
+	/* the rest of the config is untouched defaults */
+	def.nevents = s->cfg.nevents;
+	def.event[0] = s->cfg.event[0];
+	assert_memory_equal(&def, &s->cfg, sizeof(def));
+}
+
+static const char x86_text[] =
+	"# a full x86 scenario\n"
+	"arch x86_64\n"
+	"pmu gp=6 fixed=3 width=40 max_period=0x7fffffffff rdpmc=2 "
+	"mux_interval=4000000\n"
+	"clock hz=3000000000 stable=no offset=0x10 start=1000000 cpus=4\n"
+	"cpu 1 clock_offset=123456   # a per-CPU difference\n"
+	"cpu\t2 mult=0x155555 shift=22\n"
+	"task cpu=1\n"
+	"event instructions counter=fixed0 pinned=yes left=100\n"
+	"event cycles counter=gp2 enabled=no mmap=no clockid=yes "
+	"period=0x1000 rate=3\n"
+	"event raw.thing-1 type=ref_cycles counter=5\n"
+	"event task-clock\n"
+	"writer remote\n"
+	"at 9000 rotate_in counter=1\n"
+	"at 5000 rotate_out event=cycles\n"
+	"at 5000 migrate cpu=3 cycles=77 counter=fixed2\n"
+	"at 100 preempt\n"
+	"at 0x1b58 period period=0x20 event=raw.thing-1\n"
+	"at 5000 stall\n"
+	"end 20000\n";
+
+static void test_x86_config(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc, x86_text);
+	const struct sm_config *c = &s->cfg;
+
+	(void)state;
+	assert_int_equal(c->arch, SM_X86_64);
+	assert_int_equal(c->gp, 6);
+	assert_int_equal(c->fixed, 3);
+	assert_int_equal(c->width, 40);
+	assert_int_equal(c->max_period, 0x7fffffffffull);
+	assert_int_equal(c->user_access, 2);
+	assert_int_equal(c->mux_interval, 4000000);
+	assert_false(c->stable);
+	assert_int_equal(c->start, 1000000);
+	assert_int_equal(c->ncpus, 4);
+	assert_int_equal(c->task_cpu, 1);
+	assert_int_equal(c->writer, SM_WRITER_REMOTE);
+	for (unsigned i = 0; i < SM_MAX_CPUS; i++) {
+		if (i == 2)
+			continue;
+		assert_int_equal(c->cpu[i].hz, 3000000000ull);
+		assert_int_equal(c->cpu[i].mult, 0);
+		assert_int_equal(c->cpu[i].shift, 0);
+		assert_int_equal(c->cpu[i].offset_ns, i == 1 ? 123456 : 0x10);
+		assert_int_equal(c->cpu[i].epoch_ns, 0);
+	}
+	assert_int_equal(c->cpu[2].hz, 0);
+	assert_int_equal(c->cpu[2].mult, 0x155555);
+	assert_int_equal(c->cpu[2].shift, 22);
+	assert_int_equal(c->cpu[2].offset_ns, 0x10);
+}
+
+static void test_x86_events(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc, x86_text);
+	const struct sm_event_cfg *e = s->cfg.event;
+
+	(void)state;
+	assert_int_equal(s->cfg.nevents, 4);
+	assert_string_equal(e[0].name, "instructions");
+	assert_int_equal(e[0].type, SM_EV_INSTRUCTIONS);
+	assert_int_equal(e[0].counter, SM_X86_FIXED + 0);
+	assert_true(e[0].pinned);
+	assert_int_equal(e[0].left, 100);
+	assert_true(e[0].enabled);
+
+	assert_string_equal(e[1].name, "cycles");
+	assert_int_equal(e[1].type, SM_EV_CYCLES);
+	assert_int_equal(e[1].counter, 2);
+	assert_false(e[1].pinned);
+	assert_false(e[1].enabled);
+	assert_false(e[1].mmap);
+	assert_true(e[1].clockid);
+	assert_int_equal(e[1].period, 0x1000);
+	assert_int_equal(e[1].rate, 3);
+
+	assert_string_equal(e[2].name, "raw.thing-1");
+	assert_int_equal(e[2].type, SM_EV_REF_CYCLES);
+	assert_int_equal(e[2].counter, 5);
+	assert_int_equal(e[2].rate, 1);
+
+	assert_string_equal(e[3].name, "task-clock");
+	assert_int_equal(e[3].type, SM_EV_SOFTWARE);
+	assert_int_equal(e[3].counter, SM_AUTO);
+}
+
+static void test_x86_actions_sorted(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc, x86_text);
+	const struct sm_timed_action *a = s->act;
+
+	(void)state;
+	assert_int_equal(s->end, 20000);
+	assert_int_equal(s->nactions, 6);
+	/* sorted by time, stable: the three at 5000 keep file order */
+	assert_int_equal(a[0].at, 100);
+	assert_int_equal(a[0].line, 16);
+	assert_int_equal(a[0].act.kind, SM_ACT_PREEMPT);
+	assert_int_equal(a[0].act.cycles, 1000); /* default */
+	assert_int_equal(a[0].act.event, SM_AUTO);
+	assert_int_equal(a[0].act.cpu, SM_AUTO);
+	assert_int_equal(a[0].act.counter, SM_AUTO);
+
+	assert_int_equal(a[1].at, 5000);
+	assert_int_equal(a[1].line, 14);
+	assert_int_equal(a[1].act.kind, SM_ACT_ROTATE_OUT);
+	assert_int_equal(a[1].act.event, 1);
+	assert_int_equal(a[1].act.cycles, 0);
+
+	assert_int_equal(a[2].at, 5000);
+	assert_int_equal(a[2].line, 15);
+	assert_int_equal(a[2].act.kind, SM_ACT_MIGRATE);
+	assert_int_equal(a[2].act.cpu, 3);
+	assert_int_equal(a[2].act.cycles, 77);
+	assert_int_equal(a[2].act.counter, SM_X86_FIXED + 2);
+	assert_int_equal(a[2].act.event, SM_AUTO);
+
+	assert_int_equal(a[3].at, 5000);
+	assert_int_equal(a[3].line, 18);
+	assert_int_equal(a[3].act.kind, SM_ACT_STALL);
+	assert_int_equal(a[3].act.cycles, 1000);
+
+	assert_int_equal(a[4].at, 7000);
+	assert_int_equal(a[4].line, 17);
+	assert_int_equal(a[4].act.kind, SM_ACT_PERIOD);
+	assert_int_equal(a[4].act.period, 0x20);
+	assert_int_equal(a[4].act.event, 2);
+
+	assert_int_equal(a[5].at, 9000);
+	assert_int_equal(a[5].line, 13);
+	assert_int_equal(a[5].act.kind, SM_ACT_ROTATE_IN);
+	assert_int_equal(a[5].act.counter, 1);
+	assert_int_equal(a[5].act.period, 0);
+}
+
+static void test_arm64(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc, 
+		"arch arm64\n"
+		"pmu gp=31 user_access=0 long=yes mux_interval=0x100\n"
+		"clock mult=0x80000000 shift=31 epoch_cyc=0xffff offset=777 "
+		"width=56 start=0xfffffffff0\n"
+		"cpu 1 hz=25000000 epoch_cyc=5\n"
+		"event cycles counter=cycle long=yes user=no\n"
+		"event cpu-cycles counter=gp30\n"
+		"event ref-cycles counter=0\n"
+		"event other_thing\n"
+		"at 20 clock_epoch cpu=1\n"
+		"at 10 rotate_in counter=cycle event=cpu-cycles\n"
+		"at 10 rotate\n");
+	const struct sm_config *c = &s->cfg;
+
+	(void)state;
+	assert_int_equal(c->arch, SM_ARM64);
+	assert_int_equal(c->gp, 31);
+	assert_int_equal(c->fixed, 0);
+	assert_int_equal(c->user_access, 0);
+	assert_true(c->long_counters);
+	assert_int_equal(c->mux_interval, 0x100);
+	assert_int_equal(c->timer_width, 56);
+	assert_int_equal(c->start, 0xfffffffff0ull);
+	assert_int_equal(c->cpu[0].hz, 0);
+	assert_int_equal(c->cpu[0].mult, 0x80000000u);
+	assert_int_equal(c->cpu[0].shift, 31);
+	assert_int_equal(c->cpu[0].epoch_cyc, 0xffff);
+	assert_int_equal(c->cpu[0].epoch_ns, 777); /* offset= is epoch_ns */
+	assert_int_equal(c->cpu[0].offset_ns, 0);
+	assert_int_equal(c->cpu[7].mult, 0x80000000u);
+	assert_int_equal(c->cpu[1].hz, 25000000);
+	assert_int_equal(c->cpu[1].mult, 0);
+	assert_int_equal(c->cpu[1].shift, 0);
+	assert_int_equal(c->cpu[1].epoch_cyc, 5);
+	assert_int_equal(c->cpu[1].epoch_ns, 777);
+
+	assert_int_equal(c->nevents, 4);
+	assert_int_equal(c->event[0].type, SM_EV_CYCLES);
+	assert_int_equal(c->event[0].counter, SM_ARM64_CYCLE);
+	assert_true(c->event[0].long64);
+	assert_false(c->event[0].user);
+	assert_int_equal(c->event[1].type, SM_EV_CYCLES);
+	assert_int_equal(c->event[1].counter, 30);
+	assert_int_equal(c->event[2].type, SM_EV_REF_CYCLES);
+	assert_int_equal(c->event[2].counter, 0);
+	assert_int_equal(c->event[3].type, SM_EV_OTHER);
+	assert_true(c->event[3].user);
+
+	assert_int_equal(s->nactions, 3);
+	assert_int_equal(s->act[0].act.kind, SM_ACT_ROTATE_IN);
+	assert_int_equal(s->act[0].act.counter, SM_ARM64_CYCLE);
+	assert_int_equal(s->act[0].act.event, 1);
+	assert_int_equal(s->act[1].act.kind, SM_ACT_ROTATE);
+	assert_int_equal(s->act[2].act.kind, SM_ACT_CLOCK_EPOCH);
+	assert_int_equal(s->act[2].act.cpu, 1);
+	assert_int_equal(s->end, 1020); /* last 'at' + 1000 */
+}
+
+static void test_riscv64(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc, 
+		"arch riscv64 # comment right after\n"
+		"pmu gp=4 width=40 user_access=2\r\n"
+		"clock hz=10000000 width=64 cpus=3 epoch_cyc=1\n"
+		"task cpu=2\n"
+		"event instructions counter=instret\n"
+		"event cycles counter=cycle\n"
+		"event e3 counter=3\n"
+		"event e6 counter=hpm6 user=no\n"
+		"event page-faults\n"
+		"at 0x10 overflow event=e6\n"
+		"at 0 mmap\n"
+		"at 16 read\n"
+		"at 16 migrate counter=hpm4\n");
+	const struct sm_config *c = &s->cfg;
+
+	(void)state;
+	assert_int_equal(c->arch, SM_RISCV64);
+	assert_int_equal(c->gp, 4);
+	assert_int_equal(c->width, 40);
+	assert_int_equal(c->user_access, 2);
+	assert_int_equal(c->cpu[2].hz, 10000000);
+	assert_int_equal(c->cpu[2].epoch_cyc, 1);
+	assert_int_equal(c->timer_width, 64);
+	assert_int_equal(c->ncpus, 3);
+	assert_int_equal(c->task_cpu, 2);
+	assert_int_equal(c->nevents, 5);
+	assert_int_equal(c->event[0].counter, SM_RISCV_INSTRET);
+	assert_int_equal(c->event[1].counter, SM_RISCV_CYCLE);
+	assert_int_equal(c->event[2].counter, 3);
+	assert_int_equal(c->event[3].counter, 6);
+	assert_false(c->event[3].user);
+	assert_int_equal(c->event[4].type, SM_EV_SOFTWARE);
+	assert_int_equal(s->nactions, 4);
+	assert_int_equal(s->act[0].act.kind, SM_ACT_MMAP);
+	assert_int_equal(s->act[1].act.kind, SM_ACT_OVERFLOW);
+	assert_int_equal(s->act[1].act.event, 3);
+	assert_int_equal(s->act[2].act.kind, SM_ACT_READ);
+	assert_int_equal(s->act[3].act.kind, SM_ACT_MIGRATE);
+	assert_int_equal(s->act[3].act.counter, 4);
+	assert_int_equal(s->act[3].act.cycles, 1000);
+	assert_int_equal(s->act[3].line, 13);
+}
+
+static void test_arch_resets_and_numbers(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc, 
+		"   arch arm64\n"                 /* indented is fine */
+		"pmu mux_interval=18446744073709551615\n"
+		"clock start=0xFFFFFFFFFFFFFFFF\n"
+		"at 18446744073709551000 enable\n"
+		"at 007 disable\n");
+
+	(void)state;
+	assert_int_equal(s->cfg.arch, SM_ARM64);
+	assert_int_equal(s->cfg.gp, 6);         /* arm64 defaults */
+	assert_int_equal(s->cfg.width, 32);
+	assert_int_equal(s->cfg.mux_interval, UINT64_MAX);
+	assert_int_equal(s->cfg.start, UINT64_MAX);
+	assert_int_equal(s->act[0].at, 7);
+	/* the default end saturates instead of wrapping */
+	assert_int_equal(s->end, UINT64_MAX);
+}
+
+/* The example of DESIGN.md §4, verbatim. */
+static void test_design_example(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc,
+		"arch x86_64                      # x86_64 | arm64 | riscv64\n"
+		"pmu gp=4 fixed=3 width=48 max_period=0x7fffffffffff rdpmc=1\n"
+		"clock hz=2900000000 stable=yes   # or: clock mult=... shift=...\n"
+		"cpu 1 clock_offset=123456        # per-CPU differences\n"
+		"event instructions counter=2 pinned=no left=100   # left: cycles\n"
+		"writer local                     # local | remote\n"
+		"at 5000 rotate_out               # timed kernel actions (cycles)\n"
+		"at 9000 rotate_in counter=1\n");
+
+	(void)state;
+	assert_int_equal(s->cfg.max_period, (1ull << 47) - 1);
+	assert_int_equal(s->cfg.user_access, 1);
+	assert_true(s->cfg.stable);
+	assert_int_equal(s->cfg.cpu[0].hz, 2900000000ull);
+	assert_int_equal(s->cfg.cpu[1].offset_ns, 123456);
+	assert_int_equal(s->cfg.cpu[0].offset_ns, 0);
+	assert_int_equal(s->cfg.nevents, 1);
+	assert_int_equal(s->cfg.event[0].counter, 2);
+	assert_int_equal(s->cfg.event[0].left, 100);
+	assert_int_equal(s->nactions, 2);
+	assert_int_equal(s->act[0].act.kind, SM_ACT_ROTATE_OUT);
+	assert_int_equal(s->act[1].act.counter, 1);
+	assert_int_equal(s->end, 10000);
+}
+
+static void test_many_actions(void **state)
+{
+	char text[20 * (SM_MAX_TIMED + 1)];
+	struct sm_scenario sc, *s = &sc;
+	char err[256];
+	size_t off = 0;
+
+	(void)state;
+	/* descending times: the sort must reverse them */
+	for (unsigned i = 0; i < SM_MAX_TIMED; i++)
+		off += (size_t)snprintf(text + off, sizeof(text) - off,
+		                        "at %u reset\n", SM_MAX_TIMED - i);
+	assert_int_equal(sm_scenario_parse("m", text, s, err, sizeof(err)), 0);
+	assert_int_equal(s->nactions, SM_MAX_TIMED);
+	for (unsigned i = 0; i < SM_MAX_TIMED; i++) {
+		assert_int_equal(s->act[i].at, i + 1);
+		assert_int_equal(s->act[i].line, SM_MAX_TIMED - i);
+	}
+	snprintf(text + off, sizeof(text) - off, "  at 1 reset\n");
+	assert_int_equal(sm_scenario_parse("m", text, s, err, sizeof(err)), -1);
+	assert_string_equal(err, "m:257:3: too many actions (max 256)");
+}
+
+/* ---- malformed input -------------------------------------------------- */
+
+struct bad {
+	const char *text;
+	const char *err;
+};
+
+static const struct bad bad_cases[] = {
+	{ "frobnicate 1\n", "t.scn:1:1: unknown directive 'frobnicate'" },
+	{ "\n\n  pmu gp=4 bogus=1\n", "t.scn:3:12: unknown key 'bogus' for 'pmu'" },
+	{ "pmu gp=4x\n", "t.scn:1:8: bad number '4x' for gp" },
+	{ "pmu gp=\n", "t.scn:1:8: bad number '' for gp" },
+	{ "pmu gp=-1\n", "t.scn:1:8: bad number '-1' for gp" },
+	{ "pmu gp=+1\n", "t.scn:1:8: bad number '+1' for gp" },
+	{ "pmu gp=0x\n", "t.scn:1:8: bad number '0x' for gp" },
+	{ "clock start=18446744073709551616\n",
+	  "t.scn:1:13: bad number '18446744073709551616' for start" },
+	{ "clock start=0x10000000000000000\n",
+	  "t.scn:1:13: bad number '0x10000000000000000' for start" },
+	{ "event x pinned=1\n",
+	  "t.scn:1:16: bad value '1' for pinned (expected yes or no)" },
+	{ "event x mmap=true\n",
+	  "t.scn:1:14: bad value 'true' for mmap (expected yes or no)" },
+	{ "pmu gp=9\n", "t.scn:1:8: gp out of range (1..8)" },
+	{ "pmu gp=0\n", "t.scn:1:8: gp out of range (1..8)" },
+	{ "arch arm64\npmu gp=32\n", "t.scn:2:8: gp out of range (1..31)" },
+	{ "arch riscv64\npmu gp=30\n", "t.scn:2:8: gp out of range (1..29)" },
+	{ "pmu fixed=5\n", "t.scn:1:11: fixed out of range (0..4)" },
+	{ "pmu width=31\n", "t.scn:1:11: width out of range (32..64)" },
+	{ "arch riscv64\npmu width=0\n", "t.scn:2:11: width out of range (1..64)" },
+	{ "pmu max_period=0x8000000000000000\n",
+	  "t.scn:1:16: max_period out of range (1..2^63-1)" },
+	{ "pmu rdpmc=3\n", "t.scn:1:11: rdpmc out of range (0..2)" },
+	{ "arch arm64\npmu user_access=2\n",
+	  "t.scn:2:17: user_access out of range (0..1)" },
+	{ "clock hz=999\n", "t.scn:1:10: hz out of range (1000..4294967295000)" },
+	{ "arch arm64\nclock hz=4294967296\n",
+	  "t.scn:2:10: hz out of range (1000..4294967295)" },
+	{ "clock mult=0 shift=1\n", "t.scn:1:12: mult out of range (1..4294967295)" },
+	{ "clock mult=1 shift=33\n", "t.scn:1:20: shift out of range (0..32)" },
+	{ "clock cpus=9\n", "t.scn:1:12: cpus out of range (1..8)" },
+	{ "event x left=0\n", "t.scn:1:14: left out of range (>= 1)" },
+	{ "event x rate=1000001\n", "t.scn:1:14: rate out of range (1..1000000)" },
+	{ "pmu gp\n", "t.scn:1:5: missing '=' in 'gp'" },
+	{ "event x pinned=yes pinned=no\n", "t.scn:1:20: duplicate key 'pinned'" },
+	{ "pmu gp=4\narch arm64\n", "t.scn:2:1: 'arch' must come first" },
+	{ "arch x86_64\narch x86_64\n", "t.scn:2:1: 'arch' must come first" },
+	{ "arch sparc\n",
+	  "t.scn:1:6: unknown arch 'sparc' (expected x86_64, arm64 or riscv64)" },
+	{ "at 10 explode\n", "t.scn:1:7: unknown action 'explode'" },
+	{ "at 10 stall event=instructions\n",
+	  "t.scn:1:13: key 'event' does not apply to action 'stall'" },
+	{ "at 10 rotate_out counter=1\n",
+	  "t.scn:1:18: key 'counter' does not apply to action 'rotate_out'" },
+	{ "at 10 reset cycles=5\n",
+	  "t.scn:1:13: key 'cycles' does not apply to action 'reset'" },
+	{ "event cycles\nat 10 disable event=instructions\n",
+	  "t.scn:2:21: unknown event 'instructions'" },
+	{ "event cycles\nevent cycles\n", "t.scn:2:7: duplicate event 'cycles'" },
+	{ "event a\nevent b\nevent c\nevent d\nevent e\nevent f\nevent g\n"
+	  "event h\n\tevent i\n", "t.scn:9:2: too many events (max 8)" },
+	{ "event\n", "t.scn:1:6: missing event name" },
+	{ "event pinned=yes\n", "t.scn:1:7: missing event name" },
+	{ "at\n", "t.scn:1:3: missing cycle count" },
+	{ "at 5000   # no action\n", "t.scn:1:8: missing action" },
+	{ "at 10 period\n", "t.scn:1:13: missing period" },
+	{ "at 10 period period=0\n", "t.scn:1:21: period out of range (>= 1)" },
+	{ "at 1x reset\n", "t.scn:1:4: bad number '1x' for cycle" },
+	{ "writer local now\n", "t.scn:1:14: unexpected 'now'" },
+	{ "writer\n", "t.scn:1:7: missing writer mode" },
+	{ "writer both\n",
+	  "t.scn:1:8: bad value 'both' for writer (expected local or remote)" },
+	{ "end 10 20\n", "t.scn:1:8: unexpected '20'" },
+	{ "event x counter=gp4\n",
+	  "t.scn:1:17: counter 'gp4' does not exist on x86_64" },
+	{ "pmu fixed=2\nevent x counter=fixed2\n",
+	  "t.scn:2:17: counter 'fixed2' does not exist on x86_64" },
+	{ "event x counter=cycle\n",
+	  "t.scn:1:17: counter 'cycle' does not exist on x86_64" },
+	{ "arch arm64\nevent x counter=fixed0\n",
+	  "t.scn:2:17: counter 'fixed0' does not exist on arm64" },
+	{ "arch arm64\npmu gp=2\nevent x counter=2\n",
+	  "t.scn:3:17: counter '2' does not exist on arm64" },
+	{ "arch riscv64\nevent x counter=2\n",
+	  "t.scn:2:17: counter '2' does not exist on riscv64" },
+	{ "arch riscv64\nevent x counter=hpm7\n",
+	  "t.scn:2:17: counter 'hpm7' does not exist on riscv64" },
+	{ "arch riscv64\nevent x counter=gp3\n",
+	  "t.scn:2:17: counter 'gp3' does not exist on riscv64" },
+	{ "event x counter=pmc1\n",
+	  "t.scn:1:17: bad value 'pmc1' for counter "
+	  "(expected auto, N, gpN or fixedN)" },
+	{ "event x type=bogus\n",
+	  "t.scn:1:14: bad value 'bogus' for type (expected instructions, "
+	  "cycles, ref_cycles, other or software)" },
+	{ "event bad/name\n",
+	  "t.scn:1:7: bad event name 'bad/name' (1 to 31 of A-Z a-z 0-9 _ . -)" },
+	{ "event abcdefghijklmnopqrstuvwxyz012345\n",
+	  "t.scn:1:7: bad event name 'abcdefghijklmnopqrstuvwxyz012345' "
+	  "(1 to 31 of A-Z a-z 0-9 _ . -)" },
+	{ "event x\npmu gp=2\n", "t.scn:2:1: 'pmu' must come before events" },
+	{ "at 5 rotate_in counter=1\npmu gp=2\n",
+	  "t.scn:2:1: 'pmu' must come before actions that name counters" },
+	{ "pmu fixed=3\narch arm64\n", "t.scn:2:1: 'arch' must come first" },
+	{ "arch arm64\npmu fixed=3\n", "t.scn:2:5: fixed only applies to x86_64" },
+	{ "arch arm64\npmu rdpmc=1\n", "t.scn:2:5: rdpmc only applies to x86_64" },
+	{ "pmu user_access=1\n",
+	  "t.scn:1:5: user_access only applies to arm64 and riscv64" },
+	{ "pmu long=yes\n", "t.scn:1:5: long only applies to arm64" },
+	{ "arch riscv64\nevent x long=yes\n", "t.scn:2:9: long only applies to arm64" },
+	{ "event x user=no\n", "t.scn:1:9: user only applies to arm64 and riscv64" },
+	{ "arch arm64\npmu width=64\n",
+	  "t.scn:2:5: width only applies to x86_64 and riscv64" },
+	{ "clock width=56\n", "t.scn:1:7: width only applies to arm64 and riscv64" },
+	{ "arch arm64\nclock stable=yes\n", "t.scn:2:7: stable only applies to x86_64" },
+	{ "clock epoch_cyc=1\n",
+	  "t.scn:1:7: epoch_cyc only applies to arm64 and riscv64" },
+	{ "clock mult=5\n", "t.scn:1:7: mult and shift go together" },
+	{ "cpu 1 shift=5\n", "t.scn:1:7: mult and shift go together" },
+	{ "clock mult=5 shift=1 hz=1000000\n",
+	  "t.scn:1:22: hz cannot be given with mult and shift" },
+	{ "cpu 2 hz=1000\n", "t.scn:1:5: cpu 2 out of range (0..1)" },
+	{ "clock cpus=4\ncpu 0x4\n", "t.scn:2:5: cpu 0x4 out of range (0..3)" },
+	{ "cpu x\n", "t.scn:1:5: bad number 'x' for cpu" },
+	{ "cpu 1 offset=5\n", "t.scn:1:7: unknown key 'offset' for 'cpu'" },
+	{ "task cpu=2\n", "t.scn:1:10: cpu out of range (0..1)" },
+	{ "clock cpus=4\ntask cpu=3\nclock cpus=2\n",
+	  "t.scn:3:12: cpus out of range (4..8)" },
+	{ "at 5 migrate cpu=2\n", "t.scn:1:18: cpu out of range (0..1)" },
+	{ "at 5 clock_epoch\n",
+	  "t.scn:1:6: clock_epoch only applies to arm64 and riscv64" },
+	{ "at 5 preempt cpu=1\n",
+	  "t.scn:1:14: key 'cpu' does not apply to action 'preempt'" },
+	{ "end 100\nat 101 reset\n", "t.scn:2:4: action at 101 is after end (100)" },
+	{ "at 0x65 reset\nend 100\n", "t.scn:2:5: action at 101 is after end (100)" },
+	{ "end 100\nend 200\n", "t.scn:2:1: duplicate 'end'" },
+	{ "end\n", "t.scn:1:4: missing cycle count" },
+	{ "end -5\n", "t.scn:1:5: bad number '-5' for end" },
+	{ "task 3\n", "t.scn:1:6: missing '=' in '3'" },
+	{ "arch\n", "t.scn:1:5: missing arch name" },
+	{ "arch arm64 extra\n", "t.scn:1:12: unexpected 'extra'" },
+	{ "at 1 reset =1\n", "t.scn:1:12: unknown key '' for 'at'" },
+	{ "at 1 reset bogus=1\n", "t.scn:1:12: unknown key 'bogus' for 'at'" },
+	{ "pmu gp=4=5\n", "t.scn:1:8: bad number '4=5' for gp" },
+	{ "PMU gp=4\n", "t.scn:1:1: unknown directive 'PMU'" },
+	{ "pmu\tgp=4 \t fixed=9\n", "t.scn:1:18: fixed out of range (0..4)" },
+	{ "pmu gp=4 # fixed=9\nevent x#comment\nevent x\n",
+	  "t.scn:3:7: duplicate event 'x'" },
+};
+
+static void test_bad(void **state)
+{
+	const struct bad *b = *state;
+	struct sm_scenario sc, *s = &sc;
+	char err[512] = "unset";
+
+	assert_int_equal(sm_scenario_parse("t.scn", b->text, s, err,
+	                                   sizeof(err)), -1);
+	assert_string_equal(err, b->err);
+}
+
+static void test_line_too_long(void **state)
+{
+	char text[1100];
+	struct sm_scenario sc, *s = &sc;
+	char err[256];
+
+	(void)state;
+	/* exactly 1024 bytes: fine (a comment) */
+	memset(text, ' ', 1024);
+	text[0] = '#';
+	strcpy(text + 1024, "\n");
+	assert_int_equal(sm_scenario_parse("long", text, s, err, sizeof(err)), 0);
+	/* 1025 bytes on line 2 */
+	memset(text, ' ', 1027);
+	memcpy(text, "#\n#", 3);
+	strcpy(text + 1027, "\nend 5\n");
+	assert_int_equal(sm_scenario_parse("long", text, s, err, sizeof(err)), -1);
+	assert_string_equal(err, "long:2:1025: line too long (max 1024)");
+}
+
+static void test_small_err_buffer(void **state)
+{
+	struct sm_scenario sc, *s = &sc;
+	char err[8];
+
+	(void)state;
+	assert_int_equal(sm_scenario_parse("x.scn", "nope\n", s, err,
+	                                   sizeof(err)), -1);
+	assert_string_equal(err, "x.scn:1");
+	assert_int_equal(sm_scenario_parse("x.scn", "nope\n", s, NULL, 0), -1);
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+#define TEMP_PATTERN "/tmp/test_scenario_XXXXXX"
+
+/* A temporary file holding `text` repeated `times` times; its name in path. */
+static void write_temp(char path[sizeof(TEMP_PATTERN)], const char *text,
+                       size_t len, size_t times)
+{
+	int fd;
+
+	memcpy(path, TEMP_PATTERN, sizeof(TEMP_PATTERN));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	for (size_t i = 0; i < times; i++)
+		assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+}
+
+static void test_load_missing(void **state)
+{
+	struct sm_scenario sc, *s = &sc;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sm_scenario_load("/nonexistent/dir/x.scn", s, err,
+	                                  sizeof(err)), -1);
+	assert_string_equal(err,
+	                    "/nonexistent/dir/x.scn: No such file or directory");
+	assert_int_equal(sm_scenario_load("/tmp", s, err, sizeof(err)), -1);
+	assert_string_equal(err, "/tmp: Is a directory");
+}
+
+static void test_load_good_and_bad(void **state)
+{
+	static const char good[] = "arch arm64\nat 50 reset\n";
+	static const char bad[] = "arch arm64\nat 50 reset cpu=1\n";
+	struct sm_scenario sc, *s = &sc;
+	char err[512], want[512], path[sizeof(TEMP_PATTERN)];
+
+	(void)state;
+	write_temp(path, good, sizeof(good) - 1, 1);
+	assert_int_equal(sm_scenario_load(path, s, err, sizeof(err)), 0);
+	unlink(path);
+	assert_string_equal(s->name, path);
+	assert_int_equal(s->cfg.arch, SM_ARM64);
+	assert_int_equal(s->nactions, 1);
+	assert_int_equal(s->end, 1050);
+
+	write_temp(path, bad, sizeof(bad) - 1, 1);
+	assert_int_equal(sm_scenario_load(path, s, err, sizeof(err)), -1);
+	unlink(path);
+	snprintf(want, sizeof(want),
+	         "%s:2:13: key 'cpu' does not apply to action 'reset'", path);
+	assert_string_equal(err, want);
+}
+
+static void test_load_limits(void **state)
+{
+	char block[4096], err[512], want[512], path[sizeof(TEMP_PATTERN)];
+	size_t nblocks = (1u << 20) / sizeof(block);
+	struct sm_scenario sc, *s = &sc;
+	int r;
+
+	(void)state;
+	memset(block, '\n', sizeof(block));
+	/* exactly 1 MiB is accepted */
+	write_temp(path, block, sizeof(block), nblocks);
+	r = sm_scenario_load(path, s, err, sizeof(err));
+	unlink(path);
+	assert_int_equal(r, 0);
+
+	/* one byte more is not */
+	write_temp(path, block, sizeof(block), nblocks);
+	{
+		FILE *f = fopen(path, "a");
+
+		assert_non_null(f);
+		fputc('\n', f);
+		fclose(f);
+	}
+	r = sm_scenario_load(path, s, err, sizeof(err));
+	unlink(path);
+	assert_int_equal(r, -1);
+	snprintf(want, sizeof(want), "%s: file too large", path);
+	assert_string_equal(err, want);
+
+	write_temp(path, "end 5\n\0", 7, 1);
+	r = sm_scenario_load(path, s, err, sizeof(err));
+	unlink(path);
+	assert_int_equal(r, -1);
+	snprintf(want, sizeof(want), "%s: file contains a NUL byte", path);
+	assert_string_equal(err, want);
+}
+
+int main(void)
+{
+	static const struct CMUnitTest fixed[] = {
+		cmocka_unit_test(test_empty_gives_defaults),
+		cmocka_unit_test(test_x86_config),
+		cmocka_unit_test(test_x86_events),
+		cmocka_unit_test(test_x86_actions_sorted),
+		cmocka_unit_test(test_arm64),
+		cmocka_unit_test(test_riscv64),
+		cmocka_unit_test(test_arch_resets_and_numbers),
+		cmocka_unit_test(test_design_example),
+		cmocka_unit_test(test_many_actions),
+		cmocka_unit_test(test_line_too_long),
+		cmocka_unit_test(test_small_err_buffer),
+		cmocka_unit_test(test_load_missing),
+		cmocka_unit_test(test_load_good_and_bad),
+		cmocka_unit_test(test_load_limits),
+	};
+	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]),
+	       NBAD = sizeof(bad_cases) / sizeof(bad_cases[0]) };
+	struct CMUnitTest tests[NFIXED + NBAD];
+
+	/* one named test per malformed input: its expected message */
+	memcpy(tests, fixed, sizeof(fixed));
+	for (size_t i = 0; i < NBAD; i++)
+		tests[NFIXED + i] = (struct CMUnitTest){
+			.name = bad_cases[i].err,
+			.test_func = test_bad,
+			.initial_state = (void *)&bad_cases[i],
+		};
+	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
+}

@@ -1,0 +1,70 @@
+/*
+ * testutil.h — small helpers shared by the model tests: building configs
+ * by hand, and the reader-side arithmetic of the ABI written out
+ * independently of the model code.
+ */
+#ifndef SELFMON_TESTUTIL_H
+#define SELFMON_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model.h"
+
+static inline int add_event(struct sm_config *c, const char *name,
+                            enum sm_event_type t, int counter, bool pinned)
+{
+	struct sm_event_cfg *e = &c->event[c->nevents];
+	memset(e, 0, sizeof(*e));
+	strncpy(e->name, name, sizeof(e->name) - 1);
+	e->type = t;
+	e->counter = counter;
+	e->pinned = pinned;
+	e->enabled = true;
+	e->mmap = true;
+	e->user = true;
+	e->rate = 1;
+	return (int)c->nevents++;
+}
+
+static inline void init_model(struct sm_model *m, const struct sm_config *c)
+{
+	char err[256] = "";
+	int rc = sm_model_init(m, c, NULL, NULL, err, sizeof(err));
+	if (rc != 0)
+		fail_msg("sm_model_init: %s", err);
+}
+
+static inline int act(struct sm_model *m, enum sm_action_kind k, int ev)
+{
+	struct sm_action a = { .kind = k, .event = ev, .cpu = SM_AUTO,
+	                       .counter = SM_AUTO, .cycles = 1000 };
+	char err[256];
+	return sm_model_apply(m, &a, err, sizeof(err));
+}
+
+/* pmc <<= 64 - width; pmc >>= 64 - width (arithmetic), as the uapi
+ * header's reader loop does. */
+static inline uint64_t sext(uint64_t v, unsigned w)
+{
+	if (w >= 64)
+		return v;
+	return (uint64_t)((int64_t)(v << (64 - w)) >> (64 - w));
+}
+
+static inline uint64_t zext(uint64_t v, unsigned w)
+{
+	return w >= 64 ? v : v & ((1ull << w) - 1);
+}
+
+/* mul_u64_u32_shr as the uapi comment defines it. */
+static inline uint64_t mulshr(uint64_t c, uint32_t mult, unsigned shift)
+{
+	return (uint64_t)(((unsigned __int128)c * mult) >> shift);
+}
+
+#endif
