@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# dev.sh — install what is missing, build, and run selfmon.
+#
+#   ./dev.sh run        the main job (see README)
+#   ./dev.sh test       build and run the test suite (ctest)
+#   ./dev.sh sanitize   the same tests built with ASan + UBSan (build-asan/)
+#   ./dev.sh build      only install and build
+#
+# Debian packages are installed with apt-get when run as root; otherwise the
+# exact apt-get line is printed and the script stops.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev
+          gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu)
+
+need_packages() {
+	local missing=() p
+	for p in "${PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "dev.sh: missing Debian packages; install them with:" >&2
+		echo "  sudo apt-get install -y ${missing[*]}" >&2
+		exit 1
+	fi
+	echo "dev.sh: installing ${missing[*]}" >&2
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() { # DIR [cmake options...]
+	local dir=$1
+	shift
+	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+	cmake --build "$dir" -j "$(nproc)" -- --no-print-directory
+}
+
+need_packages
+case "${1:-}" in
+run)
+	build build
+	# The main job.  Until `selfmon check` exists, the model on the
+	# IOC_RESET scenario: every page update and the ground truth.
+	./build/selfmon model traces/x86_reset.scn
+	;;
+test)
+	build build
+	ctest --test-dir build --output-on-failure
+	;;
+sanitize)
+	build build-asan -DSELFMON_SANITIZE=ON
+	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
+	;;
+build)
+	build build
+	;;
+*)
+	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+	;;
+esac
