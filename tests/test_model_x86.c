@@ -438,6 +438,72 @@ static void test_unstable_clock(void **state)
 	assert_int_equal(sm_model_page(&m, 0)->time_mult, 0);
 }
 
+/* Explicit rotate_out / rotate_in on a chosen counter: out gives index 0
+ * and offset = count; in on GP 2 reloads with the remaining period. */
+static void test_rotate_out_in(void **state)
+{
+	struct sm_config c;
+	struct sm_action a = { .kind = SM_ACT_ROTATE_IN, .event = 0,
+	                       .cpu = SM_AUTO, .counter = 2 };
+	char err[64];
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	add_event(&c, "branches", SM_EV_OTHER, SM_AUTO, false);
+	init_model(&m, &c);
+	sm_model_advance(&m, 40);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->index, 0);
+	assert_int_equal(pc->offset, 40);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 0); /* not active */
+	sm_model_advance(&m, 60);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	assert_int_equal(pc->index, 3);
+	assert_int_equal(pc->offset, (int64_t)(40 + MAXP - 40));
+	assert_int_equal(rdpmc(2), (0 - (MAXP - 40)) & M);
+	a.counter = 9; /* no such counter */
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), -1);
+}
+
+/* read(2) updates count and prev_count but not the page: the page stays
+ * consistent with the sign-extended prev_count of the last reload. */
+static void test_read_keeps_page(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	(void)state;
+	init_model(&m, &c);
+	sm_model_advance(&m, 30);
+	assert_int_equal(act(&m, SM_ACT_READ, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->lock, 2);
+	assert_int_equal(m.ev[0].prev_count, 0x800000000001ull + 30);
+	assert_int_equal(m.ev[0].count, 30);
+	sm_model_advance(&m, 5);
+	assert_int_equal((uint64_t)pc->offset + sext(rdpmc(1u << 30), W), 35);
+}
+
+/* stall: time passes with the task running; a wrap inside the stall is
+ * handled at its own cycle. */
+static void test_stall_with_wrap(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_action a = { .kind = SM_ACT_STALL, .event = SM_AUTO,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO, .cycles = 500 };
+	char err[64];
+	struct sm_truth t;
+	(void)state;
+	c.event[0].left = 200;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	assert_int_equal(sm_model_timer(&m), 500);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->time_offset, 0 - ns(200, 0));
+	assert_int_equal(pc->offset, (int64_t)(200 + MAXP));
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +522,9 @@ int main(void)
 		cmocka_unit_test(test_disable_enable),
 		cmocka_unit_test(test_period),
 		cmocka_unit_test(test_unstable_clock),
+		cmocka_unit_test(test_rotate_out_in),
+		cmocka_unit_test(test_read_keeps_page),
+		cmocka_unit_test(test_stall_with_wrap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
