@@ -563,16 +563,27 @@ static uint64_t next_activity(const struct sm_model *m, int *who)
 	return best;
 }
 
+/* Absolute cycle of the next natural activity (~0: none). */
+uint64_t sm_model_next_activity(const struct sm_model *m)
+{
+	int who;
+	uint64_t d = next_activity(m, &who);
+
+	return who == -1 || d > ~0ull - m->now ? ~0ull : m->now + d;
+}
+
+/* Pending remote stores stay pending while time passes; they are flushed
+ * only before the next update (the writer finishes one update first). */
 void sm_model_advance(struct sm_model *m, uint64_t cycles)
 {
 	uint64_t target = m->now + cycles;
 
-	sm_model_flush(m);
 	for (;;) {
 		int who;
 		uint64_t d = next_activity(m, &who);
 		if (who == -1 || d > target - m->now)
 			break;
+		sm_model_flush(m);
 		m->now += d;
 		if (who == -2) {
 			m->next_rotate += m->cfg.mux_interval;

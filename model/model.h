@@ -229,6 +229,9 @@ void sm_model_observe(struct sm_model *m, sm_observer fn, void *ctx);
 /* Time passes by `cycles` with the task running: counters count, natural
  * overflows and multiplexing ticks happen at their cycle. */
 void sm_model_advance(struct sm_model *m, uint64_t cycles);
+/* Absolute cycle of the next counter wrap or multiplexing tick, ~0 if
+ * none: time can be moved on freely before it. */
+uint64_t sm_model_next_activity(const struct sm_model *m);
 
 /* Apply a kernel action now.  1 if it changed something, 0 if it does not
  * apply in this state (e.g. rotate_out of an inactive event), -1 on a bad

@@ -67,6 +67,7 @@ struct parser {
 	bool seen_event;        /* 'pmu' is too late after an event ... */
 	bool seen_ctr_action;   /* ... or an 'at' line naming a counter */
 	bool have_end;
+	bool have_check, have_check_at;
 	unsigned cpus_used;     /* 1 + the highest CPU number named so far */
 	uint64_t last_at;       /* the largest 'at' so far */
 	/* the current line */
@@ -357,6 +358,7 @@ struct keydef {
 static int word_type(struct parser *p, const struct tok *v, uint64_t *out);
 static int word_counter(struct parser *p, const struct tok *v, uint64_t *out);
 static int word_event(struct parser *p, const struct tok *v, uint64_t *out);
+static int word_explore(struct parser *p, const struct tok *v, uint64_t *out);
 
 static const struct keydef pmu_keys[] = {
 	{ "gp", V_NUM, .range = { [SM_X86_64] = { 1, 8 }, [SM_ARM64] = { 1, 31 },
@@ -442,6 +444,12 @@ static const struct keydef action_keys[] = {
 	  .range = RANGE(1, UINT64_MAX), FIELD(struct sm_action, period) },
 };
 
+static const struct keydef check_keys[] = {
+	{ "at", V_NUM, .range = ANY, FIELD(struct sm_scenario, check_at) },
+	{ "explore", V_WORD, .word = word_explore,
+	  FIELD(struct sm_scenario, explore) },
+};
+
 _Static_assert(ARRAY_SIZE(pmu_keys) <= MAX_KEYS, "pmu keys");
 _Static_assert(ARRAY_SIZE(clock_keys) <= MAX_KEYS, "clock keys");
 _Static_assert(ARRAY_SIZE(event_keys) <= MAX_KEYS, "event keys");
@@ -487,6 +495,37 @@ static int word_event(struct parser *p, const struct tok *v, uint64_t *out)
 	if (i < 0)
 		return fail(p, v->col, "unknown event '%s'", v->s);
 	*out = (uint64_t)i;
+	return 0;
+}
+
+/* Actions that exist on some arches only (0 = all): x86 sched_clock has no
+ * epoch. */
+static const unsigned action_arches[SM_NACTIONS] = {
+	[SM_ACT_CLOCK_EPOCH] = ARM | RV,
+};
+
+/* explore=a,b,c: a set of action names, each valid on this arch. */
+static int word_explore(struct parser *p, const struct tok *v, uint64_t *out)
+{
+	char buf[LINE_MAX_LEN + 1];
+	unsigned col = v->col;
+
+	snprintf(buf, sizeof(buf), "%s", v->s);
+	*out = 0;
+	for (char *name = buf, *next; name; name = next, col = v->col +
+	     (unsigned)(name - buf)) {
+		next = strchr(name, ',');
+		if (next)
+			*next++ = '\0';
+		int kind = sm_action_from_name(name);
+		if (kind < 0)
+			return fail(p, col, "unknown action '%s'", name);
+		if (action_arches[kind] &&
+		    !(action_arches[kind] & ARCH(p->cfg->arch)))
+			return fail(p, col, "%s does not apply to %s", name,
+			            sm_arch_name(p->cfg->arch));
+		*out |= 1u << kind;
+	}
 	return 0;
 }
 
@@ -843,12 +882,6 @@ static int finish_action(struct parser *p, struct sm_timed_action *ta)
 	return 0;
 }
 
-/* Actions that exist on some arches only (0 = all): x86 sched_clock has no
- * epoch. */
-static const unsigned action_arches[SM_NACTIONS] = {
-	[SM_ACT_CLOCK_EPOCH] = ARM | RV,
-};
-
 static int d_at(struct parser *p)
 {
 	struct sm_timed_action ta = { .line = p->lineno };
@@ -906,6 +939,18 @@ static int d_end(struct parser *p)
 	return 0;
 }
 
+static int d_check(struct parser *p)
+{
+	if (p->have_check)
+		return fail(p, p->tok[0].col, "duplicate 'check'");
+	p->have_check = true;
+	p->base = p->s;
+	if (parse_keys(p, 1, KEYS(check_keys)) < 0)
+		return -1;
+	p->have_check_at = key_col(p, KEYS(check_keys), "at") != 0;
+	return 0;
+}
+
 static const struct directive {
 	const char *name;
 	int (*parse)(struct parser *p);
@@ -913,6 +958,7 @@ static const struct directive {
 	{ "arch", d_arch },     { "pmu", d_pmu },     { "clock", d_clock },
 	{ "cpu", d_cpu },       { "task", d_task },   { "event", d_event },
 	{ "writer", d_writer }, { "at", d_at },       { "end", d_end },
+	{ "check", d_check },
 };
 
 /* ---- lines -------------------------------------------------------------- */
@@ -983,6 +1029,8 @@ static void finish(struct parser *p)
 	if (!p->have_end)
 		p->s->end = p->last_at > UINT64_MAX - DEFAULT_CYCLES
 		            ? UINT64_MAX : p->last_at + DEFAULT_CYCLES;
+	if (!p->have_check_at)
+		p->s->check_at = p->s->end;
 }
 
 int sm_scenario_parse(const char *name, const char *text,
@@ -997,6 +1045,7 @@ int sm_scenario_parse(const char *name, const char *text,
 	if (err && errlen)
 		err[0] = '\0';
 	memset(s, 0, sizeof(*s));
+	s->explore = SM_EXPLORE_DEFAULT;
 	snprintf(s->name, sizeof(s->name), "%s", p.name);
 	sm_config_default(&s->cfg, SM_X86_64);
 	while (*line) {

@@ -23,6 +23,8 @@ struct sm_scenario {
 	char name[256];       /* file name as given */
 	struct sm_config cfg;
 	uint64_t end;         /* cycles after the start the run lasts */
+	uint64_t check_at;    /* cycles after the start the reader is called */
+	unsigned explore;     /* actions the explorer injects: 1 << kind */
 	unsigned nactions;    /* sorted by `at`, stable */
 	struct sm_timed_action act[SM_MAX_TIMED];
 };
@@ -31,6 +33,11 @@ struct sm_scenario {
 int sm_scenario_parse(const char *name, const char *text,
                       struct sm_scenario *s, char *err, size_t errlen);
 /* Reads the file and parses it; an unreadable file is "FILE: reason". */
+/* The explorer's default action set. */
+#define SM_EXPLORE_DEFAULT                                                     \
+	((1u << SM_ACT_OVERFLOW) | (1u << SM_ACT_RESET) |                      \
+	 (1u << SM_ACT_ROTATE_OUT) | (1u << SM_ACT_ROTATE_IN) |                \
+	 (1u << SM_ACT_MIGRATE))
 int sm_scenario_load(const char *path, struct sm_scenario *s, char *err,
                      size_t errlen);
 

@@ -16,8 +16,14 @@ static const struct command {
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
+	{ "check", cmd_check,
+	  "run readers under every schedule of kernel actions, judge them" },
+	{ "explore", cmd_explore, "the same as check, with statistics" },
+	{ "replay", cmd_replay,
+	  "re-run one schedule or trace, --explain to follow it step by step" },
 	{ "model", cmd_model,
 	  "run a scenario through the kernel model, print every page update" },
+	{ "list", cmd_list, "the built-in readers, scenarios, arches, actions" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

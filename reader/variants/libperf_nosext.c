@@ -1,0 +1,103 @@
+/*
+ * libperf_nosext — libperf-style reader (perf_mmap__read_self() plus the
+ * read(2) fallback of perf_evsel__read()) without the sign extension from
+ * pmc_width: the rdpmc value is added to offset as the instruction returns
+ * it.  The brief calls this "the older libperf"; as far as I know even the
+ * first libperf version (5.12) sign-extended, so take this variant as the
+ * libperf algorithm minus sign extension, i.e. what readers built from the
+ * pre-2022 uapi loop (whose loop itself never sign-extended) look like with
+ * libperf's structure.  Otherwise identical to libperf_sext.c: refuse
+ * unless cap_user_rdpmc, READ_ONCE seqlock loop without odd check, TSC
+ * extrapolation only when enabled != running, give up from inside the
+ * loop when index == 0, then read(2).  Values ABI.
+ *
+ * What goes wrong:
+ *  - after every reload (sched-in, rotate_in, enable, migrate, overflow)
+ *    the count is 2^48 too big, i.e. on practically every read served
+ *    from the page; right after IOC_RESET it is correct until the next
+ *    reload;
+ *  - enabled/running are not extrapolated when they were equal at the
+ *    last page update (an event that is not multiplexed): they are the
+ *    times of that update, older than the read;
+ *  - no odd-lock check: with a remote writer, a read that runs entirely
+ *    inside one update (lock odd at both loads) returns torn fields.
+ * index == 0 and !cap_user_rdpmc are served by read(2): correct.
+ */
+#include "prims.h"
+
+static inline uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mul,
+                                       unsigned shift)
+{
+	return (uint64_t)(((unsigned __int128)a * mul) >> shift);
+}
+
+/* perf_mmap__read_self(): 0 when the page gave the values, -1 otherwise. */
+static int read_self(const struct perf_event_mmap_page *pc,
+                     struct selfmon_values *v)
+{
+	uint32_t seq, idx, time_mult = 0, time_shift = 0;
+	uint64_t cnt, cyc = 0, time_offset = 0, time_cycles = 0;
+	uint64_t time_mask = ~0ull;
+
+	if (!pc || !pc->cap_user_rdpmc)
+		return -1;
+
+	do {
+		seq = READ_ONCE(pc->lock);
+		barrier();
+
+		v->enabled = READ_ONCE(pc->time_enabled);
+		v->running = READ_ONCE(pc->time_running);
+
+		if (pc->cap_user_time && v->enabled != v->running) {
+			cyc = rdtsc();
+			time_mult = READ_ONCE(pc->time_mult);
+			time_shift = READ_ONCE(pc->time_shift);
+			time_offset = READ_ONCE(pc->time_offset);
+			if (pc->cap_user_time_short) {
+				time_cycles = READ_ONCE(pc->time_cycles);
+				time_mask = READ_ONCE(pc->time_mask);
+			}
+		}
+
+		idx = READ_ONCE(pc->index);
+		cnt = (uint64_t)READ_ONCE(pc->offset);
+		if (pc->cap_user_rdpmc && idx) {
+			cnt += rdpmc(idx - 1); /* zero-extended as read */
+		} else {
+			return -1;
+		}
+
+		barrier();
+	} while (READ_ONCE(pc->lock) != seq);
+
+	if (v->enabled != v->running) {
+		uint64_t delta;
+
+		cyc = time_cycles + ((cyc - time_cycles) & time_mask);
+		delta = time_offset + mul_u64_u32_shr(cyc, time_mult, time_shift);
+		v->enabled += delta;
+		if (idx)
+			v->running += delta;
+	}
+
+	v->count = cnt;
+	return 0;
+}
+
+int selfmon_v_libperf_nosext(const void *page, int fd,
+                             struct selfmon_values *out)
+{
+	uint64_t buf[3];
+
+	if (read_self(page, out) == 0)
+		return 0;
+
+	/* perf_evsel__read(): the page could not be used, read(2) it */
+	if (sys_read(fd, buf, sizeof(buf)) != (long)sizeof(buf))
+		return -1;
+	out->count = buf[0];
+	out->enabled = buf[1];
+	out->running = buf[2];
+	return 1;
+}

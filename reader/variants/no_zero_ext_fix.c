@@ -1,0 +1,108 @@
+/*
+ * no_zero_ext_fix — the corpus's own correct values-ABI reader, which is
+ * also the base every single-fault mutant in this directory starts from.
+ * Its one weakness is the one it has by design: it always sign-extends the
+ * counter from pmc_width.
+ *
+ * Algorithm (the libperf / 2022 uapi way, written for this corpus):
+ * seqlock loop that retries while the lock is odd or has moved; inside it
+ * every page field is loaded once with READ_ONCE (times, capabilities,
+ * time_mult/shift/offset and, with cap_user_time_short, time_cycles/mask,
+ * index, offset, pmc_width) and rdtsc/rdpmc are executed; the time delta
+ * is offset + mul_u64_u32_shr(cyc, mult, shift) in 128 bits; enabled +=
+ * delta always, running += delta only while index != 0; with index == 0
+ * or !cap_user_rdpmc it falls back to read(2).
+ *
+ * What goes wrong: after PERF_EVENT_IOC_RESET (x86) the kernel computes
+ * offset from a zero-extended prev_count while this reader sign-extends
+ * the rdpmc value, so until the next reload (sched-in or overflow) the
+ * count is 2^48 too small (it wraps to about 2^64 - 2^48).  The reference
+ * reader handles that quirk; this one deliberately does not.  It differs
+ * from libperf_sext in that it extrapolates enabled/running with the TSC
+ * even when they were equal at the last page update.
+ */
+#include "prims.h"
+
+#define CAP(bit) ((uint64_t)1 << (bit))
+
+/* (cyc * mult) >> shift without losing the high bits of the product. */
+static inline uint64_t mul_u64_u32_shr(uint64_t cyc, uint32_t mult,
+                                       unsigned shift)
+{
+	return (uint64_t)(((unsigned __int128)cyc * mult) >> shift);
+}
+
+/* The counter is pmc_width bits wide: bit width-1 is its sign. */
+static inline uint64_t sign_extend(uint64_t pmc, unsigned width)
+{
+	if (width == 0 || width >= 64)
+		return pmc;
+	return (uint64_t)((int64_t)(pmc << (64 - width)) >> (64 - width));
+}
+
+int selfmon_v_no_zero_ext_fix(const void *page, int fd,
+                              struct selfmon_values *out)
+{
+	const struct perf_event_mmap_page *pc = page;
+	uint64_t caps, enabled, running, count, delta, cyc;
+	uint64_t time_offset, time_cycles, time_mask, buf[3];
+	uint32_t seq, idx, time_mult;
+	uint16_t width, time_shift;
+	int user_rdpmc;
+
+	for (;;) {
+		seq = READ_ONCE(pc->lock);
+		barrier();
+		if (seq & 1)
+			continue; /* an update is in progress */
+
+		enabled = READ_ONCE(pc->time_enabled);
+		running = READ_ONCE(pc->time_running);
+		caps = READ_ONCE(pc->capabilities);
+
+		delta = 0;
+		if (caps & CAP(SELFMON_CAP_USER_TIME)) {
+			time_mult = READ_ONCE(pc->time_mult);
+			time_shift = READ_ONCE(pc->time_shift);
+			time_offset = READ_ONCE(pc->time_offset);
+			cyc = rdtsc();
+			if (caps & CAP(SELFMON_CAP_USER_TIME_SHORT)) {
+				time_cycles = READ_ONCE(pc->time_cycles);
+				time_mask = READ_ONCE(pc->time_mask);
+				cyc = time_cycles +
+				      ((cyc - time_cycles) & time_mask);
+			}
+			delta = time_offset +
+			        mul_u64_u32_shr(cyc, time_mult, time_shift);
+		}
+
+		user_rdpmc = (caps & CAP(SELFMON_CAP_USER_RDPMC)) != 0;
+		idx = READ_ONCE(pc->index);
+		count = (uint64_t)READ_ONCE(pc->offset);
+		width = READ_ONCE(pc->pmc_width);
+		if (user_rdpmc && idx)
+			count += sign_extend(rdpmc(idx - 1), width);
+
+		barrier();
+		if (READ_ONCE(pc->lock) == seq)
+			break;
+	}
+
+	if (!user_rdpmc || !idx) {
+		/* Not on a counter we may read: ask the kernel. */
+		if (sys_read(fd, buf, sizeof(buf)) != (long)sizeof(buf))
+			return -1;
+		out->count = buf[0];
+		out->enabled = buf[1];
+		out->running = buf[2];
+		return 1;
+	}
+
+	enabled += delta;
+	if (idx)
+		running += delta;
+	out->count = count;
+	out->enabled = enabled;
+	out->running = running;
+	return 0;
+}

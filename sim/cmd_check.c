@@ -1,0 +1,548 @@
+/*
+ * cmd_check.c — `selfmon check` (and `selfmon explore`): every reader on
+ * every scenario, every schedule up to the bound, a verdict table.
+ *
+ * Owns: the options, the cells (arch x reader x scenario) and the workers
+ * that explore them (-j), the expected verdicts of built-in readers, the
+ * table / JSON output, counterexample trace files and the exit status
+ * (DESIGN.md §8).  Exploration itself is explore.c.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "explore.h"
+#include "json.h"
+
+#define MAX_SCENARIOS 64
+
+struct job {
+	const struct sm_reader *reader;
+	const struct sm_scenario *scn;
+	const char *scn_name;
+	enum sm_verdict expected;
+	struct sm_cell cell;
+	char error[256];
+	char trace[600];
+};
+
+struct opts {
+	bool json, explore_stats, arch_all, no_traces;
+	int arch; /* -1: all built */
+	enum sm_engine_kind engine;
+	struct sm_explore_opts x;
+	unsigned jobs;
+	const char *traces;
+	const char *readers[64];
+	unsigned nreaders;
+	const char *scenarios[MAX_SCENARIOS];
+	unsigned nscenarios;
+};
+
+struct plan {
+	struct opts o;
+	struct sm_scenario *scn[MAX_SCENARIOS];
+	char *scn_name[MAX_SCENARIOS];
+	unsigned nscn;
+	struct job *jobs;
+	unsigned njobs;
+	atomic_uint next, done;
+	atomic_ulong runs;
+};
+
+static const char usage[] =
+	"usage: selfmon check [READER...] [options]\n"
+	"       selfmon explore [READER...] [options]   (same, with statistics)\n\n"
+	"Runs each reader in each scenario under every schedule of at most K\n"
+	"injected kernel actions and judges every result against the model's\n"
+	"ground truth.  With no READER, every built-in reader; with no\n"
+	"--scenario, every bundled scenario of the arch.\n\n"
+	"  --arch A        x86_64 (default: every arch with built reader code)\n"
+	"  --scenario S    a bundled name (x86_reset) or a .scn path; repeatable\n"
+	"  --bound K       at most K injected actions per schedule (default 2)\n"
+	"  --engine E      unicorn (default) or native\n"
+	"  --random N      N random schedules instead of all (with --seed S)\n"
+	"  -j N            worker threads (default: number of CPUs)\n"
+	"  --traces DIR    where counterexample traces go (default traces/cex)\n"
+	"  --no-traces     write none\n"
+	"  --json          one JSON document with every verdict\n\n"
+	"Exit status: 0 every verdict as expected, 1 a reader failed or a\n"
+	"built-in reader did not get its expected verdict, 2 bad input.\n";
+
+static int number_arg(const char *opt, const char *v, uint64_t max,
+                      uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	if (!v)
+		return usage_error("check: %s needs a value", opt);
+	unsigned long long x = strtoull(v, &end, 10);
+	if (!*v || *end || errno || x > max || *v == '-')
+		return usage_error("check: bad value '%s' for %s (0..%" PRIu64 ")",
+		                   v, opt, max);
+	*out = x;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	uint64_t v;
+
+	o->x.bound = 2;
+	o->arch = -1;
+	o->jobs = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	o->traces = "traces/cex";
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage, stdout);
+			return 1;
+		} else if (!strcmp(a, "--json")) {
+			o->json = true;
+		} else if (!strcmp(a, "--no-traces")) {
+			o->no_traces = true;
+		} else if (!strcmp(a, "--arch")) {
+			if (!val)
+				return usage_error("check: --arch needs a value");
+			o->arch = strcmp(val, "all") ? sm_arch_from_name(val) : -1;
+			if (o->arch < 0 && strcmp(val, "all"))
+				return usage_error("check: unknown arch '%s' (x86_64, "
+				                   "arm64, riscv64 or all)", val);
+			i++;
+		} else if (!strcmp(a, "--engine")) {
+			if (!val || (strcmp(val, "unicorn") && strcmp(val, "native")))
+				return usage_error("check: --engine must be unicorn or "
+				                   "native");
+			o->engine = strcmp(val, "native") ? ENGINE_UNICORN : ENGINE_NATIVE;
+			i++;
+		} else if (!strcmp(a, "--scenario")) {
+			if (!val)
+				return usage_error("check: --scenario needs a value");
+			if (o->nscenarios == MAX_SCENARIOS)
+				return usage_error("check: too many scenarios");
+			o->scenarios[o->nscenarios++] = val;
+			i++;
+		} else if (!strcmp(a, "--traces")) {
+			if (!val)
+				return usage_error("check: --traces needs a value");
+			o->traces = val;
+			i++;
+		} else if (!strcmp(a, "--bound")) {
+			if (number_arg(a, val, SM_MAX_BOUND, &v))
+				return 2;
+			o->x.bound = (unsigned)v;
+			i++;
+		} else if (!strcmp(a, "--random")) {
+			if (number_arg(a, val, 100000000, &v))
+				return 2;
+			o->x.random_runs = (unsigned)v;
+			i++;
+		} else if (!strcmp(a, "--seed")) {
+			if (number_arg(a, val, UINT64_MAX, &o->x.seed))
+				return 2;
+			i++;
+		} else if (!strncmp(a, "-j", 2)) {
+			if (number_arg("-j", a[2] ? a + 2 : val, 256, &v))
+				return 2;
+			o->jobs = v ? (unsigned)v : 1;
+			i += !a[2];
+		} else if (a[0] == '-') {
+			return usage_error("check: unknown option '%s'", a);
+		} else {
+			if (!sm_reader_find(a))
+				return usage_error("check: unknown reader '%s' (see "
+				                   "'selfmon list')", a);
+			if (o->nreaders == 64)
+				return usage_error("check: too many readers");
+			o->readers[o->nreaders++] = a;
+		}
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The bundled scenarios: traces/NAME.scn, sorted by name. */
+static unsigned bundled(char **names, unsigned max)
+{
+	DIR *d = opendir(sm_traces_dir());
+	unsigned n = 0;
+
+	if (!d)
+		return 0;
+	for (struct dirent *e; (e = readdir(d)) && n < max;) {
+		size_t len = strlen(e->d_name);
+		if (len > 4 && !strcmp(e->d_name + len - 4, ".scn"))
+			names[n++] = strndup(e->d_name, len - 4);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	return n;
+}
+
+static int load_scenarios(struct plan *p)
+{
+	char path[1024], err[512];
+	char *names[MAX_SCENARIOS];
+	unsigned n = p->o.nscenarios;
+
+	if (n)
+		for (unsigned i = 0; i < n; i++)
+			names[i] = strdup(p->o.scenarios[i]);
+	else
+		n = bundled(names, MAX_SCENARIOS);
+	for (unsigned i = 0; i < n; i++) {
+		struct sm_scenario *s = malloc(sizeof(*s));
+		if (sm_scenario_resolve(names[i], path, sizeof(path)) < 0 ||
+		    sm_scenario_load(path, s, err, sizeof(err)) < 0) {
+			free(s);
+			for (unsigned k = i; k < n; k++)
+				free(names[k]);
+			return usage_error("%s", err);
+		}
+		p->scn[p->nscn] = s;
+		p->scn_name[p->nscn++] = names[i];
+	}
+	return 0;
+}
+
+/* "x86_reset=WRONG_VALUE other=FAULT" -> the verdict for `scn`. */
+static enum sm_verdict expected(const struct sm_reader *r, const char *scn)
+{
+	const char *e = sm_reader_expect(r);
+	size_t n = strlen(scn);
+
+	for (const char *p = e; (p = strstr(p, scn)); p += n) {
+		if ((p == e || p[-1] == ' ') && p[n] == '=') {
+			char v[32];
+			size_t k = strcspn(p + n + 1, " ");
+			snprintf(v, sizeof(v), "%.*s", (int)k, p + n + 1);
+			int verdict = sm_verdict_from_name(v);
+			return verdict < 0 ? V_PASS : (enum sm_verdict)verdict;
+		}
+	}
+	return V_PASS;
+}
+
+static bool arch_selected(const struct opts *o, enum sm_arch a)
+{
+	return sm_blob_for(a) && (o->arch < 0 || o->arch == (int)a);
+}
+
+static int plan_jobs(struct plan *p)
+{
+	unsigned max = sm_nreaders * p->nscn;
+
+	p->jobs = calloc(max ? max : 1, sizeof(*p->jobs));
+	for (unsigned si = 0; si < p->nscn; si++) {
+		const struct sm_scenario *scn = p->scn[si];
+		if (!arch_selected(&p->o, scn->cfg.arch))
+			continue;
+		for (unsigned ri = 0; ri < sm_nreaders; ri++) {
+			const struct sm_reader *r = &sm_readers[ri];
+			bool named = p->o.nreaders == 0;
+			for (unsigned k = 0; k < p->o.nreaders && !named; k++)
+				named = !strcmp(p->o.readers[k], r->name);
+			if (!named)
+				continue;
+			struct job *j = &p->jobs[p->njobs++];
+			j->reader = r;
+			j->scn = scn;
+			j->scn_name = p->scn_name[si];
+			j->expected = expected(r, p->scn_name[si]);
+		}
+	}
+	return 0;
+}
+
+static void run_job(struct plan *p, struct job *j)
+{
+	struct sm_session *s = calloc(1, sizeof(*s));
+
+	if (!s || sm_session_init(s, j->scn, j->reader, p->o.engine, j->error,
+	                          sizeof(j->error)) < 0) {
+		if (s) {
+			sm_engine_ops(p->o.engine)->close(s);
+			free(s);
+		}
+		if (!j->error[0])
+			snprintf(j->error, sizeof(j->error), "out of memory");
+		return;
+	}
+	sm_explore(s, &p->o.x, &j->cell);
+	sm_engine_ops(p->o.engine)->close(s);
+	free(s);
+}
+
+static void progress(struct plan *p, time_t t0)
+{
+	unsigned d = atomic_load(&p->done);
+	double el = difftime(time(NULL), t0);
+	unsigned long runs = atomic_load(&p->runs);
+
+	fprintf(stderr, "\r[%u/%u cells] %lu schedules, %.0f/s, ETA %.0f s   ",
+	        d, p->njobs, runs, el > 0 ? runs / el : 0.0,
+	        d ? el * (p->njobs - d) / d : 0.0);
+	fflush(stderr);
+}
+
+static void *worker(void *arg)
+{
+	struct plan *p = arg;
+
+	for (unsigned i; (i = atomic_fetch_add(&p->next, 1)) < p->njobs;) {
+		run_job(p, &p->jobs[i]);
+		atomic_fetch_add(&p->runs, p->jobs[i].cell.runs);
+		atomic_fetch_add(&p->done, 1);
+	}
+	return NULL;
+}
+
+static void run_all(struct plan *p)
+{
+	unsigned n = p->o.jobs < p->njobs ? p->o.jobs : p->njobs;
+	pthread_t t[256];
+	bool show = !p->o.json && isatty(2);
+	time_t t0 = time(NULL);
+
+	if (n <= 1) {
+		worker(p);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, worker, p);
+	while (show && atomic_load(&p->done) < p->njobs) {
+		progress(p, t0);
+		usleep(200000);
+	}
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	if (show)
+		fputs("\r\033[K", stderr);
+}
+
+static void line_for(const struct plan *p, const struct job *j,
+                     const struct sm_schedule *s, char *buf, size_t n)
+{
+	sm_schedule_format(buf, n, j->scn->cfg.arch, p->o.engine, j->reader->name,
+	                   j->scn_name, s);
+}
+
+/* traces/cex/READER-SCENARIO-ENGINE.trace, written whole or not at all. */
+static void write_trace(const struct plan *p, struct job *j)
+{
+	char line[1200], tmp[700];
+	const char *dir = p->o.traces;
+
+	if (p->o.no_traces || !sm_verdict_fails(j->cell.verdict))
+		return;
+	for (char *q = tmp, *end = tmp + snprintf(tmp, sizeof(tmp), "%s", dir);
+	     q <= end; q++)
+		if (*q == '/' || !*q) {
+			char c = *q;
+			*q = '\0';
+			if (*tmp)
+				mkdir(tmp, 0777);
+			*q = c;
+		}
+	const char *base = strrchr(j->scn_name, '/');
+	snprintf(j->trace, sizeof(j->trace), "%s/%s-%s-%s.trace", dir,
+	         j->reader->name, base ? base + 1 : j->scn_name,
+	         sm_engine_name(p->o.engine));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", j->trace);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		j->trace[0] = '\0';
+		return;
+	}
+	line_for(p, j, &j->cell.min, line, sizeof(line));
+	fprintf(f, "# selfmon counterexample; re-run it with: selfmon replay "
+	        "%s [--explain]\nschedule %s\n", j->trace, line);
+	fprintf(f, "verdict %s\ndetail %s\n", sm_verdict_name(j->cell.verdict),
+	        j->cell.res.detail);
+	line_for(p, j, &j->cell.found, line, sizeof(line));
+	fprintf(f, "found %s\n", line);
+	if (fclose(f) != 0 || rename(tmp, j->trace) != 0) {
+		unlink(tmp);
+		j->trace[0] = '\0';
+	}
+}
+
+static void print_table(const struct plan *p)
+{
+	char line[1200];
+	const char *prev_arch = NULL;
+
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+		const char *arch = sm_arch_name(j->scn->cfg.arch);
+		if (arch != prev_arch) {
+			printf("%s%s, %s engine, bound %u%s\n", prev_arch ? "\n" : "",
+			       arch, sm_engine_name(p->o.engine), p->o.x.bound,
+			       p->o.x.random_runs ? ", random" : "");
+			printf("%-18s %-18s %-12s %-12s %8s  %s\n", "reader", "scenario",
+			       "verdict", "expected", "runs", "counterexample (minimised)");
+			prev_arch = arch;
+		}
+		if (j->error[0]) {
+			printf("%-18s %-18s %-12s %-12s %8s  %s\n", j->reader->name,
+			       j->scn_name, "ERROR", sm_verdict_name(j->expected), "-",
+			       j->error);
+			continue;
+		}
+		bool fails = sm_verdict_fails(j->cell.verdict);
+		if (fails)
+			line_for(p, j, &j->cell.min, line, sizeof(line));
+		printf("%-18s %-18s %-12s %-12s %8" PRIu64 "  %s%s\n",
+		       j->reader->name, j->scn_name, sm_verdict_name(j->cell.verdict),
+		       j->cell.verdict == j->expected ? "(as expected)"
+		                                      : sm_verdict_name(j->expected),
+		       j->cell.runs, fails ? line : "-",
+		       j->cell.verdict == j->expected ? "" : "   <-- UNEXPECTED");
+	}
+}
+
+static void print_details(const struct plan *p)
+{
+	char line[1200];
+
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+		if (j->error[0] || j->cell.verdict == j->expected)
+			continue;
+		printf("\n%s in %s: %s, expected %s\n", j->reader->name, j->scn_name,
+		       sm_verdict_name(j->cell.verdict),
+		       sm_verdict_name(j->expected));
+		printf("  %s\n", j->cell.res.detail);
+		if (sm_verdict_fails(j->cell.verdict)) {
+			line_for(p, j, &j->cell.found, line, sizeof(line));
+			printf("  found:     %s\n", line);
+			line_for(p, j, &j->cell.min, line, sizeof(line));
+			printf("  minimised: %s\n", line);
+			if (j->trace[0])
+				printf("  trace:     %s\n", j->trace);
+		}
+	}
+}
+
+static void print_json(const struct plan *p, unsigned unexpected,
+                       uint64_t runs)
+{
+	struct json js;
+	char line[1200];
+
+	json_init(&js, stdout);
+	json_begin(&js, NULL, '{');
+	json_str(&js, "engine", sm_engine_name(p->o.engine));
+	json_u64(&js, "bound", p->o.x.bound);
+	json_u64(&js, "random", p->o.x.random_runs);
+	json_begin(&js, "cells", '[');
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+		json_begin(&js, NULL, '{');
+		json_str(&js, "arch", sm_arch_name(j->scn->cfg.arch));
+		json_str(&js, "reader", j->reader->name);
+		json_str(&js, "abi", sm_abi_name(j->reader->abi));
+		json_str(&js, "scenario", j->scn_name);
+		json_str(&js, "verdict", j->error[0] ? "ERROR"
+		                                     : sm_verdict_name(j->cell.verdict));
+		json_str(&js, "expected", sm_verdict_name(j->expected));
+		json_bool(&js, "as_expected", !j->error[0] &&
+		          j->cell.verdict == j->expected);
+		json_u64(&js, "schedules", j->cell.runs);
+		json_u64(&js, "blocked", j->cell.blocked);
+		json_str(&js, "detail", j->error[0] ? j->error : j->cell.res.detail);
+		if (sm_verdict_fails(j->cell.verdict)) {
+			line_for(p, j, &j->cell.found, line, sizeof(line));
+			json_str(&js, "counterexample", line);
+			line_for(p, j, &j->cell.min, line, sizeof(line));
+			json_str(&js, "minimised", line);
+			json_str(&js, "trace", j->trace);
+		}
+		json_end(&js, '{');
+	}
+	json_end(&js, '[');
+	json_u64(&js, "unexpected", unexpected);
+	json_u64(&js, "schedules", runs);
+	json_end(&js, '{');
+	putchar('\n');
+}
+
+static int run_check(int argc, char **argv, bool stats)
+{
+	struct plan *p = calloc(1, sizeof(*p));
+	int rc = parse_opts(argc, argv, &p->o);
+
+	if (rc) {
+		free(p);
+		return rc == 1 ? 0 : rc;
+	}
+	p->o.explore_stats = stats;
+	if (p->o.engine == ENGINE_NATIVE && p->o.arch > 0)
+		return free(p), usage_error("check: the native engine runs x86_64 "
+		                            "only");
+	if (p->o.arch >= 0 && !sm_blob_for((enum sm_arch)p->o.arch)) {
+		enum sm_arch a = (enum sm_arch)p->o.arch;
+		free(p);
+		return usage_error("check: no reader code was built for %s (its "
+		                   "cross compiler was not found)", sm_arch_name(a));
+	}
+	if ((rc = load_scenarios(p)) != 0)
+		return free(p), rc;
+	plan_jobs(p);
+	if (p->njobs == 0)
+		return free(p), usage_error("check: nothing to check (no scenario "
+		                            "of a built arch)");
+	time_t t0 = time(NULL);
+	run_all(p);
+	unsigned unexpected = 0, errors = 0;
+	uint64_t runs = 0;
+	for (unsigned i = 0; i < p->njobs; i++) {
+		struct job *j = &p->jobs[i];
+		errors += j->error[0] != 0;
+		unexpected += !j->error[0] && j->cell.verdict != j->expected;
+		runs += j->cell.runs;
+		write_trace(p, j);
+	}
+	if (p->o.json) {
+		print_json(p, unexpected, runs);
+	} else {
+		print_table(p);
+		print_details(p);
+		printf("\n%u cells: %u as expected, %u unexpected%s; %" PRIu64
+		       " schedules in %.0f s\n", p->njobs,
+		       p->njobs - unexpected - errors, unexpected,
+		       errors ? ", some could not run" : "", runs,
+		       difftime(time(NULL), t0));
+	}
+	for (unsigned i = 0; i < p->nscn; i++) {
+		free(p->scn[i]);
+		free(p->scn_name[i]);
+	}
+	free(p->jobs);
+	free(p);
+	return errors ? 2 : unexpected ? 1 : 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	return run_check(argc, argv, false);
+}
+
+int cmd_explore(int argc, char **argv)
+{
+	return run_check(argc, argv, true);
+}

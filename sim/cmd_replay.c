@@ -1,0 +1,112 @@
+/*
+ * cmd_replay.c — `selfmon replay SCHEDULE|TRACE [--explain]`: one
+ * schedule, re-run deterministically from the start, with its verdict and
+ * (--explain) the step-by-step listing.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "explain.h"
+#include "explore.h"
+
+static const char usage[] =
+	"usage: selfmon replay SCHEDULE|TRACE [--explain]\n\n"
+	"SCHEDULE is the one-line form check prints, e.g.\n"
+	"  x86_64:unicorn:no_sext:x86_overflow:overflow@12\n"
+	"(ARCH:ENGINE:READER:SCENARIO:ACTIONS, ACTIONS '-' or action@step,...,\n"
+	"an action landing before the step-th executed instruction); TRACE is a\n"
+	"file check wrote.  --explain lists every executed instruction, every\n"
+	"page field loaded, every trapped read and every kernel action.\n"
+	"Exit status: 0 PASS (or BLOCKED), 1 another verdict, 2 bad input.\n";
+
+/* The `schedule` line of a trace file. */
+static int from_trace(const char *path, char *line, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	char buf[2048];
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (found < 0 && fgets(buf, sizeof(buf), f))
+		if (!strncmp(buf, "schedule ", 9)) {
+			buf[strcspn(buf, "\r\n")] = '\0';
+			snprintf(line, n, "%s", buf + 9);
+			found = 0;
+		}
+	fclose(f);
+	return found;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	const char *arg = NULL;
+	bool explain = false;
+	char line[2048], err[512], path[1024];
+	struct sm_schedule_line sl;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--explain"))
+			explain = true;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return fputs(usage, stdout), 0;
+		else if (argv[i][0] == '-')
+			return usage_error("replay: unknown option '%s'", argv[i]);
+		else if (arg)
+			return usage_error("replay: unexpected argument '%s'", argv[i]);
+		else
+			arg = argv[i];
+	}
+	if (!arg)
+		return usage_error("replay: missing SCHEDULE or TRACE (see "
+		                   "'selfmon replay --help')");
+	if (!strchr(arg, ':')) {
+		if (from_trace(arg, line, sizeof(line)) < 0)
+			return usage_error("replay: %s: not a readable trace file "
+			                   "with a 'schedule' line", arg);
+		arg = line;
+	}
+	if (sm_schedule_parse(arg, &sl, err, sizeof(err)) < 0)
+		return usage_error("replay: %s", err);
+	const struct sm_reader *r = sm_reader_find(sl.reader);
+	if (!r)
+		return usage_error("replay: unknown reader '%s'", sl.reader);
+	static struct sm_scenario scn;
+	if (sm_scenario_resolve(sl.scenario, path, sizeof(path)) < 0 ||
+	    sm_scenario_load(path, &scn, err, sizeof(err)) < 0)
+		return usage_error("%s", err);
+	if (scn.cfg.arch != sl.arch)
+		return usage_error("replay: scenario %s is for %s, not %s",
+		                   sl.scenario, sm_arch_name(scn.cfg.arch),
+		                   sm_arch_name(sl.arch));
+	struct sm_session *s = calloc(1, sizeof(*s));
+	struct sm_explain x;
+	if (sm_session_init(s, &scn, r, sl.engine, err, sizeof(err)) < 0) {
+		sm_engine_ops(sl.engine)->close(s);
+		free(s);
+		return usage_error("replay: %s", err);
+	}
+	if (explain) {
+		sm_session_start(s);
+		sm_explain_init(&x, stdout, s);
+		s->explain = &x;
+		printf("replay %s\n  %s: %s (%s ABI)\n", arg, r->name, r->what,
+		       sm_abi_name(r->abi));
+	}
+	sm_run_schedule(s, &sl.sched);
+	const struct sm_result *res = &s->res;
+	printf("%s%s after %" PRIu64 " steps: %s\n", explain ? "\n" : "",
+	       sm_verdict_name(res->verdict), res->steps, res->detail);
+	if (res->verdict != V_FAULT && res->verdict != V_LIVELOCK &&
+	    res->verdict != V_BLOCKED)
+		printf("returned count=%" PRIu64 " enabled=%" PRIu64 " running=%"
+		       PRIu64 " rc=%d\n", res->value[0], res->value[1],
+		       res->value[2], res->rc);
+	int rc = sm_verdict_fails(res->verdict) ? 1 : 0;
+	sm_engine_ops(sl.engine)->close(s);
+	free(s);
+	return rc;
+}

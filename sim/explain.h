@@ -1,0 +1,33 @@
+/*
+ * explain.h — the step-by-step listing of `selfmon replay --explain`.
+ *
+ * Owns: printing, as the run happens, each executed instruction, each page
+ * field the reader loads with its value, each trapped counter/timer read or
+ * syscall with its answer, and each kernel action with the page fields it
+ * changed.  Engines and session.c call it only when s->explain is set.
+ */
+#ifndef SELFMON_EXPLAIN_H
+#define SELFMON_EXPLAIN_H
+
+#include <stdio.h>
+
+#include "session.h"
+
+struct sm_explain {
+	FILE *f;
+	struct perf_event_mmap_page last; /* the page as last shown */
+};
+
+void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s);
+void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *bytes,
+                     unsigned len);
+void sm_explain_native(struct sm_session *s, const char *what);
+void sm_explain_load(struct sm_session *s, unsigned off, unsigned size,
+                     uint64_t value);
+void sm_explain_trap(struct sm_session *s, const char *what, uint64_t arg,
+                     uint64_t value);
+void sm_explain_action(struct sm_session *s, enum sm_action_kind kind, int rc,
+                       uint64_t updates_before);
+void sm_explain_store(struct sm_session *s, int off);
+
+#endif

@@ -1,0 +1,333 @@
+/*
+ * explore.c — which schedules to run (DESIGN.md §7).
+ *
+ * Owns: exhaustive depth-first exploration of every schedule of at most
+ * `bound` injected kernel actions from the scenario's action set, placed
+ * only before observing instructions (page loads and trapped instructions:
+ * an action between two other instructions is seen first by the next
+ * observing one, so merging those points keeps the search exhaustive);
+ * with engine snapshots a shared prefix is executed once.  Also seeded
+ * random sampling, minimisation of a failing schedule, and the schedule's
+ * one-line form.  It must not know how an engine executes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+
+struct ctx {
+	struct sm_session *s;
+	const struct sm_engine_ops *ops;
+	const struct sm_explore_opts *o;
+	struct sm_cell *cell;
+	enum sm_action_kind actions[SM_NACTIONS];
+	unsigned nactions;
+};
+
+static void add(struct sm_schedule *sch, uint64_t step, enum sm_action_kind k)
+{
+	sch->item[sch->n].step = step;
+	sch->item[sch->n].kind = k;
+	sch->n++;
+}
+
+/* Judge a finished run: true when it fails (exploration stops). */
+static bool record(struct ctx *c, const struct sm_schedule *sch)
+{
+	c->cell->runs++;
+	if (c->s->res.verdict == V_BLOCKED)
+		c->cell->blocked++;
+	if (!sm_verdict_fails(c->s->res.verdict))
+		return false;
+	c->cell->verdict = c->s->res.verdict;
+	c->cell->found = *sch;
+	return true;
+}
+
+static uint64_t last_step(const struct sm_schedule *sch)
+{
+	return sch->n ? sch->item[sch->n - 1].step : 0;
+}
+
+/* With snapshots: the session is at the state right after sch's last
+ * action (or at the call).  Run on to the end, then for each observing
+ * step after here and each action, branch from a snapshot taken there. */
+static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
+{
+	struct sm_session *s = c->s;
+	void *base = c->ops->save(s, NULL), *cursor = NULL;
+	unsigned from = s->npoints;
+	bool failed = false;
+
+	c->ops->run(s, UINT64_MAX);
+	if (record(c, sch) || sch->n == c->o->bound)
+		goto out;
+	unsigned np = s->npoints - from;
+	uint64_t *pts = malloc((np + 1) * sizeof(*pts));
+	memcpy(pts, s->points + from, np * sizeof(*pts));
+	c->ops->restore(s, base);
+	for (unsigned k = 0; k < np && !failed; k++) {
+		if (!c->ops->run(s, pts[k]))
+			break; /* cannot happen: runs are deterministic */
+		cursor = c->ops->save(s, cursor);
+		for (unsigned a = 0; a < c->nactions && !failed; a++) {
+			c->ops->restore(s, cursor);
+			if (sm_session_apply(s, c->actions[a]) <= 0)
+				continue; /* changes nothing: same as the parent */
+			struct sm_schedule child = *sch;
+			add(&child, pts[k], c->actions[a]);
+			failed = dfs_snap(c, &child);
+		}
+		c->ops->restore(s, cursor);
+	}
+	free(pts);
+out:
+	c->ops->free_snap(cursor);
+	c->ops->free_snap(base);
+	return failed || sm_verdict_fails(c->cell->verdict);
+}
+
+void sm_run_schedule(struct sm_session *s, const struct sm_schedule *sch)
+{
+	const struct sm_engine_ops *ops = sm_engine_ops(s->engine);
+
+	s->sched = sch;
+	ops->begin(s);
+	ops->run(s, UINT64_MAX);
+	s->sched = NULL;
+}
+
+/* Without snapshots: every schedule re-executed from the call. */
+static bool dfs_rerun(struct ctx *c, const struct sm_schedule *sch)
+{
+	struct sm_session *s = c->s;
+
+	sm_run_schedule(s, sch);
+	if (record(c, sch))
+		return true;
+	if (sch->n == c->o->bound)
+		return false;
+	uint64_t from = last_step(sch);
+	unsigned np = 0;
+	uint64_t *pts = malloc((s->npoints + 1) * sizeof(*pts));
+	for (unsigned k = 0; k < s->npoints; k++)
+		if (s->points[k] >= from)
+			pts[np++] = s->points[k];
+	bool failed = false;
+	for (unsigned k = 0; k < np && !failed; k++)
+		for (unsigned a = 0; a < c->nactions && !failed; a++) {
+			struct sm_schedule child = *sch;
+			add(&child, pts[k], c->actions[a]);
+			failed = dfs_rerun(c, &child);
+		}
+	free(pts);
+	return failed;
+}
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Random schedules: grow each one action at a time at a random observing
+ * step of the run so far. */
+static void random_runs(struct ctx *c)
+{
+	struct sm_session *s = c->s;
+	uint64_t x = c->o->seed ? c->o->seed : 0x9e3779b97f4a7c15ull;
+
+	for (unsigned i = 0; i < c->o->random_runs; i++) {
+		struct sm_schedule sch = { 0 };
+		unsigned len = 1 + (unsigned)(rnd(&x) % (c->o->bound ? c->o->bound : 1));
+		sm_run_schedule(s, &sch);
+		for (unsigned k = 0; k < len && s->npoints && c->nactions; k++) {
+			uint64_t from = last_step(&sch);
+			unsigned first = 0;
+			while (first < s->npoints && s->points[first] < from)
+				first++;
+			if (first == s->npoints)
+				break;
+			uint64_t p = s->points[first + rnd(&x) % (s->npoints - first)];
+			add(&sch, p, c->actions[rnd(&x) % c->nactions]);
+			sm_run_schedule(s, &sch);
+		}
+		if (record(c, &sch))
+			return;
+	}
+}
+
+/* Drop actions while the schedule still fails. */
+static void minimise(struct ctx *c)
+{
+	struct sm_session *s = c->s;
+	struct sm_schedule best = c->cell->found;
+
+	sm_run_schedule(s, &best);
+	if (!sm_verdict_fails(s->res.verdict)) {
+		/* the engine's snapshots and a re-run disagree: a bug in selfmon */
+		c->cell->min = best;
+		c->cell->res = s->res;
+		sm_result_set(&c->cell->res, c->cell->verdict, "internal error: "
+		              "this schedule did not fail again when re-run");
+		return;
+	}
+	for (bool shrunk = true; shrunk && best.n > 0;) {
+		shrunk = false;
+		for (unsigned i = 0; i < best.n; i++) {
+			struct sm_schedule t = best;
+			memmove(&t.item[i], &t.item[i + 1],
+			        (t.n - i - 1) * sizeof(t.item[0]));
+			t.n--;
+			sm_run_schedule(s, &t);
+			if (sm_verdict_fails(s->res.verdict)) {
+				best = t;
+				shrunk = true;
+				break;
+			}
+		}
+	}
+	sm_run_schedule(s, &best);
+	c->cell->min = best;
+	c->cell->res = s->res;
+	c->cell->verdict = s->res.verdict;
+}
+
+void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
+                struct sm_cell *cell)
+{
+	struct ctx c = { .s = s, .ops = sm_engine_ops(s->engine), .o = o,
+	                 .cell = cell };
+	struct sm_schedule none = { 0 };
+
+	memset(cell, 0, sizeof(*cell));
+	for (int k = 0; k < SM_NACTIONS; k++)
+		if (s->scn->explore & (1u << k))
+			c.actions[c.nactions++] = (enum sm_action_kind)k;
+	if (o->random_runs) {
+		random_runs(&c);
+	} else if (c.ops->save) {
+		s->sched = NULL;
+		c.ops->begin(s);
+		dfs_snap(&c, &none);
+	} else {
+		dfs_rerun(&c, &none);
+	}
+	if (sm_verdict_fails(cell->verdict)) {
+		minimise(&c);
+	} else {
+		cell->verdict = V_PASS;
+		sm_run_schedule(s, &none);
+		cell->res = s->res;
+	}
+}
+
+/* ---- the one-line form --------------------------------------------- */
+
+void sm_schedule_format(char *buf, size_t n, enum sm_arch arch,
+                        enum sm_engine_kind e, const char *reader,
+                        const char *scenario, const struct sm_schedule *sch)
+{
+	size_t used = (size_t)snprintf(buf, n, "%s:%s:%s:%s:", sm_arch_name(arch),
+	                               sm_engine_name(e), reader, scenario);
+	if (sch->n == 0 && used < n)
+		snprintf(buf + used, n - used, "-");
+	for (unsigned i = 0; i < sch->n && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s@%" PRIu64,
+		                         i ? "," : "", sm_action_name(sch->item[i].kind),
+		                         sch->item[i].step);
+}
+
+static int bad(char *err, size_t n, const char *what, const char *tok)
+{
+	snprintf(err, n, "bad schedule: %s '%s'", what, tok);
+	return -1;
+}
+
+static int parse_items(const char *items, struct sm_schedule *sch, char *err,
+                       size_t n)
+{
+	char buf[1024];
+
+	sch->n = 0;
+	if (!strcmp(items, "-"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", items);
+	for (char *save = NULL, *it = strtok_r(buf, ",", &save); it;
+	     it = strtok_r(NULL, ",", &save)) {
+		char *at = strchr(it, '@'), *end;
+		if (!at)
+			return bad(err, n, "item without @STEP", it);
+		*at = '\0';
+		int kind = sm_action_from_name(it);
+		if (kind < 0)
+			return bad(err, n, "unknown action", it);
+		errno = 0;
+		unsigned long long step = strtoull(at + 1, &end, 10);
+		if (!at[1] || *end || errno || at[1] == '-')
+			return bad(err, n, "bad step", at + 1);
+		if (sch->n == SM_MAX_BOUND)
+			return bad(err, n, "too many actions (max 6) at", it);
+		if (sch->n && step < sch->item[sch->n - 1].step)
+			return bad(err, n, "steps must not decrease at", at + 1);
+		add(sch, step, (enum sm_action_kind)kind);
+	}
+	return 0;
+}
+
+int sm_schedule_parse(const char *text, struct sm_schedule_line *out,
+                      char *err, size_t n)
+{
+	char buf[1024], *f[3], *p = buf;
+
+	if (strlen(text) >= sizeof(buf))
+		return bad(err, n, "too long", "...");
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (int i = 0; i < 3; i++) {
+		char *colon = strchr(p, ':');
+		if (!colon)
+			return bad(err, n, "expected ARCH:ENGINE:READER:SCENARIO:ACTIONS,"
+			           " got", text);
+		*colon = '\0';
+		f[i] = p;
+		p = colon + 1;
+	}
+	char *last = strrchr(p, ':');
+	if (!last)
+		return bad(err, n, "missing :ACTIONS in", text);
+	*last = '\0';
+	int arch = sm_arch_from_name(f[0]);
+	if (arch < 0)
+		return bad(err, n, "unknown arch", f[0]);
+	out->arch = (enum sm_arch)arch;
+	if (!strcmp(f[1], "unicorn"))
+		out->engine = ENGINE_UNICORN;
+	else if (!strcmp(f[1], "native"))
+		out->engine = ENGINE_NATIVE;
+	else
+		return bad(err, n, "unknown engine", f[1]);
+	if (!*f[2] || !*p)
+		return bad(err, n, "empty reader or scenario in", text);
+	snprintf(out->reader, sizeof(out->reader), "%s", f[2]);
+	snprintf(out->scenario, sizeof(out->scenario), "%s", p);
+	return parse_items(last + 1, &out->sched, err, n);
+}
+
+const char *sm_traces_dir(void)
+{
+	const char *d = getenv("SELFMON_TRACES");
+	return d && *d ? d : SELFMON_TRACES_DIR;
+}
+
+int sm_scenario_resolve(const char *name, char *path, size_t n)
+{
+	if (strchr(name, '/') || strstr(name, ".scn"))
+		return snprintf(path, n, "%s", name) < (int)n ? 0 : -1;
+	return snprintf(path, n, "%s/%s.scn", sm_traces_dir(), name) < (int)n
+	       ? 0 : -1;
+}

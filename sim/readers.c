@@ -1,0 +1,56 @@
+/*
+ * readers.c — the built-in readers: the reference reader and the corpus
+ * (reader/variants/list.h), with the verdict each is expected to get per
+ * bundled scenario.
+ *
+ * Owns: sm_readers[] and the expectations.  An expectation string lists
+ * "scenario=VERDICT" pairs; a scenario not listed expects PASS.  The
+ * expectations are what the reader's fault makes the kernel model produce
+ * under exhaustive exploration at the default bound; tests assert them.
+ */
+#include <string.h>
+
+#include "prims.h"
+#include "session.h"
+
+/* The routed builds (SELFMON_PRIMS_ROUTED), one prototype per ABI. */
+#define PROTO_RAW(f) uint64_t f(const void *)
+#define PROTO_SCALED(f) uint64_t f(const void *)
+#define PROTO_TIMES(f) uint64_t f(const void *, uint64_t *, uint64_t *)
+#define PROTO_VALUES(f) int f(const void *, int, struct selfmon_values *)
+#define SELFMON_VARIANT(name, abi, what) PROTO_##abi(selfmon_v_##name);
+#include "variants/list.h"
+#undef SELFMON_VARIANT
+int selfmon_ref_read(const void *, int, struct selfmon_values *);
+
+#define EXPECT(name, text) { #name, text }
+static const struct { const char *name, *expect; } expectations[] = {
+#include "expect.h"
+};
+
+#define SELFMON_VARIANT(name, abi, what)                                       \
+	{ #name, what, ABI_##abi, (void (*)(void))selfmon_v_##name,             \
+	  "selfmon_v_" #name },
+const struct sm_reader sm_readers[] = {
+	{ "reference", "libselfmon's selfmon_read(): right in every case",
+	  ABI_VALUES, (void (*)(void))selfmon_ref_read, "selfmon_read" },
+#include "variants/list.h"
+};
+#undef SELFMON_VARIANT
+const unsigned sm_nreaders = sizeof(sm_readers) / sizeof(sm_readers[0]);
+
+const struct sm_reader *sm_reader_find(const char *name)
+{
+	for (unsigned i = 0; i < sm_nreaders; i++)
+		if (!strcmp(sm_readers[i].name, name))
+			return &sm_readers[i];
+	return NULL;
+}
+
+const char *sm_reader_expect(const struct sm_reader *r)
+{
+	for (size_t i = 0; i < sizeof(expectations) / sizeof(expectations[0]); i++)
+		if (!strcmp(expectations[i].name, r->name))
+			return expectations[i].expect;
+	return "";
+}

@@ -1,0 +1,237 @@
+/*
+ * session.c — what every engine does around the reader's instructions:
+ * bring the model to the call, move time one cycle per step, land timed,
+ * scheduled and remote-writer actions, sample the ground truth.
+ *
+ * Owns: sm_session_* and the name tables of sim/.  It must not know how
+ * an engine executes instructions.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "explain.h"
+#include "session.h"
+
+static const char *const verdict_names[NVERDICTS] = {
+	[V_PASS] = "PASS", [V_BLOCKED] = "BLOCKED",
+	[V_WRONG_VALUE] = "WRONG_VALUE", [V_FAULT] = "FAULT",
+	[V_LIVELOCK] = "LIVELOCK",
+};
+static const char *const abi_names[NABI] = {
+	[ABI_RAW] = "raw", [ABI_TIMES] = "times", [ABI_SCALED] = "scaled",
+	[ABI_VALUES] = "values",
+};
+static const char *const engine_names[NENGINES] = {
+	[ENGINE_UNICORN] = "unicorn", [ENGINE_NATIVE] = "native",
+};
+
+const char *sm_verdict_name(enum sm_verdict v)
+{
+	return (unsigned)v < NVERDICTS ? verdict_names[v] : "?";
+}
+
+int sm_verdict_from_name(const char *s)
+{
+	for (int i = 0; i < NVERDICTS; i++)
+		if (!strcmp(s, verdict_names[i]))
+			return i;
+	return -1;
+}
+
+const char *sm_abi_name(enum sm_abi abi)
+{
+	return (unsigned)abi < NABI ? abi_names[abi] : "?";
+}
+
+const char *sm_engine_name(enum sm_engine_kind e)
+{
+	return (unsigned)e < NENGINES ? engine_names[e] : "?";
+}
+
+const struct sm_engine_ops *sm_engine_ops(enum sm_engine_kind e)
+{
+	return e == ENGINE_NATIVE ? &sm_engine_native : &sm_engine_unicorn;
+}
+
+void sm_result_set(struct sm_result *r, enum sm_verdict v, const char *fmt,
+                   ...)
+{
+	va_list ap;
+
+	r->verdict = v;
+	va_start(ap, fmt);
+	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
+	va_end(ap);
+}
+
+/* The model as it is when the reader is called: the scenario's timed
+ * actions up to check_at applied, time moved on to check_at. */
+static int model_at_call(struct sm_session *s, char *err, size_t n)
+{
+	const struct sm_scenario *scn = s->scn;
+	struct sm_model *m = &s->model;
+	char why[256];
+	unsigned k;
+
+	if (sm_model_init(m, &scn->cfg, NULL, NULL, why, sizeof(why)) < 0) {
+		snprintf(err, n, "%s: %s", scn->name, why);
+		return -1;
+	}
+	for (k = 0; k < scn->nactions && scn->act[k].at <= scn->check_at; k++) {
+		uint64_t elapsed = m->now - scn->cfg.start;
+		if (scn->act[k].at > elapsed)
+			sm_model_advance(m, scn->act[k].at - elapsed);
+		if (sm_model_apply(m, &scn->act[k].act, why, sizeof(why)) < 0) {
+			snprintf(err, n, "%s:%u: %s", scn->name, scn->act[k].line, why);
+			return -1;
+		}
+	}
+	uint64_t elapsed = m->now - scn->cfg.start;
+	if (scn->check_at > elapsed)
+		sm_model_advance(m, scn->check_at - elapsed);
+	sm_model_flush(m);
+	s->timed_next = k;
+	return 0;
+}
+
+int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
+                    const struct sm_reader *r, enum sm_engine_kind e,
+                    char *err, size_t n)
+{
+	s->scn = scn;
+	s->reader = r;
+	s->engine = e;
+	s->sched = NULL;
+	s->explain = NULL;
+	s->eng = NULL;
+	if (model_at_call(s, err, n) < 0)
+		return -1;
+	return sm_engine_ops(e)->open(s, err, n);
+}
+
+void sm_session_sample(struct sm_session *s)
+{
+	struct sm_truth t;
+
+	if (s->nsamples >= SM_MAX_SAMPLES)
+		return;
+	sm_model_truth(&s->model, 0, &t);
+	s->samples[s->nsamples++] =
+		(struct sm_sample){ t.count, t.enabled, t.running };
+}
+
+/* Reset to the call: engines call this from begin(). */
+void sm_session_start(struct sm_session *s)
+{
+	char err[256];
+
+	model_at_call(s, err, sizeof(err)); /* succeeded in init */
+	s->sched_next = 0;
+	s->step = 0;
+	s->npoints = 0;
+	s->nsamples = 0;
+	s->kernel_active = false;
+	s->last_kernel_step = 0;
+	s->deadline = sm_model_next_activity(&s->model);
+	memset(&s->res, 0, sizeof(s->res));
+	sm_session_sample(s);
+	sm_session_observe(s, 0); /* the kernel may act before the first step */
+}
+
+int sm_session_apply(struct sm_session *s, enum sm_action_kind kind)
+{
+	struct sm_action a = {
+		.kind = kind, .event = SM_AUTO, .cpu = SM_AUTO,
+		.counter = SM_AUTO, .cycles = 1000, .period = 1000,
+	};
+	char err[128];
+
+	sm_session_sample(s); /* the instant just before */
+	uint64_t before = s->model.updates;
+	int rc = sm_model_apply(&s->model, &a, err, sizeof(err));
+	if (rc > 0) {
+		s->kernel_active = true;
+		s->last_kernel_step = s->step;
+	}
+	s->deadline = sm_model_next_activity(&s->model);
+	sm_session_sample(s); /* and just after */
+	if (s->explain)
+		sm_explain_action(s, kind, rc, before);
+	return rc;
+}
+
+static void apply_timed(struct sm_session *s, const struct sm_timed_action *t)
+{
+	char err[128];
+
+	sm_session_sample(s);
+	uint64_t before = s->model.updates;
+	if (sm_model_apply(&s->model, &t->act, err, sizeof(err)) > 0) {
+		s->kernel_active = true;
+		s->last_kernel_step = s->step;
+	}
+	s->deadline = sm_model_next_activity(&s->model);
+	sm_session_sample(s);
+	if (s->explain)
+		sm_explain_action(s, t->act.kind, 1, before);
+}
+
+void sm_session_tick(struct sm_session *s)
+{
+	struct sm_model *m = &s->model;
+	const struct sm_scenario *scn = s->scn;
+
+	if (s->step > 0) {
+		if (m->now + 1 < s->deadline) {
+			m->now++;
+		} else {
+			uint64_t before = m->updates;
+			sm_model_advance(m, 1);
+			s->deadline = sm_model_next_activity(m);
+			if (m->updates != before) {
+				s->kernel_active = true;
+				s->last_kernel_step = s->step;
+				if (s->explain)
+					sm_explain_action(s, m->cause, 1, before);
+			}
+		}
+	}
+	while (s->timed_next < scn->nactions &&
+	       scn->cfg.start + scn->act[s->timed_next].at <= m->now)
+		apply_timed(s, &scn->act[s->timed_next++]);
+	if (sm_model_pending(m)) {
+		int off = sm_model_store_step(m);
+		s->kernel_active = true;
+		s->last_kernel_step = s->step;
+		if (s->explain)
+			sm_explain_store(s, off);
+	}
+	/* last, as the explorer applies its actions after a stop here */
+	while (s->sched && s->sched_next < s->sched->n &&
+	       s->sched->item[s->sched_next].step == s->step)
+		sm_session_apply(s, s->sched->item[s->sched_next++].kind);
+	sm_session_sample(s);
+}
+
+void sm_session_observe(struct sm_session *s, uint64_t step)
+{
+	if (s->npoints && s->points[s->npoints - 1] == step)
+		return;
+	if (s->npoints < SM_MAX_POINTS)
+		s->points[s->npoints++] = step;
+}
+
+void sm_session_budget(struct sm_session *s)
+{
+	s->res.steps = s->step;
+	if (s->kernel_active && s->step - s->last_kernel_step < 1000)
+		sm_result_set(&s->res, V_BLOCKED, "still retrying after %" PRIu64
+		              " steps while the kernel keeps writing the page",
+		              s->step);
+	else
+		sm_result_set(&s->res, V_LIVELOCK, "no result after %" PRIu64
+		              " steps and the page has not changed for %" PRIu64,
+		              s->step, s->step - s->last_kernel_step);
+}

@@ -1,0 +1,159 @@
+/*
+ * session.h — one reader called once in one scenario, under a schedule of
+ * injected kernel actions, on one engine; and what the parts of sim/ share
+ * about it: readers, verdicts, schedules, the engine interface.
+ *
+ * Owns the types only.  Engines (engine_*.c) run the reader; the oracle
+ * (oracle.c) samples the ground truth and judges; the explorer
+ * (explore.c) chooses schedules.  None of them parses scenario text.
+ */
+#ifndef SELFMON_SESSION_H
+#define SELFMON_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "scenario.h"
+
+/* ---- readers --------------------------------------------------------- */
+
+enum sm_abi { ABI_RAW, ABI_TIMES, ABI_SCALED, ABI_VALUES, NABI };
+const char *sm_abi_name(enum sm_abi abi);
+
+struct sm_reader {
+	const char *name;
+	const char *what;     /* one line: the algorithm or the fault */
+	enum sm_abi abi;
+	void (*native)(void); /* the routed build, cast by ABI */
+	const char *symbol;   /* entry in the built reader code */
+};
+extern const struct sm_reader sm_readers[];
+extern const unsigned sm_nreaders;
+const struct sm_reader *sm_reader_find(const char *name);
+/* "scenario=VERDICT ..." pairs; scenarios not named expect PASS. */
+const char *sm_reader_expect(const struct sm_reader *r);
+
+/* The machine code of the built-in readers for one arch. */
+struct sm_blob {
+	enum sm_arch arch;
+	const uint8_t *code;
+	uint64_t size;
+	const char *const *names; /* symbols and their offsets */
+	const uint64_t *offsets;
+	unsigned nsyms;
+};
+const struct sm_blob *sm_blob_for(enum sm_arch arch); /* NULL: not built */
+#define SM_CODE_BASE 0x10000000ull
+
+/* ---- verdicts -------------------------------------------------------- */
+
+enum sm_verdict { V_PASS, V_BLOCKED, V_WRONG_VALUE, V_FAULT, V_LIVELOCK,
+                  NVERDICTS };
+const char *sm_verdict_name(enum sm_verdict v);
+int sm_verdict_from_name(const char *s);
+static inline bool sm_verdict_fails(enum sm_verdict v)
+{
+	return v >= V_WRONG_VALUE;
+}
+
+/* ---- schedules ------------------------------------------------------- */
+
+#define SM_MAX_BOUND 6
+
+struct sm_sched_item {
+	uint64_t step;          /* before the step-th executed instruction */
+	enum sm_action_kind kind;
+};
+
+struct sm_schedule {
+	unsigned n;
+	struct sm_sched_item item[SM_MAX_BOUND];
+};
+
+/* ---- a session ------------------------------------------------------- */
+
+enum sm_engine_kind { ENGINE_UNICORN, ENGINE_NATIVE, NENGINES };
+const char *sm_engine_name(enum sm_engine_kind e);
+
+#define SM_BUDGET 20000        /* instructions (native: routed calls) */
+#define SM_MAX_SAMPLES (2 * SM_BUDGET + 64)
+#define SM_MAX_POINTS 4096
+#define SM_EVENT_FD 3          /* the target event's fd as readers see it */
+
+struct sm_sample {
+	uint64_t count, enabled, running;
+};
+
+struct sm_result {
+	enum sm_verdict verdict;
+	char detail[256];
+	uint64_t value[3];     /* what the reader returned (count, en, run) */
+	int rc;                /* values ABI: return code */
+	uint64_t steps;        /* instructions (native: routed calls) */
+};
+
+struct sm_explain;              /* explain.c: the --explain listing */
+
+struct sm_session {
+	const struct sm_scenario *scn;
+	const struct sm_reader *reader;
+	enum sm_engine_kind engine;
+	struct sm_model model;      /* the kernel, at the page's fixed address */
+	/* the run */
+	const struct sm_schedule *sched;
+	unsigned sched_next;        /* replay mode: next item to apply */
+	unsigned timed_next;        /* scenario actions after check_at */
+	uint64_t step;              /* instructions executed so far */
+	uint64_t deadline;          /* next natural model activity */
+	bool kernel_active;         /* an action was applied during the call */
+	uint64_t last_kernel_step;  /* when the kernel last wrote the page */
+	/* observation points: steps that load the page or trap */
+	uint64_t points[SM_MAX_POINTS];
+	unsigned npoints;
+	/* the oracle's window: truth at every instant of the call */
+	struct sm_sample samples[SM_MAX_SAMPLES];
+	unsigned nsamples;
+	struct sm_result res;
+	struct sm_explain *explain; /* NULL unless --explain */
+	void *eng;                  /* engine private state */
+};
+
+/* Engine interface.  begin() puts the session at the reader's call with
+ * the model at check_at; run() executes until before instruction `stop`
+ * (UINT64_MAX: to the end) and returns true if it stopped there, false
+ * when the call ended (res filled).  Engines without snapshots run each
+ * schedule whole from begin() (sched items applied at their steps). */
+struct sm_engine_ops {
+	int (*open)(struct sm_session *s, char *err, size_t n);
+	void (*close)(struct sm_session *s);
+	void (*begin)(struct sm_session *s);
+	bool (*run)(struct sm_session *s, uint64_t stop);
+	/* optional: state snapshots (NULL: re-execute) */
+	void *(*save)(struct sm_session *s, void *snap);
+	void (*restore)(struct sm_session *s, const void *snap);
+	void (*free_snap)(void *snap);
+};
+extern const struct sm_engine_ops sm_engine_unicorn, sm_engine_native;
+const struct sm_engine_ops *sm_engine_ops(enum sm_engine_kind e);
+
+/* Shared by the engines (session.c). */
+int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
+                    const struct sm_reader *r, enum sm_engine_kind e,
+                    char *err, size_t n);
+void sm_session_start(struct sm_session *s); /* model at check_at */
+/* Before each step: time moves one cycle, timed and scheduled actions and
+ * remote stores land, the truth is sampled. */
+void sm_session_tick(struct sm_session *s);
+int sm_session_apply(struct sm_session *s, enum sm_action_kind kind);
+void sm_session_observe(struct sm_session *s, uint64_t step);
+/* Budget exhausted: BLOCKED if the kernel kept writing, else LIVELOCK. */
+void sm_session_budget(struct sm_session *s);
+void sm_session_sample(struct sm_session *s);
+
+/* oracle.c: judge the values the reader returned against the window. */
+void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc);
+void sm_result_set(struct sm_result *r, enum sm_verdict v, const char *fmt,
+                   ...) __attribute__((format(printf, 3, 4)));
+
+#endif
