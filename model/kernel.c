@@ -572,12 +572,14 @@ uint64_t sm_model_next_activity(const struct sm_model *m)
 	return who == -1 || d > ~0ull - m->now ? ~0ull : m->now + d;
 }
 
-/* Pending remote stores stay pending while time passes; they are flushed
- * only before the next update (the writer finishes one update first). */
+/* The remote writer lands one pending store per cycle as time passes; a
+ * new update first completes the one in flight. */
 void sm_model_advance(struct sm_model *m, uint64_t cycles)
 {
 	uint64_t target = m->now + cycles;
 
+	for (uint64_t k = 0; k < cycles && sm_model_pending(m); k++)
+		sm_model_store_step(m);
 	for (;;) {
 		int who;
 		uint64_t d = next_activity(m, &who);

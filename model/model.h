@@ -227,7 +227,8 @@ int sm_model_init(struct sm_model *m, const struct sm_config *cfg,
 void sm_model_observe(struct sm_model *m, sm_observer fn, void *ctx);
 
 /* Time passes by `cycles` with the task running: counters count, natural
- * overflows and multiplexing ticks happen at their cycle. */
+ * overflows and multiplexing ticks happen at their cycle, and a remote
+ * writer lands one pending store per cycle. */
 void sm_model_advance(struct sm_model *m, uint64_t cycles);
 /* Absolute cycle of the next counter wrap or multiplexing tick, ~0 if
  * none: time can be moved on freely before it. */

@@ -220,9 +220,10 @@ static int load_scenarios(struct plan *p)
 }
 
 /* "x86_reset=WRONG_VALUE other=FAULT" -> the verdict for `scn`. */
-static enum sm_verdict expected(const struct sm_reader *r, const char *scn)
+static enum sm_verdict expected(const struct sm_reader *r, const char *scn,
+                                enum sm_engine_kind engine)
 {
-	const char *e = sm_reader_expect(r);
+	const char *e = sm_reader_expect(r, engine);
 	size_t n = strlen(scn);
 
 	for (const char *p = e; (p = strstr(p, scn)); p += n) {
@@ -242,15 +243,46 @@ static bool arch_selected(const struct opts *o, enum sm_arch a)
 	return sm_blob_for(a) && (o->arch < 0 || o->arch == (int)a);
 }
 
+/* Say once per arch which scenarios are skipped for want of reader code. */
+static void note_skipped(const struct plan *p)
+{
+	for (int a = 0; a < SM_NARCH && !p->o.json; a++) {
+		if (sm_blob_for((enum sm_arch)a) ||
+		    (p->o.arch >= 0 && p->o.arch != a))
+			continue;
+		char names[512] = "";
+		size_t used = 0;
+		for (unsigned i = 0; i < p->nscn && used < sizeof(names); i++)
+			if (p->scn[i]->cfg.arch == (enum sm_arch)a)
+				used += (size_t)snprintf(names + used, sizeof(names) - used,
+				                         "%s%s", used ? ", " : "",
+				                         p->scn_name[i]);
+		if (used)
+			fprintf(stderr, "selfmon: skipping %s (%s): no %s reader code "
+			        "is built into this selfmon\n", sm_arch_name(a), names,
+			        sm_arch_name(a));
+	}
+}
+
 static int plan_jobs(struct plan *p)
 {
 	unsigned max = sm_nreaders * p->nscn;
 
+	note_skipped(p);
 	p->jobs = calloc(max ? max : 1, sizeof(*p->jobs));
 	for (unsigned si = 0; si < p->nscn; si++) {
 		const struct sm_scenario *scn = p->scn[si];
 		if (!arch_selected(&p->o, scn->cfg.arch))
 			continue;
+		if (p->o.engine == ENGINE_NATIVE &&
+		    (scn->cfg.writer == SM_WRITER_REMOTE ||
+		     scn->cfg.arch != SM_X86_64)) {
+			if (!p->o.json)
+				fprintf(stderr, "selfmon: skipping %s: the native engine "
+				        "runs local-writer x86_64 scenarios only\n",
+				        p->scn_name[si]);
+			continue;
+		}
 		for (unsigned ri = 0; ri < sm_nreaders; ri++) {
 			const struct sm_reader *r = &sm_readers[ri];
 			bool named = p->o.nreaders == 0;
@@ -262,7 +294,7 @@ static int plan_jobs(struct plan *p)
 			j->reader = r;
 			j->scn = scn;
 			j->scn_name = p->scn_name[si];
-			j->expected = expected(r, p->scn_name[si]);
+			j->expected = expected(r, p->scn_name[si], p->o.engine);
 		}
 	}
 	return 0;
@@ -270,21 +302,17 @@ static int plan_jobs(struct plan *p)
 
 static void run_job(struct plan *p, struct job *j)
 {
-	struct sm_session *s = calloc(1, sizeof(*s));
+	struct sm_session *s = sm_session_new();
 
 	if (!s || sm_session_init(s, j->scn, j->reader, p->o.engine, j->error,
 	                          sizeof(j->error)) < 0) {
-		if (s) {
-			sm_engine_ops(p->o.engine)->close(s);
-			free(s);
-		}
+		sm_session_free(s);
 		if (!j->error[0])
 			snprintf(j->error, sizeof(j->error), "out of memory");
 		return;
 	}
 	sm_explore(s, &p->o.x, &j->cell);
-	sm_engine_ops(p->o.engine)->close(s);
-	free(s);
+	sm_session_free(s);
 }
 
 static void progress(struct plan *p, time_t t0)

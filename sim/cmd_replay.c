@@ -82,11 +82,12 @@ int cmd_replay(int argc, char **argv)
 		return usage_error("replay: scenario %s is for %s, not %s",
 		                   sl.scenario, sm_arch_name(scn.cfg.arch),
 		                   sm_arch_name(sl.arch));
-	struct sm_session *s = calloc(1, sizeof(*s));
+	struct sm_session *s = sm_session_new();
 	struct sm_explain x;
+	if (!s)
+		return usage_error("replay: out of memory");
 	if (sm_session_init(s, &scn, r, sl.engine, err, sizeof(err)) < 0) {
-		sm_engine_ops(sl.engine)->close(s);
-		free(s);
+		sm_session_free(s);
 		return usage_error("replay: %s", err);
 	}
 	if (explain) {
@@ -106,7 +107,6 @@ int cmd_replay(int argc, char **argv)
 		       PRIu64 " rc=%d\n", res->value[0], res->value[1],
 		       res->value[2], res->rc);
 	int rc = sm_verdict_fails(res->verdict) ? 1 : 0;
-	sm_engine_ops(sl.engine)->close(s);
-	free(s);
+	sm_session_free(s);
 	return rc;
 }

@@ -374,7 +374,7 @@ static void *u_save(struct sm_session *s, void *snap)
 	struct usnap *p = snap;
 
 	if (!p) {
-		p = malloc(sizeof(*p));
+		p = aligned_alloc(4096, (sizeof(*p) + 4095) & ~(size_t)4095);
 		if (!p || uc_context_alloc(e->uc, &p->ctx) != UC_ERR_OK)
 			abort();
 	}

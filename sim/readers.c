@@ -23,8 +23,13 @@
 #undef SELFMON_VARIANT
 int selfmon_ref_read(const void *, int, struct selfmon_values *);
 
-#define EXPECT(name, text) { #name, text }
-static const struct { const char *name, *expect; } expectations[] = {
+#define EXPECT(name, text) { #name, -1, text }
+#define EXPECT_NATIVE(name, text) { #name, ENGINE_NATIVE, text }
+static const struct {
+	const char *name;
+	int engine; /* -1: every engine unless an engine's own entry exists */
+	const char *expect;
+} expectations[] = {
 #include "expect.h"
 };
 
@@ -47,10 +52,17 @@ const struct sm_reader *sm_reader_find(const char *name)
 	return NULL;
 }
 
-const char *sm_reader_expect(const struct sm_reader *r)
+const char *sm_reader_expect(const struct sm_reader *r, enum sm_engine_kind e)
 {
-	for (size_t i = 0; i < sizeof(expectations) / sizeof(expectations[0]); i++)
-		if (!strcmp(expectations[i].name, r->name))
+	const char *any = "";
+
+	for (size_t i = 0; i < sizeof(expectations) / sizeof(expectations[0]); i++) {
+		if (strcmp(expectations[i].name, r->name))
+			continue;
+		if (expectations[i].engine == (int)e)
 			return expectations[i].expect;
-	return "";
+		if (expectations[i].engine < 0)
+			any = expectations[i].expect;
+	}
+	return any;
 }

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "explain.h"
@@ -91,9 +92,26 @@ static int model_at_call(struct sm_session *s, char *err, size_t n)
 	uint64_t elapsed = m->now - scn->cfg.start;
 	if (scn->check_at > elapsed)
 		sm_model_advance(m, scn->check_at - elapsed);
-	sm_model_flush(m);
-	s->timed_next = k;
+	s->timed_next = k; /* a remote writer may still be mid-update */
 	return 0;
+}
+
+struct sm_session *sm_session_new(void)
+{
+	size_t n = (sizeof(struct sm_session) + 4095) & ~(size_t)4095;
+	struct sm_session *s = aligned_alloc(4096, n);
+
+	if (s)
+		memset(s, 0, n);
+	return s;
+}
+
+void sm_session_free(struct sm_session *s)
+{
+	if (!s)
+		return;
+	sm_engine_ops(s->engine)->close(s);
+	free(s);
 }
 
 int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
@@ -184,12 +202,19 @@ void sm_session_tick(struct sm_session *s)
 	const struct sm_scenario *scn = s->scn;
 
 	if (s->step > 0) {
-		if (m->now + 1 < s->deadline) {
+		if (m->now + 1 < s->deadline && !sm_model_pending(m)) {
 			m->now++;
 		} else {
 			uint64_t before = m->updates;
-			sm_model_advance(m, 1);
+			unsigned next = m->pending_next, pending = sm_model_pending(m);
+			sm_model_advance(m, 1); /* also lands one remote store */
 			s->deadline = sm_model_next_activity(m);
+			if (pending) {
+				s->kernel_active = true;
+				s->last_kernel_step = s->step;
+				if (s->explain)
+					sm_explain_store(s, m->pending[next].off);
+			}
 			if (m->updates != before) {
 				s->kernel_active = true;
 				s->last_kernel_step = s->step;
@@ -201,13 +226,6 @@ void sm_session_tick(struct sm_session *s)
 	while (s->timed_next < scn->nactions &&
 	       scn->cfg.start + scn->act[s->timed_next].at <= m->now)
 		apply_timed(s, &scn->act[s->timed_next++]);
-	if (sm_model_pending(m)) {
-		int off = sm_model_store_step(m);
-		s->kernel_active = true;
-		s->last_kernel_step = s->step;
-		if (s->explain)
-			sm_explain_store(s, off);
-	}
 	/* last, as the explorer applies its actions after a stop here */
 	while (s->sched && s->sched_next < s->sched->n &&
 	       s->sched->item[s->sched_next].step == s->step)

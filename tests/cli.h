@@ -1,0 +1,61 @@
+/*
+ * cli.h — running the `selfmon` binary from a test: both streams and the
+ * exit status captured.
+ */
+#ifndef SELFMON_TEST_CLI_H
+#define SELFMON_TEST_CLI_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+struct run {
+	int status;
+	char out[1 << 20];
+	char err[4096];
+};
+
+static struct run r;
+
+static inline void slurp(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t k = 0;
+	if (f) {
+		k = fread(buf, 1, n - 1, f);
+		fclose(f);
+	}
+	buf[k] = 0;
+	unlink(path);
+}
+
+/* Runs `selfmon ARGS` through the shell, capturing both streams. */
+static inline void run(const char *args)
+{
+	char cmd[4096], out[] = "/tmp/selfmon-cli-outXXXXXX",
+	                err[] = "/tmp/selfmon-cli-errXXXXXX";
+	int fo = mkstemp(out), fe = mkstemp(err);
+	assert_true(fo >= 0 && fe >= 0);
+	close(fo);
+	close(fe);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >%s 2>%s", SELFMON_SRC,
+	         SELFMON_BIN, args, out, err);
+	int st = system(cmd);
+	assert_true(WIFEXITED(st));
+	r.status = WEXITSTATUS(st);
+	slurp(out, r.out, sizeof(r.out));
+	slurp(err, r.err, sizeof(r.err));
+}
+
+static inline unsigned count_lines(const char *s)
+{
+	unsigned n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * test_schedule.c — the one-line schedule form round-trips, and malformed
+ * lines are refused with the reason.
+ */
+#include "testutil.h"
+#include "explore.h"
+
+static void test_round_trip(void **state)
+{
+	struct sm_schedule s = { 3, { { 0, SM_ACT_RESET }, { 17, SM_ACT_ROTATE_OUT },
+	                              { 30, SM_ACT_ROTATE_IN } } };
+	struct sm_schedule_line l;
+	char buf[256], err[128];
+	(void)state;
+	sm_schedule_format(buf, sizeof(buf), SM_X86_64, ENGINE_UNICORN,
+	                   "reference", "traces/x.scn", &s);
+	assert_string_equal(buf, "x86_64:unicorn:reference:traces/x.scn:"
+	                    "reset@0,rotate_out@17,rotate_in@30");
+	assert_int_equal(sm_schedule_parse(buf, &l, err, sizeof(err)), 0);
+	assert_int_equal(l.arch, SM_X86_64);
+	assert_int_equal(l.engine, ENGINE_UNICORN);
+	assert_string_equal(l.reader, "reference");
+	assert_string_equal(l.scenario, "traces/x.scn");
+	assert_int_equal(l.sched.n, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(l.sched.item[i].step, s.item[i].step);
+		assert_int_equal(l.sched.item[i].kind, s.item[i].kind);
+	}
+	s.n = 0;
+	sm_schedule_format(buf, sizeof(buf), SM_X86_64, ENGINE_NATIVE, "no_sext",
+	                   "x86_reset", &s);
+	assert_string_equal(buf, "x86_64:native:no_sext:x86_reset:-");
+	assert_int_equal(sm_schedule_parse(buf, &l, err, sizeof(err)), 0);
+	assert_int_equal(l.sched.n, 0);
+	assert_int_equal(l.engine, ENGINE_NATIVE);
+}
+
+static void refused(const char *line, const char *why)
+{
+	struct sm_schedule_line l;
+	char err[256];
+	assert_int_equal(sm_schedule_parse(line, &l, err, sizeof(err)), -1);
+	if (!strstr(err, why))
+		fail_msg("'%s': '%s' lacks '%s'", line, err, why);
+}
+
+static void test_refused(void **state)
+{
+	(void)state;
+	refused("x86_64:unicorn:reference:s:reset@1,reset@2,reset@3,reset@4,"
+	        "reset@5,reset@6,reset@7", "too many actions");
+	refused("x86_64:unicorn:reference:s:reset@-1", "bad step");
+	refused("x86_64:unicorn:reference:s:reset@", "bad step");
+	refused("x86_64:unicorn:reference:s:reset@99999999999999999999999",
+	        "bad step");
+	refused("x86_64:unicorn:reference:s:reset@5,overflow@4",
+	        "steps must not decrease");
+	refused("x86_64:unicorn::s:-", "empty reader");
+	refused("x86_64:unicorn:reference::-", "empty reader or scenario");
+	refused("", "expected ARCH");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
