@@ -59,10 +59,13 @@ static inline long sys_read(int fd, void *buf, size_t n)
 	return ret;
 }
 #else
+#include <errno.h>
 #include <unistd.h>
+/* read(2) with the kernel's convention: -errno on failure. */
 static inline long sys_read(int fd, void *buf, size_t n)
 {
-	return (long)read(fd, buf, n);
+	long r = (long)read(fd, buf, n);
+	return r < 0 ? -errno : r;
 }
 #endif
 

@@ -11,7 +11,9 @@
  * snapshots: the explorer re-executes each schedule.  x86-64 hosts only.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
@@ -31,7 +33,32 @@ static _Thread_local volatile sig_atomic_t caught;
 static _Thread_local timer_t cpu_timer;
 static _Thread_local bool have_timer;
 
-static void step(const char *what, uint64_t arg)
+/* file:line of a code address in this binary (debug info), for
+ * --explain: addr2line on the offset from the load base. */
+static void source_line(const void *addr, char *out, size_t n)
+{
+	Dl_info info;
+	char cmd[512];
+
+	snprintf(out, n, "?");
+	if (!dladdr(addr, &info) || !info.dli_fname)
+		return;
+	snprintf(cmd, sizeof(cmd), "addr2line -e '%s' 0x%lx 2>/dev/null",
+	         info.dli_fname,
+	         (unsigned long)((const char *)addr - (const char *)info.dli_fbase) -
+	             1);
+	FILE *f = popen(cmd, "r");
+	if (!f)
+		return;
+	if (fgets(out, (int)n, f))
+		out[strcspn(out, "\n")] = '\0';
+	pclose(f);
+	const char *base = strstr(out, "/reader/");
+	if (base)
+		memmove(out, base + 1, strlen(base));
+}
+
+static void step(const char *what, uint64_t arg, const void *caller)
 {
 	struct sm_session *s = cur;
 
@@ -42,8 +69,9 @@ static void step(const char *what, uint64_t arg)
 	}
 	sm_session_observe(s, s->step);
 	if (s->explain) {
-		char line[64];
-		snprintf(line, sizeof(line), "%s(%" PRIu64 ")", what, arg);
+		char line[600], src[512];
+		source_line(caller, src, sizeof(src));
+		snprintf(line, sizeof(line), "%s(%" PRIu64 ") at %s", what, arg, src);
 		sm_explain_native(s, line);
 	}
 	s->step++;
@@ -53,7 +81,7 @@ uint64_t selfmon_routed_rdpmc(uint32_t counter)
 {
 	uint64_t v;
 
-	step("rdpmc", counter);
+	step("rdpmc", counter, __builtin_return_address(0));
 	if (sm_model_rdpmc(&cur->model, counter, &v) != SM_OK) {
 		cur->res.steps = cur->step;
 		sm_result_set(&cur->res, V_FAULT, "rdpmc with ECX=0x%x raised #GP",
@@ -67,7 +95,7 @@ uint64_t selfmon_routed_rdpmc(uint32_t counter)
 
 uint64_t selfmon_routed_rdtsc(void)
 {
-	step("rdtsc", 0);
+	step("rdtsc", 0, __builtin_return_address(0));
 	return sm_model_timer(&cur->model);
 }
 
@@ -75,7 +103,7 @@ long selfmon_routed_read(int fd, void *buf, size_t n)
 {
 	long r;
 
-	step("read", (uint64_t)fd);
+	step("read", (uint64_t)fd, __builtin_return_address(0));
 	if (fd != SM_EVENT_FD)
 		return -9;
 	r = sm_model_read(&cur->model, 0, buf, n);

@@ -222,6 +222,23 @@ static void test_bad_input(void **state)
 	bad("replay /nonexistent.trace", "not a readable trace file");
 }
 
+/* Seeded random sampling is deterministic and finds the same faults. */
+static void test_random(void **state)
+{
+	static char first[1 << 16];
+	(void)state;
+	run("check reference no_zero_ext_fix --scenario x86_reset --random 200 "
+	    "--seed 7 --json --no-traces");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(cells(r.out, cs, 4), 2);
+	assert_string_equal(cs[0].verdict, "PASS");
+	assert_string_equal(cs[1].verdict, "WRONG_VALUE");
+	snprintf(first, sizeof(first), "%s", r.out);
+	run("check reference no_zero_ext_fix --scenario x86_reset --random 200 "
+	    "--seed 7 --json --no-traces");
+	assert_string_equal(r.out, first);
+}
+
 static void test_list(void **state)
 {
 	(void)state;
@@ -241,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_replay_counterexample),
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
