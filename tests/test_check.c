@@ -225,7 +225,7 @@ static void test_bad_input(void **state)
 /* Seeded random sampling is deterministic and finds the same faults. */
 static void test_random(void **state)
 {
-	static char first[1 << 16];
+	static char first[sizeof(r.out)];
 	(void)state;
 	run("check reference no_zero_ext_fix --scenario x86_reset --random 200 "
 	    "--seed 7 --json --no-traces");
