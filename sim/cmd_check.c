@@ -440,6 +440,10 @@ static void print_table(const struct plan *p)
 		                                      : sm_verdict_name(j->expected),
 		       j->cell.runs, fails ? line : "-",
 		       j->cell.verdict == j->expected ? "" : "   <-- UNEXPECTED");
+		if (p->o.explore_stats)
+			printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked; "
+			       "last run: %s\n", "", j->cell.runs, j->cell.blocked,
+			       j->cell.res.detail);
 	}
 }
 

@@ -19,16 +19,9 @@
  * does not hurt it (the zero-extended prev_count matches); every reload
  * does.
  */
-#include "prims.h"
+#include "base.h"
 
 #define CAP(bit) ((uint64_t)1 << (bit))
-
-/* (cyc * mult) >> shift without losing the high bits of the product. */
-static inline uint64_t mul_u64_u32_shr(uint64_t cyc, uint32_t mult,
-                                       unsigned shift)
-{
-	return (uint64_t)(((unsigned __int128)cyc * mult) >> shift);
-}
 
 int selfmon_v_no_sext(const void *page, int fd,
                       struct selfmon_values *out)

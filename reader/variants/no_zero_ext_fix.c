@@ -21,24 +21,9 @@
  * from libperf_sext in that it extrapolates enabled/running with the TSC
  * even when they were equal at the last page update.
  */
-#include "prims.h"
+#include "base.h"
 
 #define CAP(bit) ((uint64_t)1 << (bit))
-
-/* (cyc * mult) >> shift without losing the high bits of the product. */
-static inline uint64_t mul_u64_u32_shr(uint64_t cyc, uint32_t mult,
-                                       unsigned shift)
-{
-	return (uint64_t)(((unsigned __int128)cyc * mult) >> shift);
-}
-
-/* The counter is pmc_width bits wide: bit width-1 is its sign. */
-static inline uint64_t sign_extend(uint64_t pmc, unsigned width)
-{
-	if (width == 0 || width >= 64)
-		return pmc;
-	return (uint64_t)((int64_t)(pmc << (64 - width)) >> (64 - width));
-}
 
 int selfmon_v_no_zero_ext_fix(const void *page, int fd,
                               struct selfmon_values *out)

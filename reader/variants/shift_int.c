@@ -21,13 +21,13 @@
  * IOC_RESET quirk (a negative count is 2^pmc_width low), so the fault
  * above is its only one.
  */
-#include "prims.h"
+#include "base.h"
 
 #define CAP(bit) ((uint64_t)1 << (bit))
 
 /* (cyc * mult) >> shift split into quotient and remainder of 2^shift, as
  * the 2011 readers did.  FAULT: the mask is built from the int 1. */
-static inline uint64_t mul_u64_u32_shr(uint64_t cyc, uint32_t mult,
+static inline uint64_t int_mask_mul_shr(uint64_t cyc, uint32_t mult,
                                        unsigned shift)
 {
 	uint64_t quot, rem;
@@ -35,23 +35,6 @@ static inline uint64_t mul_u64_u32_shr(uint64_t cyc, uint32_t mult,
 	quot = cyc >> shift;
 	rem = cyc & ((1 << shift) - 1);
 	return quot * mult + ((rem * mult) >> shift);
-}
-
-/* The counter is pmc_width bits wide: bit width-1 is its sign. */
-static inline uint64_t sign_extend(uint64_t pmc, unsigned width)
-{
-	if (width == 0 || width >= 64)
-		return pmc;
-	return (uint64_t)((int64_t)(pmc << (64 - width)) >> (64 - width));
-}
-
-/* After IOC_RESET the kernel's prev_count is zero-extended: a count that
- * comes out negative was 2^width low (the reference reader's correction). */
-static inline uint64_t reset_fix(uint64_t count, unsigned width)
-{
-	if (width < 64 && (int64_t)count < 0)
-		count += (uint64_t)1 << width;
-	return count;
 }
 
 int selfmon_v_shift_int(const void *page, int fd,
@@ -87,7 +70,7 @@ int selfmon_v_shift_int(const void *page, int fd,
 				      ((cyc - time_cycles) & time_mask);
 			}
 			delta = time_offset +
-			        mul_u64_u32_shr(cyc, time_mult, time_shift);
+			        int_mask_mul_shr(cyc, time_mult, time_shift);
 		}
 
 		user_rdpmc = (caps & CAP(SELFMON_CAP_USER_RDPMC)) != 0;
