@@ -4,6 +4,7 @@
 #   ./dev.sh run        the main job (see README)
 #   ./dev.sh test       build and run the test suite (ctest)
 #   ./dev.sh sanitize   the same tests built with ASan + UBSan (build-asan/)
+#   ./dev.sh nocross    the tests of a build without the cross compilers
 #   ./dev.sh build      only install and build
 #
 # Debian packages are installed with apt-get when run as root; otherwise the
@@ -55,11 +56,15 @@ sanitize)
 	build build-asan -DSELFMON_SANITIZE=ON
 	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
 	;;
+nocross)
+	build build-nocross -DSELFMON_CROSS=OFF
+	ctest --test-dir build-nocross --output-on-failure
+	;;
 build)
 	build build
 	;;
 *)
-	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 	;;
 esac

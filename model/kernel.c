@@ -633,12 +633,12 @@ long sm_model_read(struct sm_model *m, int i, void *buf, size_t len)
 	return (long)sizeof(v);
 }
 
-/* Is an event of the task with user read access active on its CPU? */
-static bool user_event_active(const struct sm_model *m)
+/* Does the task have an mmapped event with user read access?  (arm64:
+ * ctx->nr_user, counted at perf_mmap() whatever the event's state.) */
+static bool user_events_mapped(const struct sm_model *m)
 {
 	for (unsigned i = 0; i < m->cfg.nevents; i++)
-		if (m->ev[i].state == SM_ACTIVE && m->ev[i].counter >= 0 &&
-		    RULES(m)->user_read(&m->cfg, &m->ev[i]))
+		if (m->ev[i].mapped && RULES(m)->user_read(&m->cfg, &m->ev[i]))
 			return true;
 	return false;
 }
@@ -668,15 +668,16 @@ enum sm_fault sm_model_rdpmc(const struct sm_model *m, uint32_t ecx,
 	return SM_OK;
 }
 
-/* arm64 MRS of PMEVCNTR<n>_EL0 / PMCCNTR_EL0: PMUSERENR_EL0.ER|CR are set
- * by armv8pmu_enable_user_access() while the task has a user-readable
- * event on the CPU; otherwise, or for a counter that does not exist, the
- * read is UNDEFINED (SIGILL). */
+/* arm64 MRS of PMEVCNTR<n>_EL0 / PMCCNTR_EL0: armv8pmu_start() sets
+ * PMUSERENR_EL0.ER|CR (armv8pmu_enable_user_access()) while the task's
+ * context has user-readable mmapped events (nr_user), whether or not they
+ * are on a counter right now; otherwise, or for a counter that does not
+ * exist, the read is UNDEFINED (SIGILL). */
 enum sm_fault sm_model_arm64_counter(const struct sm_model *m, unsigned c,
                                      uint64_t *val)
 {
 	if (m->cfg.arch != SM_ARM64 || m->cfg.user_access != 1 ||
-	    !m->task_on || !user_event_active(m) ||
+	    !m->task_on || !user_events_mapped(m) ||
 	    !sm_counter_exists(&m->cfg, (int)c))
 		return SM_FAULT_ILL;
 	*val = sm_counter_value(m, m->task_cpu, (int)c);
@@ -685,7 +686,9 @@ enum sm_fault sm_model_arm64_counter(const struct sm_model *m, unsigned c,
 
 /* riscv64 CSR reads: `time` always (scounteren.TM); cycle/instret always
  * with perf_user_access 2; otherwise a counter is readable while an event
- * with user access runs on it (pmu_sbi_set_scounteren()). */
+ * with user access runs on it: pmu_sbi_ctr_start() sets its scounteren
+ * bit and pmu_sbi_ctr_stop() clears it, so a reader that races a rotation
+ * out of the counter takes an illegal-instruction trap (SIGILL). */
 enum sm_fault sm_model_riscv_csr(const struct sm_model *m, unsigned csr,
                                  uint64_t *val)
 {

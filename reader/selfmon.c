@@ -34,9 +34,10 @@ static void snapshot(const struct perf_event_mmap_page *pc, struct snap *s)
 {
 	uint32_t seq;
 
+	s->pmc = s->cyc = 0;
 	do {
 		seq = READ_ONCE(pc->lock);
-		barrier();
+		rmb(); /* the lock before the fields (arm64/riscv: a fence) */
 		if (seq & 1)
 			continue;
 		s->caps = READ_ONCE(pc->capabilities);
@@ -54,7 +55,7 @@ static void snapshot(const struct perf_event_mmap_page *pc, struct snap *s)
 			s->pmc = rdpmc(s->index - 1);
 			s->cyc = rdtsc();
 		}
-		barrier();
+		rmb(); /* the fields before the lock re-check */
 	} while ((seq & 1) || READ_ONCE(pc->lock) != seq);
 }
 

@@ -31,7 +31,9 @@
  * is below 2^63 - 2^pmc_width; a page written at mmap after a read(2) of
  * an event that had already counted more than 2^pmc_width events carries
  * the same zero-extended prev_count and cannot be told apart from the
- * page alone.  Architectures: x86-64 (arm64 and riscv64 to come).
+ * page alone.  Architectures: x86-64 (rdpmc, rdtsc), arm64 (mrs of
+ * PMEVCNTR<n>_EL0/PMCCNTR_EL0 and CNTVCT_EL0, with dmb ishld ordering the
+ * loads) and riscv64 (csrr of the counter CSRs and rdtime, fence r,r).
  *
  * Thread safety: reads only; any number of threads may call it.
  */

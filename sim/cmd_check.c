@@ -288,7 +288,8 @@ static int plan_jobs(struct plan *p)
 			bool named = p->o.nreaders == 0;
 			for (unsigned k = 0; k < p->o.nreaders && !named; k++)
 				named = !strcmp(p->o.readers[k], r->name);
-			if (!named)
+			if (!named || !sm_reader_on(r, scn->cfg.arch) ||
+			    (p->o.engine == ENGINE_NATIVE && !r->native))
 				continue;
 			struct job *j = &p->jobs[p->njobs++];
 			j->reader = r;

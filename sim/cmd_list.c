@@ -54,7 +54,7 @@ int cmd_list(int argc, char **argv)
 		return usage_error("list: unexpected argument '%s'", argv[0]);
 	printf("readers:\n");
 	for (unsigned i = 0; i < sm_nreaders; i++)
-		printf("  %-18s %-7s %s\n", sm_readers[i].name,
+		printf("  %-22s %-7s %s\n", sm_readers[i].name,
 		       sm_abi_name(sm_readers[i].abi), sm_readers[i].what);
 	scenarios();
 	printf("\narches:\n");

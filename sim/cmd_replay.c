@@ -74,6 +74,9 @@ int cmd_replay(int argc, char **argv)
 	const struct sm_reader *r = sm_reader_find(sl.reader);
 	if (!r)
 		return usage_error("replay: unknown reader '%s'", sl.reader);
+	if (!sm_reader_on(r, sl.arch))
+		return usage_error("replay: reader '%s' is not built for %s",
+		                   sl.reader, sm_arch_name(sl.arch));
 	static struct sm_scenario scn;
 	if (sm_scenario_resolve(sl.scenario, path, sizeof(path)) < 0 ||
 	    sm_scenario_load(path, &scn, err, sizeof(err)) < 0)

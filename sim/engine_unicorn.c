@@ -1,12 +1,13 @@
 /*
- * engine_unicorn.c — the reader's machine code in Unicorn (x86-64).
+ * engine_unicorn.c — the reader's machine code in Unicorn, any arch.
  *
  * Owns: the emulator: memory map (code, the model's page mapped read-only
- * at a fixed address, stack, out-parameters, a return stub outside the
- * code), the call of the reader by its ABI, the traps (rdpmc, rdtsc,
- * rdtscp decoded in the code hook and answered by the model; syscall
- * read(2) answered by the model), faults turned into verdicts, and state
- * snapshots.  Facts about Unicorn 2.0.1 it relies on are in DESIGN.md §6.
+ * at a fixed address, stack, out-parameters, a return address outside the
+ * code), the call of the reader by its ABI, stepping (one cycle per
+ * instruction, kernel actions between instructions), page loads as
+ * observation points, faults turned into verdicts, and state snapshots.
+ * The arch table (uc_arch.h) supplies registers, the calling convention
+ * and the traps.  Facts about Unicorn 2.0.1 it relies on: DESIGN.md §6.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,24 +15,19 @@
 #include <unicorn/unicorn.h>
 
 #include "explain.h"
-#include "session.h"
+#include "uc_arch.h"
 
-#define PAGE_ADDR 0x20000000ull
-#define STACK_ADDR 0x30000000ull
-#define STACK_SIZE 0x4000ull
-#define OUT_ADDR 0x40000000ull
-#define OUT_SIZE 0x1000ull
-#define RET_ADDR 0x50000000ull
+#define PAGE_ADDR UC_PAGE_ADDR
+#define STACK_ADDR UC_STACK_ADDR
+#define STACK_SIZE UC_STACK_SIZE
+#define OUT_ADDR UC_OUT_ADDR
+#define OUT_SIZE UC_OUT_SIZE
+#define RET_ADDR UC_RET_ADDR
 
-struct ueng {
-	uc_engine *uc;
-	const struct sm_blob *blob;
-	uint64_t entry, code_size;
-	uint64_t stop;          /* stop before this step */
-	uint64_t ticked;        /* step + 1 of the last tick */
-	bool stopped, done;
-	uint8_t *stack, *out;   /* host memory behind the mappings */
-	char fault[160];
+static const struct sm_uc_arch *const arches[SM_NARCH] = {
+	[SM_X86_64] = &sm_uc_x86_64,
+	[SM_ARM64] = &sm_uc_arm64,
+	[SM_RISCV64] = &sm_uc_riscv64,
 };
 
 struct usnap {
@@ -46,8 +42,8 @@ struct usnap {
 	struct sm_model model; /* copied partially: up to the used pages */
 };
 
-static void finish_fault(struct sm_session *s, const char *fmt, uint64_t a,
-                         uint64_t b)
+void sm_uc_fault(struct sm_session *s, const char *fmt, uint64_t a,
+                 uint64_t b)
 {
 	struct ueng *e = s->eng;
 	char msg[160];
@@ -59,46 +55,12 @@ static void finish_fault(struct sm_session *s, const char *fmt, uint64_t a,
 	uc_emu_stop(e->uc);
 }
 
-/* rdpmc / rdtsc / rdtscp: answered here, then skipped. */
-static bool trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
+void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
+                   uint64_t arg, uint64_t value)
 {
-	struct ueng *e = s->eng;
-	uint64_t v, rcx = 0;
-	unsigned len;
-	const char *what;
-
-	if (b[0] != 0x0f)
-		return false;
-	if (b[1] == 0x31 || (b[1] == 0x01 && b[2] == 0xf9)) {
-		what = b[1] == 0x31 ? "rdtsc" : "rdtscp";
-		len = b[1] == 0x31 ? 2 : 3;
-		v = sm_model_timer(&s->model);
-		if (len == 3) {
-			rcx = s->model.task_cpu;
-			uc_reg_write(e->uc, UC_X86_REG_RCX, &rcx);
-		}
-	} else if (b[1] == 0x33) {
-		what = "rdpmc";
-		len = 2;
-		uc_reg_read(e->uc, UC_X86_REG_RCX, &rcx);
-		rcx &= 0xffffffffu;
-		if (sm_model_rdpmc(&s->model, (uint32_t)rcx, &v) != SM_OK) {
-			sm_session_observe(s, s->step);
-			finish_fault(s, "rdpmc with ECX=0x%" PRIx64 " raised #GP at "
-			             "0x%" PRIx64, rcx, pc);
-			return true;
-		}
-	} else {
-		return false;
-	}
-	uint64_t lo = v & 0xffffffffu, hi = v >> 32, next = pc + len;
-	uc_reg_write(e->uc, UC_X86_REG_RAX, &lo);
-	uc_reg_write(e->uc, UC_X86_REG_RDX, &hi);
-	uc_reg_write(e->uc, UC_X86_REG_RIP, &next);
-	sm_session_observe(s, s->step);
+	sm_session_observe(s, step);
 	if (s->explain)
-		sm_explain_trap(s, what, rcx, v);
-	return true;
+		sm_explain_trap(s, what, arg, value);
 }
 
 static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
@@ -125,7 +87,7 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	const uint8_t *b = e->blob->code + (pc - SM_CODE_BASE);
 	if (s->explain)
 		sm_explain_insn(s, pc, b, size);
-	trap(s, pc, b);
+	e->arch->trap(s, pc, b);
 	s->step++;
 }
 
@@ -146,29 +108,23 @@ static void hook_page_read(uc_engine *uc, uc_mem_type type, uint64_t addr,
 
 /* read(2) on the event's fd is answered by the model; other fds EBADF,
  * other syscalls ENOSYS. */
-static void hook_syscall(uc_engine *uc, void *user)
+int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
+                      uint64_t fd, uint64_t buf, uint64_t len)
 {
-	struct sm_session *s = user;
-	uint64_t nr, fd, buf, len;
-	int64_t ret;
+	struct ueng *e = s->eng;
 	uint64_t vals[3];
+	int64_t ret;
 
-	uc_reg_read(uc, UC_X86_REG_RAX, &nr);
-	uc_reg_read(uc, UC_X86_REG_RDI, &fd);
-	uc_reg_read(uc, UC_X86_REG_RSI, &buf);
-	uc_reg_read(uc, UC_X86_REG_RDX, &len);
-	sm_session_observe(s, s->step - 1);
-	if (nr != 0)
+	if (nr != nr_read)
 		ret = -38;
 	else if (fd != SM_EVENT_FD)
 		ret = -9;
 	else if ((ret = sm_model_read(&s->model, 0, vals, len)) > 0 &&
-	         uc_mem_write(uc, buf, vals, (size_t)ret) != UC_ERR_OK)
+	         uc_mem_write(e->uc, buf, vals, (size_t)ret) != UC_ERR_OK)
 		ret = -14;
 	s->deadline = sm_model_next_activity(&s->model);
-	if (s->explain)
-		sm_explain_trap(s, "read", fd, (uint64_t)ret);
-	uc_reg_write(uc, UC_X86_REG_RAX, &ret);
+	sm_uc_trapped(s, s->step - 1, "read", fd, (uint64_t)ret);
+	return ret;
 }
 
 static bool hook_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr,
@@ -177,28 +133,18 @@ static bool hook_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	struct sm_session *s = user;
 	struct ueng *e = s->eng;
 	uint64_t pc;
+	char fmt[160];
 	(void)size, (void)value;
 
-	uc_reg_read(uc, UC_X86_REG_RIP, &pc);
+	uc_reg_read(uc, e->arch->reg_pc, &pc);
 	const char *what = type == UC_MEM_WRITE_PROT ? "write to the read-only "
 	                   "page" : type == UC_MEM_FETCH_UNMAPPED ? "jump to "
 	                   "unmapped" : type == UC_MEM_WRITE_UNMAPPED ? "write to "
 	                   "unmapped" : "read of unmapped";
-	snprintf(e->fault, sizeof(e->fault), "%s address 0x%%" PRIx64
-	         " at 0x%%" PRIx64, what);
-	finish_fault(s, e->fault, addr, pc);
+	snprintf(fmt, sizeof(fmt), "%s address 0x%%" PRIx64 " at 0x%%" PRIx64,
+	         what);
+	sm_uc_fault(s, fmt, addr, pc);
 	return false;
-}
-
-static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
-{
-	struct sm_session *s = user;
-	uint64_t pc;
-
-	uc_reg_read(uc, UC_X86_REG_RIP, &pc);
-	finish_fault(s, intno == 0 ? "divide error (#DE, vector %" PRIu64
-	             ") at 0x%" PRIx64 : "CPU exception %" PRIu64 " at 0x%" PRIx64,
-	             intno, pc);
 }
 
 static uint64_t symbol(const struct sm_blob *b, const char *name)
@@ -221,7 +167,7 @@ static int u_open(struct sm_session *s, char *err, size_t n)
 {
 	struct ueng *e = calloc(1, sizeof(*e));
 	uc_hook h;
-	static const uint8_t hlt[16] = { 0xf4 };
+	static const uint8_t hlt[16] = { 0xf4 }; /* never executed: until */
 
 	if (!e)
 		return snprintf(err, n, "out of memory"), -1;
@@ -234,7 +180,8 @@ static int u_open(struct sm_session *s, char *err, size_t n)
 	if (!e->entry)
 		return snprintf(err, n, "reader '%s' is not in the %s code",
 		                s->reader->name, sm_arch_name(e->blob->arch)), -1;
-	if (uc_open(UC_ARCH_X86, UC_MODE_64, &e->uc) != UC_ERR_OK)
+	e->arch = arches[s->scn->cfg.arch];
+	if (uc_open(e->arch->arch, e->arch->mode, &e->uc) != UC_ERR_OK)
 		return snprintf(err, n, "uc_open failed"), -1;
 	e->code_size = (e->blob->size + 0xfff) & ~0xfffull;
 	e->stack = aligned_alloc(4096, STACK_SIZE);
@@ -254,12 +201,13 @@ static int u_open(struct sm_session *s, char *err, size_t n)
 	                SM_CODE_BASE, SM_CODE_BASE + e->code_size - 1) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_READ, (void *)hook_page_read, s,
 	                PAGE_ADDR, PAGE_ADDR + 4095) ||
-	    uc_hook_add(e->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, s, 1, 0,
-	                UC_X86_INS_SYSCALL) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_invalid, s,
 	                1, 0) ||
-	    uc_hook_add(e->uc, &h, UC_HOOK_INTR, (void *)hook_intr, s, 1, 0))
+	    e->arch->add_hooks(s, e->uc))
 		return snprintf(err, n, "cannot add the emulator hooks"), -1;
+	if (uc_context_alloc(e->uc, &e->fresh) != UC_ERR_OK ||
+	    uc_context_save(e->uc, e->fresh) != UC_ERR_OK)
+		return snprintf(err, n, "cannot save the emulator context"), -1;
 	return 0;
 }
 
@@ -269,6 +217,8 @@ static void u_close(struct sm_session *s)
 
 	if (!e)
 		return;
+	if (e->fresh)
+		uc_context_free(e->fresh);
 	if (e->uc)
 		uc_close(e->uc);
 	free(e->stack);
@@ -277,37 +227,36 @@ static void u_close(struct sm_session *s)
 	s->eng = NULL;
 }
 
-/* The call: SysV x86-64, return address = the stub outside the code. */
+/* The call by the arch's C convention; the return address is outside the
+ * code, where emulation stops. */
 static void u_begin(struct sm_session *s)
 {
 	struct ueng *e = s->eng;
+	const struct sm_uc_arch *a = e->arch;
 	uint64_t sp = STACK_ADDR + STACK_SIZE - 64, ret = RET_ADDR;
-	uint64_t page = PAGE_ADDR, a2 = 0, a3 = 0, zero = 0;
+	uint64_t args[3] = { PAGE_ADDR, 0, 0 };
 
 	sm_session_start(s);
 	memset(e->stack, 0, STACK_SIZE);
 	memset(e->out, 0, 64);
-	memcpy(e->stack + (sp - STACK_ADDR), &ret, 8);
 	if (s->reader->abi == ABI_TIMES) {
-		a2 = OUT_ADDR;
-		a3 = OUT_ADDR + 8;
+		args[1] = OUT_ADDR;
+		args[2] = OUT_ADDR + 8;
 	} else if (s->reader->abi == ABI_VALUES) {
-		a2 = SM_EVENT_FD;
-		a3 = OUT_ADDR;
+		args[1] = SM_EVENT_FD;
+		args[2] = OUT_ADDR;
 	}
-	static const int zero_regs[] = {
-		UC_X86_REG_RAX, UC_X86_REG_RBX, UC_X86_REG_RCX, UC_X86_REG_RBP,
-		UC_X86_REG_R8, UC_X86_REG_R9, UC_X86_REG_R10, UC_X86_REG_R11,
-		UC_X86_REG_R12, UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15,
-	};
-	for (size_t i = 0; i < sizeof(zero_regs) / sizeof(zero_regs[0]); i++)
-		uc_reg_write(e->uc, zero_regs[i], &zero);
-	uc_reg_write(e->uc, UC_X86_REG_RSP, &sp);
-	uc_reg_write(e->uc, UC_X86_REG_RDI, &page);
-	uc_reg_write(e->uc, UC_X86_REG_RSI, &a2);
-	uc_reg_write(e->uc, UC_X86_REG_RDX, &a3);
-	uc_reg_write(e->uc, UC_X86_REG_RIP, &e->entry);
+	uc_context_restore(e->uc, e->fresh); /* every register as at start */
+	if (a->reg_link < 0)
+		memcpy(e->stack + (sp - STACK_ADDR), &ret, 8); /* pushed */
+	else
+		uc_reg_write(e->uc, a->reg_link, &ret);
+	uc_reg_write(e->uc, a->reg_sp, &sp);
+	for (int i = 0; i < 3; i++)
+		uc_reg_write(e->uc, a->reg_arg[i], &args[i]);
+	uc_reg_write(e->uc, a->reg_pc, &e->entry);
 	e->ticked = 0;
+	e->pmselr = 0;
 	e->done = false;
 	e->stopped = false;
 }
@@ -321,7 +270,7 @@ static void returned(struct sm_session *s)
 	int rc = 0;
 
 	sm_session_tick(s);
-	uc_reg_read(e->uc, UC_X86_REG_RAX, &rax);
+	uc_reg_read(e->uc, e->arch->reg_ret, &rax);
 	switch (s->reader->abi) {
 	case ABI_RAW:
 	case ABI_SCALED:
@@ -350,16 +299,16 @@ static bool u_run(struct sm_session *s, uint64_t stop)
 		return false;
 	e->stop = stop;
 	e->stopped = false;
-	uc_reg_read(e->uc, UC_X86_REG_RIP, &pc);
+	uc_reg_read(e->uc, e->arch->reg_pc, &pc);
 	uc_err err = uc_emu_start(e->uc, pc, RET_ADDR, 0, 0);
 	if (e->stopped)
 		return true;
 	if (!e->done) {
-		uc_reg_read(e->uc, UC_X86_REG_RIP, &pc);
+		uc_reg_read(e->uc, e->arch->reg_pc, &pc);
 		if (err == UC_ERR_OK && pc == RET_ADDR)
 			returned(s);
 		else
-			finish_fault(s, err == UC_ERR_INSN_INVALID
+			sm_uc_fault(s, err == UC_ERR_INSN_INVALID
 			             ? "invalid instruction (#UD, %" PRIu64 ") at 0x%"
 			             PRIx64 : "emulation error %" PRIu64 " at 0x%" PRIx64,
 			             (uint64_t)err, pc);

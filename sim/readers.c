@@ -35,13 +35,16 @@ static const struct {
 
 #define SELFMON_VARIANT(name, abi, what)                                       \
 	{ #name, what, ABI_##abi, (void (*)(void))selfmon_v_##name,             \
-	  "selfmon_v_" #name },
+	  "selfmon_v_" #name, 0 },
+#define SELFMON_VARIANT_ARM64(name, abi, what)                                 \
+	{ #name, what, ABI_##abi, NULL, "selfmon_v_" #name, 1u << SM_ARM64 },
 const struct sm_reader sm_readers[] = {
 	{ "reference", "libselfmon's selfmon_read(): right in every case",
-	  ABI_VALUES, (void (*)(void))selfmon_ref_read, "selfmon_read" },
+	  ABI_VALUES, (void (*)(void))selfmon_ref_read, "selfmon_read", 0 },
 #include "variants/list.h"
 };
 #undef SELFMON_VARIANT
+#undef SELFMON_VARIANT_ARM64
 const unsigned sm_nreaders = sizeof(sm_readers) / sizeof(sm_readers[0]);
 
 const struct sm_reader *sm_reader_find(const char *name)

@@ -25,9 +25,14 @@ struct sm_reader {
 	const char *name;
 	const char *what;     /* one line: the algorithm or the fault */
 	enum sm_abi abi;
-	void (*native)(void); /* the routed build, cast by ABI */
+	void (*native)(void); /* the routed build, cast by ABI; NULL: none */
 	const char *symbol;   /* entry in the built reader code */
+	unsigned arches;      /* 1 << enum sm_arch it is built for; 0: all */
 };
+static inline bool sm_reader_on(const struct sm_reader *r, enum sm_arch a)
+{
+	return r->arches == 0 || (r->arches & (1u << a));
+}
 extern const struct sm_reader sm_readers[];
 extern const unsigned sm_nreaders;
 const struct sm_reader *sm_reader_find(const char *name);

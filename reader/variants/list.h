@@ -1,5 +1,5 @@
 /*
- * list.h — the x86-64 reader corpus as an X-macro list.
+ * list.h — the reader corpus as an X-macro list.
  *
  * Each line is SELFMON_VARIANT(name, ABI, "description"):
  *   name         the variant; its source is reader/variants/name.c and
@@ -10,6 +10,9 @@
  *   description  one line: the published algorithm re-implemented, or the
  *                single fault of a mutant.  Each .c file's header comment
  *                says in which kernel situations the variant goes wrong.
+ *
+ * Variants built for every arch use SELFMON_VARIANT; arm64-only ones use
+ * SELFMON_VARIANT_ARM64 (same arguments; ignored unless defined).
  *
  * Define SELFMON_VARIANT before including this file (it has no include
  * guard, so it can be expanded several times), e.g.
@@ -45,3 +48,16 @@ SELFMON_VARIANT(rdpmc_index0, VALUES, "mutant: rdpmc(index - 1) without checking
 SELFMON_VARIANT(caps_outside_loop, VALUES, "mutant: capability bits and pmc_width read once before the seqlock loop")
 SELFMON_VARIANT(no_sext, VALUES, "mutant: no sign extension of the rdpmc value from pmc_width")
 SELFMON_VARIANT(no_zero_ext_fix, VALUES, "the correct base reader itself: always sign-extends, so 2^48 low after IOC_RESET until the next reload")
+SELFMON_VARIANT(no_time_mask, VALUES, "mutant: ignores cap_user_time_short (time_cycles/time_mask): wrong across a timer wrap")
+
+/* arm64 only: SELFMON_VARIANT_ARM64(name, ABI, description) */
+#ifndef SELFMON_VARIANT_ARM64
+#define SELFMON_VARIANT_ARM64(name, abi, what)
+#define SELFMON_VARIANT_ARM64_DEFAULTED
+#endif
+SELFMON_VARIANT_ARM64(arm64_swapped_table, VALUES, "mutant (arm64): counter read through a per-register function table with entries 0 and 1 swapped")
+SELFMON_VARIANT_ARM64(arm64_pmselr_unlocked, VALUES, "mutant (arm64): PMSELR_EL0 select outside the seqlock, PMXEVCNTR_EL0 read inside")
+#ifdef SELFMON_VARIANT_ARM64_DEFAULTED
+#undef SELFMON_VARIANT_ARM64
+#undef SELFMON_VARIANT_ARM64_DEFAULTED
+#endif

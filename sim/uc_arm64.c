@@ -1,0 +1,151 @@
+/*
+ * uc_arm64.c — arm64 in the Unicorn engine: AAPCS64 (x0-x2, lr, x0);
+ * MRS of PMEVCNTR<n>_EL0, PMCCNTR_EL0, PMXEVCNTR_EL0 and CNTVCT_EL0 and MSR
+ * of PMSELR_EL0 hooked as instructions (UC_ARM64_INS_MRS/MSR) and answered
+ * by the model; a disallowed counter access is UNDEFINED at EL0 (the
+ * SIGILL-equivalent fault); read(2) through svc #0.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "uc_arch.h"
+
+enum sysreg { SR_OTHER, SR_TIMER, SR_COUNTER, SR_SELECTED, SR_PMSELR };
+
+/* op0 = 3, op1 = 3 system registers the readers use (Arm ARM encodings). */
+static enum sysreg decode(const uc_arm64_cp_reg *r, unsigned *counter)
+{
+	if (r->op0 != 3 || r->op1 != 3)
+		return SR_OTHER;
+	if (r->crn == 14 && r->crm == 0 && (r->op2 == 2 || r->op2 == 6))
+		return SR_TIMER; /* CNTVCT_EL0, CNTVCTSS_EL0 */
+	if (r->crn == 9 && r->crm == 13 && r->op2 == 0) {
+		*counter = SM_ARM64_CYCLE; /* PMCCNTR_EL0 */
+		return SR_COUNTER;
+	}
+	if (r->crn == 9 && r->crm == 13 && r->op2 == 2)
+		return SR_SELECTED; /* PMXEVCNTR_EL0 */
+	if (r->crn == 9 && r->crm == 12 && r->op2 == 5)
+		return SR_PMSELR;
+	if (r->crn == 14 && r->crm >= 8 && r->crm <= 11) {
+		*counter = ((r->crm & 3) << 3) | r->op2; /* PMEVCNTR<n>_EL0 */
+		return SR_COUNTER;
+	}
+	return SR_OTHER;
+}
+
+static const char *counter_name(unsigned c, char *buf, size_t n)
+{
+	if (c == SM_ARM64_CYCLE)
+		snprintf(buf, n, "mrs PMCCNTR_EL0");
+	else
+		snprintf(buf, n, "mrs PMEVCNTR%u_EL0", c);
+	return buf;
+}
+
+static uint64_t pc_of(uc_engine *uc)
+{
+	uint64_t pc;
+	uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+	return pc;
+}
+
+static uint32_t arm64_mrs(uc_engine *uc, uc_arm64_reg reg,
+                          const uc_arm64_cp_reg *cp, void *user)
+{
+	struct sm_session *s = user;
+	struct ueng *e = s->eng;
+	unsigned c = 0;
+	uint64_t v;
+	char name[32];
+
+	switch (decode(cp, &c)) {
+	case SR_TIMER:
+		v = sm_model_timer(&s->model);
+		uc_reg_write(uc, reg, &v);
+		sm_uc_trapped(s, s->step - 1, "mrs CNTVCT_EL0", 0, v);
+		return 1;
+	case SR_SELECTED:
+		c = e->pmselr;
+		/* fall through */
+	case SR_COUNTER:
+		if (sm_model_arm64_counter(&s->model, c, &v) != SM_OK) {
+			sm_session_observe(s, s->step - 1);
+			sm_uc_fault(s, "read of counter %" PRIu64 " is UNDEFINED at "
+			            "EL0 (SIGILL) at 0x%" PRIx64, c, pc_of(uc));
+			return 1;
+		}
+		uc_reg_write(uc, reg, &v);
+		sm_uc_trapped(s, s->step - 1, counter_name(c, name, sizeof(name)),
+		              c, v);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* MSR PMSELR_EL0: the select of the select-then-read pair. */
+static uint32_t arm64_msr(uc_engine *uc, uc_arm64_reg reg,
+                          const uc_arm64_cp_reg *cp, void *user)
+{
+	struct sm_session *s = user;
+	struct ueng *e = s->eng;
+	unsigned c = 0;
+	uint64_t v, probe;
+
+	if (decode(cp, &c) != SR_PMSELR)
+		return 0;
+	uc_reg_read(uc, reg, &v);
+	if (sm_model_arm64_counter(&s->model, SM_ARM64_CYCLE, &probe) != SM_OK) {
+		sm_uc_fault(s, "write of PMSELR_EL0 (%" PRIu64 ") is UNDEFINED at "
+		            "EL0 (SIGILL) at 0x%" PRIx64, v, pc_of(uc));
+		return 1;
+	}
+	e->pmselr = (uint32_t)(v & 31);
+	sm_uc_trapped(s, s->step - 1, "msr PMSELR_EL0", v, v & 31);
+	return 1;
+}
+
+/* svc #0 is exception 2 (EXCP_SWI); the PC is already past it. */
+static void arm64_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+	uint64_t nr, fd, buf, len;
+
+	if (intno != 2) {
+		sm_uc_fault(user, "CPU exception %" PRIu64 " at 0x%" PRIx64, intno,
+		            pc_of(uc));
+		return;
+	}
+	uc_reg_read(uc, UC_ARM64_REG_X8, &nr);
+	uc_reg_read(uc, UC_ARM64_REG_X0, &fd);
+	uc_reg_read(uc, UC_ARM64_REG_X1, &buf);
+	uc_reg_read(uc, UC_ARM64_REG_X2, &len);
+	int64_t ret = sm_uc_syscall(user, 63 /* __NR_read */, nr, fd, buf, len);
+	uc_reg_write(uc, UC_ARM64_REG_X0, &ret);
+}
+
+static int arm64_hooks(struct sm_session *s, uc_engine *uc)
+{
+	uc_hook h;
+
+	return uc_hook_add(uc, &h, UC_HOOK_INSN, (void *)arm64_mrs, s, 1, 0,
+	                   UC_ARM64_INS_MRS) ||
+	       uc_hook_add(uc, &h, UC_HOOK_INSN, (void *)arm64_msr, s, 1, 0,
+	                   UC_ARM64_INS_MSR) ||
+	       uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)arm64_intr, s, 1, 0);
+}
+
+static bool no_code_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
+{
+	(void)s, (void)pc, (void)b;
+	return false;
+}
+
+const struct sm_uc_arch sm_uc_arm64 = {
+	.arch = UC_ARCH_ARM64, .mode = UC_MODE_ARM,
+	.reg_pc = UC_ARM64_REG_PC, .reg_sp = UC_ARM64_REG_SP,
+	.reg_link = UC_ARM64_REG_LR,
+	.reg_arg = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2 },
+	.reg_ret = UC_ARM64_REG_X0,
+	.add_hooks = arm64_hooks, .trap = no_code_trap,
+};

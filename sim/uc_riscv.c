@@ -1,0 +1,80 @@
+/*
+ * uc_riscv.c — riscv64 in the Unicorn engine: the LP64 convention (a0-a2,
+ * ra, a0); csrr of cycle, time, instret and hpmcounterN (CSRRS/CSRRSI that
+ * write nothing) decoded in the code hook, answered by the model and
+ * skipped (Unicorn has no instruction hook for them); an access the kernel
+ * does not allow is an illegal instruction (SIGILL); read(2) through ecall.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "uc_arch.h"
+
+static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
+{
+	struct ueng *e = s->eng;
+	uint32_t insn;
+	uint64_t v, next = pc + 4;
+	char what[24];
+
+	if ((b[0] & 3) != 3)
+		return false; /* compressed: never a CSR access */
+	memcpy(&insn, b, 4);
+	unsigned funct3 = (insn >> 12) & 7, rs1 = (insn >> 15) & 31;
+	if ((insn & 0x7f) != 0x73 || (funct3 != 2 && funct3 != 6) || rs1 != 0)
+		return false;
+	unsigned csr = insn >> 20, rd = (insn >> 7) & 31;
+	if (sm_model_riscv_csr(&s->model, csr, &v) != SM_OK) {
+		sm_session_observe(s, s->step);
+		sm_uc_fault(s, "csrr of CSR 0x%" PRIx64 " is an illegal instruction "
+		            "(SIGILL) at 0x%" PRIx64, csr, pc);
+		return true;
+	}
+	if (rd)
+		uc_reg_write(e->uc, UC_RISCV_REG_X0 + (int)rd, &v);
+	uc_reg_write(e->uc, UC_RISCV_REG_PC, &next);
+	snprintf(what, sizeof(what), "csrr 0x%03x", csr);
+	sm_uc_trapped(s, s->step, what, csr, v);
+	return true;
+}
+
+/* ecall: exception 8 (from U-mode) or 11 (M-mode, Unicorn's default). */
+static void rv_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+	uint64_t nr, fd, buf, len, pc;
+
+	uc_reg_read(uc, UC_RISCV_REG_PC, &pc);
+	if (intno != 8 && intno != 11) {
+		sm_uc_fault(user, "CPU exception %" PRIu64 " at 0x%" PRIx64, intno,
+		            pc);
+		return;
+	}
+	uc_reg_read(uc, UC_RISCV_REG_A7, &nr);
+	uc_reg_read(uc, UC_RISCV_REG_A0, &fd);
+	uc_reg_read(uc, UC_RISCV_REG_A1, &buf);
+	uc_reg_read(uc, UC_RISCV_REG_A2, &len);
+	int64_t ret = sm_uc_syscall(user, 63 /* __NR_read */, nr, fd, buf, len);
+	uc_reg_write(uc, UC_RISCV_REG_A0, &ret);
+	uint32_t insn = 0;
+	if (uc_mem_read(uc, pc, &insn, 4) == UC_ERR_OK && insn == 0x00000073) {
+		pc += 4; /* still at the ecall: step past it */
+		uc_reg_write(uc, UC_RISCV_REG_PC, &pc);
+	}
+}
+
+static int rv_hooks(struct sm_session *s, uc_engine *uc)
+{
+	uc_hook h;
+
+	return uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)rv_intr, s, 1, 0);
+}
+
+const struct sm_uc_arch sm_uc_riscv64 = {
+	.arch = UC_ARCH_RISCV, .mode = UC_MODE_RISCV64,
+	.reg_pc = UC_RISCV_REG_PC, .reg_sp = UC_RISCV_REG_SP,
+	.reg_link = UC_RISCV_REG_RA,
+	.reg_arg = { UC_RISCV_REG_A0, UC_RISCV_REG_A1, UC_RISCV_REG_A2 },
+	.reg_ret = UC_RISCV_REG_A0,
+	.add_hooks = rv_hooks, .trap = rv_trap,
+};
