@@ -5,6 +5,7 @@
 #   ./dev.sh test       build and run the test suite (ctest)
 #   ./dev.sh sanitize   the same tests built with ASan + UBSan (build-asan/)
 #   ./dev.sh nocross    the tests of a build without the cross compilers
+#   ./dev.sh bench      the benchmarks (figures; --json for a document)
 #   ./dev.sh build      only install and build
 #
 # Debian packages are installed with apt-get when run as root; otherwise the
@@ -12,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev
+PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev clang lld
           gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu)
 
 need_packages() {
@@ -56,6 +57,10 @@ sanitize)
 	build build-asan -DSELFMON_SANITIZE=ON
 	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
 	;;
+bench)
+	build build
+	./build/selfmon_bench "${@:2}"
+	;;
 nocross)
 	build build-nocross -DSELFMON_CROSS=OFF
 	ctest --test-dir build-nocross --output-on-failure
@@ -64,7 +69,7 @@ build)
 	build build
 	;;
 *)
-	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 	;;
 esac

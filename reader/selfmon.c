@@ -1,7 +1,8 @@
 /*
  * selfmon.c — the reference reader (libselfmon), see selfmon.h.
  *
- * Owns: selfmon_read() and selfmon_scale().  Written with the primitives
+ * Owns: selfmon_read() (selfmon_scale() is in selfmon_scale.c, so that a
+ * reader object needs no 128-bit division from libgcc).  Written with the primitives
  * of prims.h only, so the same source is the installed library, the
  * native engine's routed build and the machine code run in Unicorn.  It
  * must not depend on anything else of selfmon.
@@ -102,13 +103,4 @@ int selfmon_read(const struct perf_event_mmap_page *pc, int fd,
 	v->enabled = s.enabled + delta;
 	v->running = s.running + delta;
 	return 0;
-}
-
-uint64_t selfmon_scale(const struct selfmon_value *v)
-{
-	if (v->running == 0)
-		return 0;
-	unsigned __int128 q = (unsigned __int128)v->count * v->enabled /
-	                      v->running;
-	return q > ~0ull ? ~0ull : (uint64_t)q;
 }

@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "explore.h"
 #include "json.h"
+#include "user_reader.h"
 
 #define MAX_SCENARIOS 64
 
@@ -41,9 +42,13 @@ struct opts {
 	enum sm_engine_kind engine;
 	struct sm_explore_opts x;
 	unsigned jobs;
+	unsigned shard, nshards; /* --shard I/N: cells with index % N == I */
 	const char *traces;
 	const char *readers[64];
 	unsigned nreaders;
+	const char *users[16];   /* PATH:SYMBOL */
+	unsigned nusers;
+	int abi;                 /* --abi, -1: not given */
 	const char *scenarios[MAX_SCENARIOS];
 	unsigned nscenarios;
 };
@@ -53,8 +58,9 @@ struct plan {
 	struct sm_scenario *scn[MAX_SCENARIOS];
 	char *scn_name[MAX_SCENARIOS];
 	unsigned nscn;
+	struct sm_user_reader *users;
 	struct job *jobs;
-	unsigned njobs;
+	unsigned njobs, ncells;
 	atomic_uint next, done;
 	atomic_ulong runs;
 };
@@ -66,12 +72,18 @@ static const char usage[] =
 	"injected kernel actions and judges every result against the model's\n"
 	"ground truth.  With no READER, every built-in reader; with no\n"
 	"--scenario, every bundled scenario of the arch.\n\n"
-	"  --arch A        x86_64 (default: every arch with built reader code)\n"
+	"  READER          a built-in name (see 'selfmon list') or PATH:SYMBOL,\n"
+	"                  a function in an ELF .o or .so (then --abi is needed)\n"
+	"  --abi A         raw, times, scaled or values: how PATH:SYMBOL is called\n"
+	"  --arch A        x86_64, arm64, riscv64 or all (default: every arch with\n"
+	"                  reader code; a PATH:SYMBOL reader's arch is its ELF's)\n"
 	"  --scenario S    a bundled name (x86_reset) or a .scn path; repeatable\n"
 	"  --bound K       at most K injected actions per schedule (default 2)\n"
 	"  --engine E      unicorn (default) or native\n"
 	"  --random N      N random schedules instead of all (with --seed S)\n"
 	"  -j N            worker threads (default: number of CPUs)\n"
+	"  --shard I/N     only cells I, I+N, I+2N, ... (0 <= I < N): the shards\n"
+	"                  of a sweep together are the whole sweep\n"
 	"  --traces DIR    where counterexample traces go (default traces/cex)\n"
 	"  --no-traces     write none\n"
 	"  --json          one JSON document with every verdict\n\n"
@@ -100,6 +112,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	o->x.bound = 2;
 	o->arch = -1;
+	o->abi = -1;
+	o->nshards = 1;
 	o->jobs = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	o->traces = "traces/cex";
 	for (int i = 0; i < argc; i++) {
@@ -132,6 +146,20 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return usage_error("check: too many scenarios");
 			o->scenarios[o->nscenarios++] = val;
 			i++;
+		} else if (!strcmp(a, "--shard")) {
+			unsigned si, sn;
+			char extra;
+			if (!val || sscanf(val, "%u/%u%c", &si, &sn, &extra) != 2 ||
+			    sn == 0 || sn > 100000 || si >= sn)
+				return usage_error("check: --shard needs I/N with 0 <= I < N");
+			o->shard = si;
+			o->nshards = sn;
+			i++;
+		} else if (!strcmp(a, "--abi")) {
+			if (!val || (o->abi = sm_abi_from_name(val)) < 0)
+				return usage_error("check: --abi must be raw, times, scaled "
+				                   "or values");
+			i++;
 		} else if (!strcmp(a, "--traces")) {
 			if (!val)
 				return usage_error("check: --traces needs a value");
@@ -158,14 +186,47 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			i += !a[2];
 		} else if (a[0] == '-') {
 			return usage_error("check: unknown option '%s'", a);
-		} else {
-			if (!sm_reader_find(a))
-				return usage_error("check: unknown reader '%s' (see "
-				                   "'selfmon list')", a);
+		} else if (sm_reader_find(a)) {
 			if (o->nreaders == 64)
 				return usage_error("check: too many readers");
 			o->readers[o->nreaders++] = a;
+		} else if (strchr(a, ':')) {
+			if (o->nusers == 16)
+				return usage_error("check: too many readers");
+			o->users[o->nusers++] = a;
+		} else {
+			return usage_error("check: unknown reader '%s' (a built-in name "
+			                   "from 'selfmon list', or PATH:SYMBOL)", a);
 		}
+	}
+	if (o->nusers && o->abi < 0)
+		return usage_error("check: %s needs --abi raw|times|scaled|values",
+		                   o->users[0]);
+	if (!o->nusers && o->abi >= 0)
+		return usage_error("check: --abi applies to PATH:SYMBOL readers only");
+	return 0;
+}
+
+/* Load each PATH:SYMBOL; their arch must agree with --arch. */
+static int load_users(struct plan *p)
+{
+	char err[600];
+
+	if (!p->o.nusers)
+		return 0;
+	if (p->o.engine == ENGINE_NATIVE)
+		return usage_error("check: PATH:SYMBOL readers run in the unicorn "
+		                   "engine only");
+	p->users = calloc(p->o.nusers, sizeof(*p->users));
+	for (unsigned i = 0; i < p->o.nusers; i++) {
+		struct sm_user_reader *u = &p->users[i];
+		if (sm_user_reader_load(p->o.users[i], (enum sm_abi)p->o.abi, u, err,
+		                        sizeof(err)) < 0)
+			return usage_error("%s", err);
+		if (p->o.arch >= 0 && p->o.arch != (int)u->img.arch)
+			return usage_error("check: %s is %s code, not %s", p->o.users[i],
+			                   sm_arch_name(u->img.arch),
+			                   sm_arch_name((enum sm_arch)p->o.arch));
 	}
 	return 0;
 }
@@ -238,9 +299,13 @@ static enum sm_verdict expected(const struct sm_reader *r, const char *scn,
 	return V_PASS;
 }
 
-static bool arch_selected(const struct opts *o, enum sm_arch a)
+static bool arch_selected(const struct plan *p, enum sm_arch a)
 {
-	return sm_blob_for(a) && (o->arch < 0 || o->arch == (int)a);
+	bool built = sm_blob_for(a) != NULL;
+
+	for (unsigned u = 0; u < p->o.nusers; u++)
+		built |= p->users[u].img.arch == a;
+	return built && (p->o.arch < 0 || p->o.arch == (int)a);
 }
 
 /* Say once per arch which scenarios are skipped for want of reader code. */
@@ -264,15 +329,30 @@ static void note_skipped(const struct plan *p)
 	}
 }
 
+static void add_job(struct plan *p, const struct sm_reader *r,
+                    unsigned si)
+{
+	if (p->ncells++ % p->o.nshards != p->o.shard)
+		return;
+	struct job *j = &p->jobs[p->njobs++];
+
+	j->reader = r;
+	j->scn = p->scn[si];
+	j->scn_name = p->scn_name[si];
+	j->expected = r->image ? V_PASS
+	                       : expected(r, p->scn_name[si], p->o.engine);
+}
+
 static int plan_jobs(struct plan *p)
 {
-	unsigned max = sm_nreaders * p->nscn;
+	unsigned max = (sm_nreaders + p->o.nusers) * p->nscn;
 
-	note_skipped(p);
+	if (!p->o.nusers || p->o.nreaders)
+		note_skipped(p);
 	p->jobs = calloc(max ? max : 1, sizeof(*p->jobs));
 	for (unsigned si = 0; si < p->nscn; si++) {
 		const struct sm_scenario *scn = p->scn[si];
-		if (!arch_selected(&p->o, scn->cfg.arch))
+		if (!arch_selected(p, scn->cfg.arch))
 			continue;
 		if (p->o.engine == ENGINE_NATIVE &&
 		    (scn->cfg.writer == SM_WRITER_REMOTE ||
@@ -283,19 +363,18 @@ static int plan_jobs(struct plan *p)
 				        p->scn_name[si]);
 			continue;
 		}
+		for (unsigned u = 0; u < p->o.nusers; u++)
+			if (p->users[u].img.arch == scn->cfg.arch)
+				add_job(p, &p->users[u].r, si);
 		for (unsigned ri = 0; ri < sm_nreaders; ri++) {
 			const struct sm_reader *r = &sm_readers[ri];
-			bool named = p->o.nreaders == 0;
+			bool named = p->o.nreaders == 0 && p->o.nusers == 0;
 			for (unsigned k = 0; k < p->o.nreaders && !named; k++)
 				named = !strcmp(p->o.readers[k], r->name);
 			if (!named || !sm_reader_on(r, scn->cfg.arch) ||
 			    (p->o.engine == ENGINE_NATIVE && !r->native))
 				continue;
-			struct job *j = &p->jobs[p->njobs++];
-			j->reader = r;
-			j->scn = scn;
-			j->scn_name = p->scn_name[si];
-			j->expected = expected(r, p->scn_name[si], p->o.engine);
+			add_job(p, r, si);
 		}
 	}
 	return 0;
@@ -343,11 +422,14 @@ static void *worker(void *arg)
 static void run_all(struct plan *p)
 {
 	unsigned n = p->o.jobs < p->njobs ? p->o.jobs : p->njobs;
+
+	if (n == 0)
+		n = 1;
 	pthread_t t[256];
 	bool show = !p->o.json && isatty(2);
 	time_t t0 = time(NULL);
 
-	if (n <= 1) {
+	if (n <= 1 && !show) {
 		worker(p);
 		return;
 	}
@@ -366,7 +448,9 @@ static void run_all(struct plan *p)
 static void line_for(const struct plan *p, const struct job *j,
                      const struct sm_schedule *s, char *buf, size_t n)
 {
-	sm_schedule_format(buf, n, j->scn->cfg.arch, p->o.engine, j->reader->name,
+	sm_schedule_format(buf, n, j->scn->cfg.arch, p->o.engine,
+	                   j->reader->sched_name ? j->reader->sched_name
+	                                         : j->reader->name,
 	                   j->scn_name, s);
 }
 
@@ -388,9 +472,14 @@ static void write_trace(const struct plan *p, struct job *j)
 			*q = c;
 		}
 	const char *base = strrchr(j->scn_name, '/');
-	snprintf(j->trace, sizeof(j->trace), "%s/%s-%s-%s.trace", dir,
-	         j->reader->name, base ? base + 1 : j->scn_name,
-	         sm_engine_name(p->o.engine));
+	char who[256];
+	const char *rb = strrchr(j->reader->name, '/');
+	snprintf(who, sizeof(who), "%s", rb ? rb + 1 : j->reader->name);
+	for (char *q = who; *q; q++)
+		if (*q == ':' || *q == '#')
+			*q = '_';
+	snprintf(j->trace, sizeof(j->trace), "%s/%s-%s-%s.trace", dir, who,
+	         base ? base + 1 : j->scn_name, sm_engine_name(p->o.engine));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", j->trace);
 	FILE *f = fopen(tmp, "w");
 	if (!f) {
@@ -471,6 +560,13 @@ static void print_details(const struct plan *p)
 	}
 }
 
+static const char *shard_text(const struct plan *p)
+{
+	static char buf[32];
+	snprintf(buf, sizeof(buf), "%u/%u", p->o.shard, p->o.nshards);
+	return buf;
+}
+
 static void print_json(const struct plan *p, unsigned unexpected,
                        uint64_t runs)
 {
@@ -482,6 +578,7 @@ static void print_json(const struct plan *p, unsigned unexpected,
 	json_str(&js, "engine", sm_engine_name(p->o.engine));
 	json_u64(&js, "bound", p->o.x.bound);
 	json_u64(&js, "random", p->o.x.random_runs);
+	json_str(&js, "shard", shard_text(p));
 	json_begin(&js, "cells", '[');
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
@@ -514,6 +611,19 @@ static void print_json(const struct plan *p, unsigned unexpected,
 	putchar('\n');
 }
 
+static void free_plan(struct plan *p)
+{
+	for (unsigned i = 0; i < p->nscn; i++) {
+		free(p->scn[i]);
+		free(p->scn_name[i]);
+	}
+	for (unsigned i = 0; p->users && i < p->o.nusers; i++)
+		sm_user_reader_free(&p->users[i]);
+	free(p->users);
+	free(p->jobs);
+	free(p);
+}
+
 static int run_check(int argc, char **argv, bool stats)
 {
 	struct plan *p = calloc(1, sizeof(*p));
@@ -527,18 +637,23 @@ static int run_check(int argc, char **argv, bool stats)
 	if (p->o.engine == ENGINE_NATIVE && p->o.arch > 0)
 		return free(p), usage_error("check: the native engine runs x86_64 "
 		                            "only");
-	if (p->o.arch >= 0 && !sm_blob_for((enum sm_arch)p->o.arch)) {
+	if (p->o.arch >= 0 && !p->o.nusers &&
+	    !sm_blob_for((enum sm_arch)p->o.arch)) {
 		enum sm_arch a = (enum sm_arch)p->o.arch;
 		free(p);
 		return usage_error("check: no reader code was built for %s (its "
 		                   "cross compiler was not found)", sm_arch_name(a));
 	}
-	if ((rc = load_scenarios(p)) != 0)
-		return free(p), rc;
+	if ((rc = load_users(p)) != 0 || (rc = load_scenarios(p)) != 0) {
+		free_plan(p);
+		return rc;
+	}
 	plan_jobs(p);
-	if (p->njobs == 0)
-		return free(p), usage_error("check: nothing to check (no scenario "
-		                            "of a built arch)");
+	if (p->njobs == 0) {
+		free_plan(p);
+		return usage_error("check: nothing to check (no scenario of a "
+		                   "built arch)");
+	}
 	time_t t0 = time(NULL);
 	run_all(p);
 	unsigned unexpected = 0, errors = 0;
@@ -561,12 +676,7 @@ static int run_check(int argc, char **argv, bool stats)
 		       errors ? ", some could not run" : "", runs,
 		       difftime(time(NULL), t0));
 	}
-	for (unsigned i = 0; i < p->nscn; i++) {
-		free(p->scn[i]);
-		free(p->scn_name[i]);
-	}
-	free(p->jobs);
-	free(p);
+	free_plan(p);
 	return errors ? 2 : unexpected ? 1 : 0;
 }
 

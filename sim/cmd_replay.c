@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "explain.h"
 #include "explore.h"
+#include "user_reader.h"
 
 static const char usage[] =
 	"usage: selfmon replay SCHEDULE|TRACE [--explain]\n\n"
@@ -71,7 +72,13 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (sm_schedule_parse(arg, &sl, err, sizeof(err)) < 0)
 		return usage_error("replay: %s", err);
+	static struct sm_user_reader user;
 	const struct sm_reader *r = sm_reader_find(sl.reader);
+	if (!r && strchr(sl.reader, '#')) {
+		if (sm_user_reader_from_sched(sl.reader, &user, err, sizeof(err)) < 0)
+			return usage_error("replay: %s", err);
+		r = &user.r;
+	}
 	if (!r)
 		return usage_error("replay: unknown reader '%s'", sl.reader);
 	if (!sm_reader_on(r, sl.arch))
@@ -111,5 +118,7 @@ int cmd_replay(int argc, char **argv)
 		       res->value[2], res->rc);
 	int rc = sm_verdict_fails(res->verdict) ? 1 : 0;
 	sm_session_free(s);
+	if (r == &user.r)
+		sm_user_reader_free(&user);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unicorn/unicorn.h>
 
+#include "elf_load.h"
 #include "explain.h"
 #include "uc_arch.h"
 
@@ -63,6 +64,83 @@ void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
 		sm_explain_trap(s, what, arg, value);
 }
 
+/* Return from a stub as the arch's `ret` would. */
+static void stub_return(struct ueng *e, uint64_t value)
+{
+	const struct sm_uc_arch *a = e->arch;
+	uint64_t ret, sp;
+
+	uc_reg_write(e->uc, a->reg_ret, &value);
+	if (a->reg_link >= 0) {
+		uc_reg_read(e->uc, a->reg_link, &ret);
+	} else { /* x86-64: pop the return address */
+		uc_reg_read(e->uc, a->reg_sp, &sp);
+		uc_mem_read(e->uc, sp, &ret, 8);
+		sp += 8;
+		uc_reg_write(e->uc, a->reg_sp, &sp);
+	}
+	uc_reg_write(e->uc, a->reg_pc, &ret);
+}
+
+/* libc's convention: -1 and errno. */
+static uint64_t libc_result(struct ueng *e, int64_t r)
+{
+	if (r >= 0)
+		return (uint64_t)r;
+	int32_t err = (int32_t)-r;
+	uc_mem_write(e->uc, UC_ERRNO_ADDR, &err, sizeof(err));
+	return (uint64_t)-1;
+}
+
+/* memcpy/memset of at most 1 MiB through the emulator's memory. */
+static uint64_t mem_op(struct sm_session *s, bool copy, uint64_t dst,
+                       uint64_t src, uint64_t n)
+{
+	static _Thread_local uint8_t buf[1 << 20];
+	struct ueng *e = s->eng;
+
+	if (n > sizeof(buf) ||
+	    (copy ? uc_mem_read(e->uc, src, buf, n) : (memset(buf, (int)src, n),
+	                                               UC_ERR_OK)) ||
+	    uc_mem_write(e->uc, dst, buf, n))
+		sm_uc_fault(s, "bad memory range in a memcpy/memset of %" PRIu64
+		            " bytes at 0x%" PRIx64, n, dst);
+	return dst;
+}
+
+/* The imports a user reader may call (elf_load.h), answered here. */
+static void import_stub(struct sm_session *s, uint64_t pc)
+{
+	struct ueng *e = s->eng;
+	uint64_t a[4], v;
+
+	for (int i = 0; i < 4; i++)
+		uc_reg_read(e->uc, e->arch->reg_arg[i], &a[i]);
+	switch ((pc - UC_STUB_ADDR) / 16) {
+	case STUB_READ:
+		v = libc_result(e, sm_uc_syscall(s, 0, 0, a[0], a[1], a[2]));
+		break;
+	case STUB_SYSCALL:
+		v = libc_result(e, sm_uc_syscall(s, e->arch->nr_read, a[0], a[1],
+		                                 a[2], a[3]));
+		break;
+	case STUB_ERRNO:
+		v = UC_ERRNO_ADDR;
+		break;
+	case STUB_MEMCPY:
+	case STUB_MEMSET:
+		v = mem_op(s, (pc - UC_STUB_ADDR) / 16 == STUB_MEMCPY, a[0], a[1],
+		           a[2]);
+		break;
+	default:
+		sm_uc_fault(s, "call to 0x%" PRIx64 " (no import there) from step %"
+		            PRIu64, pc, s->step);
+		return;
+	}
+	if (!e->done)
+		stub_return(e, v);
+}
+
 static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
 	struct sm_session *s = user;
@@ -84,7 +162,12 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 		uc_emu_stop(e->uc);
 		return;
 	}
-	const uint8_t *b = e->blob->code + (pc - SM_CODE_BASE);
+	if (pc >= UC_STUB_ADDR && pc < UC_STUB_ADDR + 4096) {
+		s->step++; /* the stub is one step, answered as it starts */
+		import_stub(s, pc);
+		return;
+	}
+	const uint8_t *b = e->code + (pc - SM_CODE_BASE);
 	if (s->explain)
 		sm_explain_insn(s, pc, b, size);
 	e->arch->trap(s, pc, b);
@@ -163,42 +246,86 @@ static int map(struct ueng *e, uint64_t addr, uint64_t size, uint32_t prot,
 	return err == UC_ERR_OK ? 0 : -1;
 }
 
+/* The reader's code: a user's loaded ELF image, or the built-in readers'
+ * image (one read-write-execute region). */
+static int load_code(struct sm_session *s, struct sm_image *view, char *err,
+                     size_t n)
+{
+	const struct sm_image *img = s->reader->image;
+	const struct sm_blob *b;
+
+	if (img) {
+		*view = *img;
+		return 0;
+	}
+	if (!(b = sm_blob_for(s->scn->cfg.arch)))
+		return snprintf(err, n, "no reader code built for %s",
+		                sm_arch_name(s->scn->cfg.arch)), -1;
+	memset(view, 0, sizeof(*view));
+	view->mem = (uint8_t *)b->code;
+	view->size = (b->size + 0xfff) & ~0xfffull;
+	view->seg[0] = (struct sm_segment){ 0, view->size,
+	                                    SM_PROT_R | SM_PROT_W | SM_PROT_X };
+	view->nseg = 1;
+	view->entry = symbol(b, s->reader->symbol);
+	if (!view->entry)
+		return snprintf(err, n, "reader '%s' is not in the %s code",
+		                s->reader->name, sm_arch_name(b->arch)), -1;
+	return 0;
+}
+
+static int map_code(struct ueng *e, const struct sm_image *v, uint64_t avail)
+{
+	for (unsigned i = 0; i < v->nseg; i++) {
+		const struct sm_segment *g = &v->seg[i];
+		uint32_t prot = (g->prot & SM_PROT_R ? UC_PROT_READ : 0) |
+		                (g->prot & SM_PROT_W ? UC_PROT_WRITE : 0) |
+		                (g->prot & SM_PROT_X ? UC_PROT_EXEC : 0);
+		uint64_t bytes = g->off < avail ? avail - g->off : 0;
+		if (map(e, SM_CODE_BASE + g->off, g->size, prot, NULL) < 0 ||
+		    uc_mem_write(e->uc, SM_CODE_BASE + g->off, v->mem + g->off,
+		                 bytes < g->size ? bytes : g->size))
+			return -1;
+	}
+	return 0;
+}
+
 static int u_open(struct sm_session *s, char *err, size_t n)
 {
 	struct ueng *e = calloc(1, sizeof(*e));
+	struct sm_image view;
 	uc_hook h;
 	static const uint8_t hlt[16] = { 0xf4 }; /* never executed: until */
 
 	if (!e)
 		return snprintf(err, n, "out of memory"), -1;
 	s->eng = e;
-	e->blob = sm_blob_for(s->scn->cfg.arch);
-	if (!e->blob)
-		return snprintf(err, n, "no reader code built for %s",
-		                sm_arch_name(s->scn->cfg.arch)), -1;
-	e->entry = symbol(e->blob, s->reader->symbol);
-	if (!e->entry)
-		return snprintf(err, n, "reader '%s' is not in the %s code",
-		                s->reader->name, sm_arch_name(e->blob->arch)), -1;
+	if (load_code(s, &view, err, n) < 0)
+		return -1;
+	e->code = view.mem;
+	e->entry = view.entry;
+	e->code_size = view.size;
 	e->arch = arches[s->scn->cfg.arch];
 	if (uc_open(e->arch->arch, e->arch->mode, &e->uc) != UC_ERR_OK)
 		return snprintf(err, n, "uc_open failed"), -1;
-	e->code_size = (e->blob->size + 0xfff) & ~0xfffull;
 	e->stack = aligned_alloc(4096, STACK_SIZE);
 	e->out = aligned_alloc(4096, OUT_SIZE);
-	if (!e->stack || !e->out ||
-	    map(e, SM_CODE_BASE, e->code_size, UC_PROT_ALL, NULL) < 0 ||
-	    uc_mem_write(e->uc, SM_CODE_BASE, e->blob->code, e->blob->size) ||
+	uint64_t avail = s->reader->image ? view.size
+	                 : sm_blob_for(s->scn->cfg.arch)->size;
+	if (!e->stack || !e->out || map_code(e, &view, avail) < 0 ||
 	    map(e, PAGE_ADDR, 4096, UC_PROT_READ, s->model.page[0].bytes) < 0 ||
 	    map(e, STACK_ADDR, STACK_SIZE, UC_PROT_READ | UC_PROT_WRITE,
 	        e->stack) < 0 ||
 	    map(e, OUT_ADDR, OUT_SIZE, UC_PROT_READ | UC_PROT_WRITE, e->out) < 0 ||
 	    map(e, RET_ADDR, 4096, UC_PROT_ALL, NULL) < 0 ||
-	    uc_mem_write(e->uc, RET_ADDR, hlt, sizeof(hlt)))
+	    uc_mem_write(e->uc, RET_ADDR, hlt, sizeof(hlt)) ||
+	    map(e, UC_STUB_ADDR, 4096, UC_PROT_ALL, NULL) < 0)
 		return snprintf(err, n, "cannot map the reader's memory"), -1;
 	/* every hook before the first uc_emu_start (DESIGN.md §6) */
 	if (uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)hook_code, s,
 	                SM_CODE_BASE, SM_CODE_BASE + e->code_size - 1) ||
+	    uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)hook_code, s,
+	                UC_STUB_ADDR, UC_STUB_ADDR + 4095) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_READ, (void *)hook_page_read, s,
 	                PAGE_ADDR, PAGE_ADDR + 4095) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_invalid, s,

@@ -33,14 +33,17 @@ static const struct {
 #include "expect.h"
 };
 
-#define SELFMON_VARIANT(name, abi, what)                                       \
-	{ #name, what, ABI_##abi, (void (*)(void))selfmon_v_##name,             \
-	  "selfmon_v_" #name, 0 },
-#define SELFMON_VARIANT_ARM64(name, abi, what)                                 \
-	{ #name, what, ABI_##abi, NULL, "selfmon_v_" #name, 1u << SM_ARM64 },
+#define SELFMON_VARIANT(n, a, text)                                          \
+	{ .name = #n, .what = text, .abi = ABI_##a,                          \
+	  .native = (void (*)(void))selfmon_v_##n, .symbol = "selfmon_v_" #n },
+#define SELFMON_VARIANT_ARM64(n, a, text)                                    \
+	{ .name = #n, .what = text, .abi = ABI_##a, .symbol = "selfmon_v_" #n, \
+	  .arches = 1u << SM_ARM64 },
 const struct sm_reader sm_readers[] = {
-	{ "reference", "libselfmon's selfmon_read(): right in every case",
-	  ABI_VALUES, (void (*)(void))selfmon_ref_read, "selfmon_read", 0 },
+	{ .name = "reference",
+	  .what = "libselfmon's selfmon_read(): right in every case",
+	  .abi = ABI_VALUES, .native = (void (*)(void))selfmon_ref_read,
+	  .symbol = "selfmon_read" },
 #include "variants/list.h"
 };
 #undef SELFMON_VARIANT

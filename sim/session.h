@@ -16,6 +16,8 @@
 #include "model.h"
 #include "scenario.h"
 
+struct sm_image;
+
 /* ---- readers --------------------------------------------------------- */
 
 enum sm_abi { ABI_RAW, ABI_TIMES, ABI_SCALED, ABI_VALUES, NABI };
@@ -28,6 +30,8 @@ struct sm_reader {
 	void (*native)(void); /* the routed build, cast by ABI; NULL: none */
 	const char *symbol;   /* entry in the built reader code */
 	unsigned arches;      /* 1 << enum sm_arch it is built for; 0: all */
+	const struct sm_image *image; /* a user's reader loaded from ELF */
+	const char *sched_name;       /* its name in schedule lines */
 };
 static inline bool sm_reader_on(const struct sm_reader *r, enum sm_arch a)
 {

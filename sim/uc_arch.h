@@ -19,12 +19,14 @@
 #define UC_OUT_ADDR 0x40000000ull
 #define UC_OUT_SIZE 0x1000ull
 #define UC_RET_ADDR 0x50000000ull
+#define UC_STUB_ADDR 0x60000000ull /* imports of user readers (elf_load.h) */
+#define UC_ERRNO_ADDR (UC_STUB_ADDR + 0x800)
 
 struct ueng {
 	uc_engine *uc;
 	uc_context *fresh;      /* registers as after uc_open */
-	const struct sm_blob *blob;
 	const struct sm_uc_arch *arch;
+	const uint8_t *code;    /* the reader's image, loaded at SM_CODE_BASE */
 	uint64_t entry, code_size;
 	uint64_t stop;          /* stop before this step */
 	uint64_t ticked;        /* step + 1 of the last tick */
@@ -37,7 +39,8 @@ struct sm_uc_arch {
 	uc_arch arch;
 	uc_mode mode;
 	int reg_pc, reg_sp, reg_link; /* reg_link < 0: return address on stack */
-	int reg_arg[3], reg_ret;
+	int reg_arg[4], reg_ret;
+	unsigned nr_read;             /* __NR_read */
 	/* hooks beyond the generic ones (syscall, system registers) */
 	int (*add_hooks)(struct sm_session *s, uc_engine *uc);
 	/* code hook: answer a trapped instruction at pc; true if handled */

@@ -145,7 +145,9 @@ const struct sm_uc_arch sm_uc_arm64 = {
 	.arch = UC_ARCH_ARM64, .mode = UC_MODE_ARM,
 	.reg_pc = UC_ARM64_REG_PC, .reg_sp = UC_ARM64_REG_SP,
 	.reg_link = UC_ARM64_REG_LR,
-	.reg_arg = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2 },
+	.reg_arg = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,
+	             UC_ARM64_REG_X3 },
+	.nr_read = 63,
 	.reg_ret = UC_ARM64_REG_X0,
 	.add_hooks = arm64_hooks, .trap = no_code_trap,
 };

@@ -74,7 +74,9 @@ const struct sm_uc_arch sm_uc_riscv64 = {
 	.arch = UC_ARCH_RISCV, .mode = UC_MODE_RISCV64,
 	.reg_pc = UC_RISCV_REG_PC, .reg_sp = UC_RISCV_REG_SP,
 	.reg_link = UC_RISCV_REG_RA,
-	.reg_arg = { UC_RISCV_REG_A0, UC_RISCV_REG_A1, UC_RISCV_REG_A2 },
+	.reg_arg = { UC_RISCV_REG_A0, UC_RISCV_REG_A1, UC_RISCV_REG_A2,
+	             UC_RISCV_REG_A3 },
+	.nr_read = 63,
 	.reg_ret = UC_RISCV_REG_A0,
 	.add_hooks = rv_hooks, .trap = rv_trap,
 };

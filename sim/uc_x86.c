@@ -82,7 +82,9 @@ static int x86_hooks(struct sm_session *s, uc_engine *uc)
 const struct sm_uc_arch sm_uc_x86_64 = {
 	.arch = UC_ARCH_X86, .mode = UC_MODE_64,
 	.reg_pc = UC_X86_REG_RIP, .reg_sp = UC_X86_REG_RSP, .reg_link = -1,
-	.reg_arg = { UC_X86_REG_RDI, UC_X86_REG_RSI, UC_X86_REG_RDX },
+	.reg_arg = { UC_X86_REG_RDI, UC_X86_REG_RSI, UC_X86_REG_RDX,
+	             UC_X86_REG_RCX },
+	.nr_read = 0,
 	.reg_ret = UC_X86_REG_RAX,
 	.add_hooks = x86_hooks, .trap = x86_trap,
 };

@@ -280,6 +280,49 @@ static void test_random(void **state)
 	assert_string_equal(r.out, first);
 }
 
+/* The shards of a sweep are the sweep: same cells, verdicts, schedules. */
+static void test_shards(void **state)
+{
+	static char whole[1 << 16], parts[1 << 16];
+	(void)state;
+	run("check --json --no-traces --scenario x86_reset --scenario x86_remote");
+	assert_int_equal(r.status, 0);
+	unsigned n = cells(r.out, cs, 512);
+	assert_true(n >= 40);
+	size_t used = 0;
+	for (unsigned i = 0; i < n; i++)
+		used += (size_t)snprintf(whole + used, sizeof(whole) - used,
+		                         "%s/%s/%s/%s\n", cs[i].reader, cs[i].scenario,
+		                         cs[i].verdict, cs[i].cex);
+	used = 0;
+	unsigned total = 0;
+	static struct cell all[512];
+	for (unsigned k = 0; k < 3; k++) {
+		char args[256];
+		snprintf(args, sizeof(args), "check --json --no-traces --scenario "
+		         "x86_reset --scenario x86_remote --shard %u/3", k);
+		run(args);
+		assert_int_equal(r.status, 0);
+		unsigned m = cells(r.out, all + total, 512 - total);
+		assert_true(m > 0);
+		total += m;
+	}
+	assert_int_equal(total, n);
+	/* shard k holds cells k, k+3, ...: put them back in order */
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = i % 3, before = 0; /* cells in shards before k */
+		for (unsigned q = 0; q < k; q++)
+			before += (n + 2 - q) / 3;
+		const struct cell *c = &all[before + i / 3];
+		used += (size_t)snprintf(parts + used, sizeof(parts) - used,
+		                         "%s/%s/%s/%s\n", c->reader, c->scenario,
+		                         c->verdict, c->cex);
+	}
+	assert_string_equal(parts, whole);
+	bad("check --shard 3/3", "--shard needs I/N with 0 <= I < N");
+	bad("check --shard x", "--shard needs I/N");
+}
+
 static void test_list(void **state)
 {
 	(void)state;
@@ -301,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,50 @@
+/*
+ * elf_load.h — loading a user's reader from an ELF object.
+ *
+ * Owns: reading an ELF64 little-endian relocatable object (.o, ET_REL) or
+ * shared object (.so, ET_DYN) for x86-64, arm64 or riscv64 with libelf,
+ * laying its allocated sections (ET_REL) or PT_LOAD segments (ET_DYN) out
+ * as one image at `base`, resolving symbols, applying the relocations
+ * compiled C readers need, and binding the few undefined symbols selfmon
+ * provides to stub addresses that the engine hooks.  It runs nothing.
+ */
+#ifndef SELFMON_ELF_LOAD_H
+#define SELFMON_ELF_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+/* Imports a reader may use, answered by the engine from the model.  Stub k
+ * is at stub_base + 16 * k. */
+enum sm_stub { STUB_READ, STUB_SYSCALL, STUB_ERRNO, STUB_MEMCPY, STUB_MEMSET,
+               NSTUBS };
+extern const char *const sm_stub_names[NSTUBS];
+
+#define SM_PROT_R 1
+#define SM_PROT_W 2
+#define SM_PROT_X 4
+
+struct sm_segment {
+	uint64_t off, size; /* within the image, page-aligned */
+	unsigned prot;      /* SM_PROT_* */
+};
+
+struct sm_image {
+	enum sm_arch arch;
+	uint64_t base;       /* load address of mem[0] */
+	uint8_t *mem;        /* the loaded image (malloc'ed) */
+	uint64_t size;       /* bytes, a multiple of 4096 */
+	struct sm_segment seg[16];
+	unsigned nseg;
+	uint64_t entry;      /* address of the requested function */
+};
+
+/* 0, or -1 with one line "PATH: reason" in err (nothing allocated). */
+int sm_elf_load(const char *path, const char *symbol, uint64_t base,
+                uint64_t stub_base, struct sm_image *img, char *err,
+                size_t errlen);
+void sm_image_free(struct sm_image *img);
+
+#endif

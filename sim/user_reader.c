@@ -1,0 +1,75 @@
+/*
+ * user_reader.c — user readers (see user_reader.h): the spec, the ELF
+ * load through elf_load.c, and the reader entry.  It must not run code.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "uc_arch.h"
+#include "user_reader.h"
+
+int sm_abi_from_name(const char *s)
+{
+	for (int i = 0; i < NABI; i++)
+		if (!strcmp(s, sm_abi_name((enum sm_abi)i)))
+			return i;
+	return -1;
+}
+
+int sm_user_reader_load(const char *spec, enum sm_abi abi,
+                        struct sm_user_reader *u, char *err, size_t n)
+{
+	char path[512];
+	const char *colon = strrchr(spec, ':');
+
+	memset(u, 0, sizeof(*u));
+	if (!colon || colon == spec || !colon[1] ||
+	    (size_t)(colon - spec) >= sizeof(path) ||
+	    strlen(colon + 1) >= sizeof(u->symbol))
+		return snprintf(err, n, "bad reader '%s' (expected a built-in name "
+		                "or PATH:SYMBOL)", spec), -1;
+	if (strchr(spec, '#'))
+		return snprintf(err, n, "bad reader '%s': '#' is not allowed in "
+		                "PATH:SYMBOL", spec), -1;
+	snprintf(path, sizeof(path), "%.*s", (int)(colon - spec), spec);
+	snprintf(u->symbol, sizeof(u->symbol), "%s", colon + 1);
+	if (sm_elf_load(path, u->symbol, SM_CODE_BASE, UC_STUB_ADDR, &u->img,
+	                err, n) < 0)
+		return -1;
+	snprintf(u->name, sizeof(u->name), "%s", spec);
+	snprintf(u->sched, sizeof(u->sched), "%s#%s#%s", path, u->symbol,
+	         sm_abi_name(abi));
+	u->r = (struct sm_reader){
+		.name = u->name, .what = "your reader, loaded from ELF",
+		.abi = abi, .native = NULL, .symbol = u->symbol,
+		.arches = 1u << u->img.arch, .image = &u->img,
+		.sched_name = u->sched,
+	};
+	return 0;
+}
+
+int sm_user_reader_from_sched(const char *name, struct sm_user_reader *u,
+                              char *err, size_t n)
+{
+	char buf[700];
+	char *h1, *h2;
+
+	snprintf(buf, sizeof(buf), "%s", name);
+	if (!(h1 = strchr(buf, '#')) || !(h2 = strchr(h1 + 1, '#')))
+		return snprintf(err, n, "bad reader '%s' in schedule (expected "
+		                "PATH#SYMBOL#ABI)", name), -1;
+	*h1 = *h2 = '\0';
+	int abi = sm_abi_from_name(h2 + 1);
+	if (abi < 0)
+		return snprintf(err, n, "unknown ABI '%s' (raw, times, scaled or "
+		                "values)", h2 + 1), -1;
+	char spec[700];
+	snprintf(spec, sizeof(spec), "%s:%s", buf, h1 + 1);
+	return sm_user_reader_load(spec, (enum sm_abi)abi, u, err, n);
+}
+
+void sm_user_reader_free(struct sm_user_reader *u)
+{
+	sm_image_free(&u->img);
+	memset(u, 0, sizeof(*u));
+}

@@ -1,0 +1,29 @@
+/*
+ * user_reader.h — a user's reader named as PATH:SYMBOL, loaded from its
+ * ELF object into a reader the engines can run like a built-in one.
+ */
+#ifndef SELFMON_USER_READER_H
+#define SELFMON_USER_READER_H
+
+#include "elf_load.h"
+#include "session.h"
+
+struct sm_user_reader {
+	struct sm_reader r;
+	struct sm_image img;
+	char name[600];   /* PATH:SYMBOL, as the user wrote it */
+	char sched[700];  /* PATH#SYMBOL#ABI, its name in schedule lines */
+	char symbol[256];
+};
+
+int sm_abi_from_name(const char *s); /* -1 if unknown */
+/* "PATH:SYMBOL" (the last ':' splits) -> loaded reader; 0, or -1 with
+ * one line in err. */
+int sm_user_reader_load(const char *spec, enum sm_abi abi,
+                        struct sm_user_reader *u, char *err, size_t n);
+/* "PATH#SYMBOL#ABI" from a schedule line. */
+int sm_user_reader_from_sched(const char *name, struct sm_user_reader *u,
+                              char *err, size_t n);
+void sm_user_reader_free(struct sm_user_reader *u);
+
+#endif

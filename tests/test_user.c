@@ -1,0 +1,204 @@
+/*
+ * test_user.c — your own reader through the ELF path: the reference
+ * reader's and the no_sext mutant's sources, compiled at test time with
+ * every available toolchain (gcc, clang, the arm64 and riscv64 cross
+ * compilers, clang for those targets) as .o and .so at several
+ * optimisation levels, must get exactly the verdicts the same code gets
+ * built in, scenario by scenario.  Bad PATH:SYMBOL input is one clear
+ * error line with exit status 2.
+ */
+#include <sys/stat.h>
+
+#include "cli.h"
+
+struct tool {
+	const char *arch, *cc, *so_extra;
+};
+
+static const struct tool tools[] = {
+	{ "x86_64", "gcc", "" },
+	{ "x86_64", "clang", "" },
+	{ "arm64", "aarch64-linux-gnu-gcc", "" },
+	{ "arm64", "clang --target=aarch64-linux-gnu", "-fuse-ld=lld" },
+	{ "riscv64", "riscv64-linux-gnu-gcc", "" },
+	{ "riscv64", "clang --target=riscv64-linux-gnu", "-fuse-ld=lld" },
+};
+
+static char dir[] = "/tmp/selfmon-userXXXXXX";
+
+static bool sh(const char *cmd)
+{
+	return system(cmd) == 0;
+}
+
+/* Is there reader code for this arch in this selfmon (so built-in
+ * verdicts exist to compare with)? */
+static bool arch_built(const char *arch)
+{
+	char want[64];
+	run("list");
+	snprintf(want, sizeof(want), "%-8s readers built", arch);
+	return strstr(r.out, want) != NULL;
+}
+
+/* "scenario verdict" lines of check --json, in order. */
+static void verdicts(const char *json, char *out, size_t n)
+{
+	size_t used = 0;
+	out[0] = 0;
+	for (const char *p = json; (p = strstr(p, "\"scenario\":\"")); p++) {
+		const char *v = strstr(p, "\"verdict\":\"");
+		assert_non_null(v);
+		const char *se = strchr(p + 12, '"'), *ve = strchr(v + 11, '"');
+		used += (size_t)snprintf(out + used, n - used, "%.*s=%.*s ",
+		                         (int)(se - p - 12), p + 12,
+		                         (int)(ve - v - 11), v + 11);
+		if (used >= n)
+			break;
+	}
+}
+
+static void builtin_verdicts(const char *reader, const char *arch, char *out,
+                             size_t n)
+{
+	char args[256];
+	snprintf(args, sizeof(args), "check %s --arch %s --json --no-traces",
+	         reader, arch);
+	run(args);
+	assert_int_equal(r.status, 0);
+	verdicts(r.out, out, n);
+	assert_true(strlen(out) > 0);
+}
+
+/* Compile src as obj with flags; false if the toolchain cannot. */
+static bool compile(const struct tool *t, const char *src, const char *obj,
+                    const char *flags, bool shared)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "%s %s %s -I'%s/model' -I'%s/reader' "
+	         "'%s/%s' -o '%s' %s 2>/dev/null", t->cc, flags,
+	         shared ? "-shared -fPIC -nostdlib" : "-c", SELFMON_SRC,
+	         SELFMON_SRC, SELFMON_SRC, src, obj, shared ? t->so_extra : "");
+	return sh(cmd);
+}
+
+static void check_same(const struct tool *t, const char *src,
+                       const char *symbol, const char *builtin)
+{
+	static const struct { const char *flags; bool shared; } builds[] = {
+		{ "-O2", false }, { "-O0", false }, { "-O3 -fPIC", false },
+		{ "-O2", true }, { "-O3", true },
+	};
+	char want[4096], got[4096], obj[512], args[1024];
+
+	builtin_verdicts(builtin, t->arch, want, sizeof(want));
+	for (size_t b = 0; b < sizeof(builds) / sizeof(builds[0]); b++) {
+		snprintf(obj, sizeof(obj), "%s/%s-%s-%zu.%s", dir, symbol, t->arch,
+		         b, builds[b].shared ? "so" : "o");
+		if (!compile(t, src, obj, builds[b].flags, builds[b].shared))
+			fail_msg("%s could not build %s %s", t->cc, src, builds[b].flags);
+		snprintf(args, sizeof(args), "check '%s:%s' --abi values --json "
+		         "--no-traces", obj, symbol);
+		run(args);
+		if (r.status == 2)
+			fail_msg("%s: %s", obj, r.err);
+		verdicts(r.out, got, sizeof(got));
+		if (strcmp(got, want))
+			fail_msg("%s (%s %s): %s\nbuilt in: %s", symbol, t->cc,
+			         builds[b].flags, got, want);
+		unlink(obj);
+	}
+}
+
+static void test_same_verdicts_as_built_in(void **state)
+{
+	unsigned toolchains = 0;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		char probe[1024];
+		const struct tool *t = &tools[i];
+		snprintf(probe, sizeof(probe), "%s/probe.o", dir);
+		if (!arch_built(t->arch) ||
+		    !compile(t, "reader/selfmon.c", probe, "-O2", false)) {
+			print_message("skipping %s (%s): not available\n", t->cc,
+			              t->arch);
+			continue;
+		}
+		unlink(probe);
+		check_same(t, "reader/selfmon.c", "selfmon_read", "reference");
+		check_same(t, "reader/variants/no_sext.c", "selfmon_v_no_sext",
+		           "no_sext");
+		toolchains++;
+	}
+	assert_true(toolchains >= 2); /* gcc and clang for x86-64 at least */
+	rmdir(dir);
+}
+
+static void bad(const char *args, const char *msg)
+{
+	run(args);
+	if (r.status != 2)
+		fail_msg("'%s': exit %d, %s", args, r.status, r.err);
+	assert_int_equal(count_lines(r.err), 1);
+	if (!strstr(r.err, msg))
+		fail_msg("'%s': '%s' lacks '%s'", args, r.err, msg);
+}
+
+static void test_bad_user_readers(void **state)
+{
+	char args[1024], obj[512];
+	(void)state;
+	bad("check /nonexistent.o:f --abi raw", "/nonexistent.o: No such file");
+	bad("check README.md:f --abi raw", "README.md: not an ELF file");
+	snprintf(obj, sizeof(obj), "/tmp/selfmon-user-ok.o");
+	const struct tool *gcc = &tools[0];
+	assert_true(compile(gcc, "reader/selfmon.c", obj, "-O2", false));
+	snprintf(args, sizeof(args), "check %s:selfmon_read", obj);
+	bad(args, "needs --abi");
+	snprintf(args, sizeof(args), "check %s:selfmon_read --abi wide", obj);
+	bad(args, "--abi must be raw, times, scaled or values");
+	snprintf(args, sizeof(args), "check %s:nosuch --abi values", obj);
+	bad(args, "symbol 'nosuch' not found");
+	snprintf(args, sizeof(args), "check %s:selfmon_read --abi values "
+	         "--arch arm64", obj);
+	bad(args, "is x86_64 code, not arm64");
+	snprintf(args, sizeof(args), "check %s:selfmon_read --abi values "
+	         "--engine native", obj);
+	bad(args, "unicorn engine only");
+	unlink(obj);
+}
+
+/* A counterexample of a user reader replays from its line. */
+static void test_user_replay(void **state)
+{
+	char obj[] = "/tmp/selfmon-user-ns.o", args[1024];
+	(void)state;
+	assert_true(compile(&tools[0], "reader/variants/no_sext.c", obj, "-O2",
+	                    false));
+	snprintf(args, sizeof(args), "check %s:selfmon_v_no_sext --abi values "
+	         "--scenario x86_pinned --json --no-traces", obj);
+	run(args);
+	assert_int_equal(r.status, 1); /* a user reader failed */
+	const char *m = strstr(r.out, "\"minimised\":\"");
+	assert_non_null(m);
+	char line[600];
+	snprintf(line, sizeof(line), "%.*s", (int)(strchr(m + 13, '"') - m - 13),
+	         m + 13);
+	assert_non_null(strstr(line, "#selfmon_v_no_sext#values:x86_pinned:"));
+	snprintf(args, sizeof(args), "replay '%s'", line);
+	run(args);
+	assert_int_equal(r.status, 1);
+	assert_true(!strncmp(r.out, "WRONG_VALUE", 11));
+	unlink(obj);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_verdicts_as_built_in),
+		cmocka_unit_test(test_bad_user_readers),
+		cmocka_unit_test(test_user_replay),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
