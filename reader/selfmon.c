@@ -12,49 +12,59 @@
 
 #define CAP(c, bit) (((c) >> (bit)) & 1)
 
-/* One consistent snapshot of what the reader needs from the page. */
-struct snap {
-	uint64_t caps, enabled, running, pmc, cyc, time_offset, time_cycles,
-		time_mask;
-	int64_t offset;
-	uint32_t index, time_mult;
-	uint16_t width, time_shift;
-};
-
-static int usable(const struct snap *s)
+/* The page alone gives exact values: user rdpmc, user time, on a counter,
+ * a sane width, and a kernel that knows cap_bit0 is deprecated. */
+static int usable(uint64_t caps, uint32_t index, uint16_t width)
 {
-	return CAP(s->caps, SELFMON_CAP_BIT0_IS_DEPRECATED) &&
-	       CAP(s->caps, SELFMON_CAP_USER_RDPMC) &&
-	       CAP(s->caps, SELFMON_CAP_USER_TIME) && s->index != 0 &&
-	       s->width >= 1 && s->width <= 64;
+	return CAP(caps, SELFMON_CAP_BIT0_IS_DEPRECATED) &&
+	       CAP(caps, SELFMON_CAP_USER_RDPMC) &&
+	       CAP(caps, SELFMON_CAP_USER_TIME) && index != 0 && width >= 1 &&
+	       width <= 64;
 }
 
+/* What one consistent pass over the page yields. */
+struct snap {
+	uint64_t count;   /* offset + the counter sign-extended from width */
+	uint64_t delta;   /* ns since the page's update */
+	uint64_t enabled, running;
+	uint16_t width;
+	int ok;           /* usable(): the values above are exact */
+};
+
 /* The seqlock loop: every field loaded once per pass, the counter and the
- * clock read inside, retried while the lock is odd or has moved. */
+ * clock read inside it, the arithmetic done before the re-check so that
+ * few values stay live; retried while the lock is odd or has moved. */
 static void snapshot(const struct perf_event_mmap_page *pc, struct snap *s)
 {
 	uint32_t seq;
 
-	s->pmc = s->cyc = 0;
 	do {
 		seq = READ_ONCE(pc->lock);
 		rmb(); /* the lock before the fields (arm64/riscv: a fence) */
 		if (seq & 1)
 			continue;
-		s->caps = READ_ONCE(pc->capabilities);
-		s->index = READ_ONCE(pc->index);
-		s->offset = READ_ONCE(pc->offset);
+		uint64_t caps = READ_ONCE(pc->capabilities);
+		uint32_t index = READ_ONCE(pc->index);
+		s->width = READ_ONCE(pc->pmc_width);
 		s->enabled = READ_ONCE(pc->time_enabled);
 		s->running = READ_ONCE(pc->time_running);
-		s->width = READ_ONCE(pc->pmc_width);
-		s->time_mult = READ_ONCE(pc->time_mult);
-		s->time_shift = READ_ONCE(pc->time_shift);
-		s->time_offset = READ_ONCE(pc->time_offset);
-		s->time_cycles = READ_ONCE(pc->time_cycles);
-		s->time_mask = READ_ONCE(pc->time_mask);
-		if (usable(s)) {
-			s->pmc = rdpmc(s->index - 1);
-			s->cyc = rdtsc();
+		s->ok = usable(caps, index, s->width);
+		if (s->ok) {
+			unsigned sh = 64u - s->width;
+			int64_t offset = READ_ONCE(pc->offset);
+			uint64_t pmc = rdpmc(index - 1);
+			s->count = (uint64_t)offset +
+			           (uint64_t)((int64_t)(pmc << sh) >> sh);
+			uint32_t mult = READ_ONCE(pc->time_mult);
+			uint16_t shift = READ_ONCE(pc->time_shift);
+			uint64_t toff = READ_ONCE(pc->time_offset);
+			uint64_t cyc = rdtsc();
+			if (CAP(caps, SELFMON_CAP_USER_TIME_SHORT)) {
+				uint64_t tcyc = READ_ONCE(pc->time_cycles);
+				cyc = tcyc + ((cyc - tcyc) & READ_ONCE(pc->time_mask));
+			}
+			s->delta = toff + (uint64_t)(((unsigned __int128)cyc * mult) >>
+			                             shift);
 		}
 		rmb(); /* the fields before the lock re-check */
 	} while ((seq & 1) || READ_ONCE(pc->lock) != seq);
@@ -81,26 +91,15 @@ int selfmon_read(const struct perf_event_mmap_page *pc, int fd,
 	struct snap s;
 
 	snapshot(pc, &s);
-	if (!usable(&s))
+	if (!s.ok)
 		return from_read(fd, v);
-
-	/* count = offset + the counter sign-extended from pmc_width */
-	unsigned sh = 64u - s.width;
-	uint64_t count = (uint64_t)s.offset +
-	                 (uint64_t)((int64_t)(s.pmc << sh) >> sh);
 	/* After IOC_RESET prev_count is the zero-extended raw value: a count
 	 * that comes out negative was off by exactly 2^width. */
+	uint64_t count = s.count;
 	if ((int64_t)count < 0 && s.width < 64)
 		count += 1ull << s.width;
-
-	uint64_t cyc = s.cyc;
-	if (CAP(s.caps, SELFMON_CAP_USER_TIME_SHORT))
-		cyc = s.time_cycles + ((cyc - s.time_cycles) & s.time_mask);
-	uint64_t delta = s.time_offset +
-	                 (uint64_t)(((unsigned __int128)cyc * s.time_mult) >>
-	                            s.time_shift);
 	v->count = count;
-	v->enabled = s.enabled + delta;
-	v->running = s.running + delta;
+	v->enabled = s.enabled + s.delta;
+	v->running = s.running + s.delta;
 	return 0;
 }

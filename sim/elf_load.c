@@ -409,19 +409,29 @@ static bool sfits(uint64_t v, unsigned bits)
 	return v + h < 2 * h;
 }
 
-static int push(void **v, size_t *n, size_t *cap, size_t size,
-                const void *item)
+/* Array `v` (n items used, *cap allocated) with room for one more item of
+ * `size` bytes; NULL (v untouched) if out of memory. */
+static void *grow(void *v, size_t n, size_t *cap, size_t size)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 16;
-		void *p = realloc(*v, c * size);
-		if (!p)
-			return -1;
-		*v = p;
-		*cap = c;
-	}
-	memcpy((char *)*v + *n * size, item, size);
-	++*n;
+	size_t c = *cap ? 2 * *cap : 16;
+	void *p;
+
+	if (n < *cap)
+		return v;
+	if (c > SIZE_MAX / size || !(p = realloc(v, c * size)))
+		return NULL;
+	*cap = c;
+	return p;
+}
+
+static int refs_push(struct refs *r, struct ref item)
+{
+	struct ref *v = grow(r->v, r->n, &r->cap, sizeof(*v));
+
+	if (!v)
+		return -1;
+	r->v = v;
+	v[r->n++] = item;
 	return 0;
 }
 
@@ -1131,8 +1141,11 @@ static int collect_hi(struct ld *L, struct rsec *rs)
 		h.p = rs->addr + r.r_offset;
 		if (reloc_value(L, rs, t, &r, h.p, &h.val) < 0)
 			return -1;
-		if (push((void **)&rs->hi, &rs->nhi, &rs->hicap, sizeof(h), &h))
+		struct hi *v = grow(rs->hi, rs->nhi, &rs->hicap, sizeof(*v));
+		if (!v)
 			return fail(L, "out of memory");
+		rs->hi = v;
+		v[rs->nhi++] = h;
 	}
 	if (rs->nhi)
 		qsort(rs->hi, rs->nhi, sizeof(*rs->hi), hi_cmp);
@@ -1209,14 +1222,14 @@ static int prescan_one(struct ld *L, const GElf_Rela *r)
 	if (rtype_get(L, (uint32_t)GELF_R_TYPE(r->r_info), &t) < 0)
 		return -1;
 	if (uses_slot(t) &&
-	    push((void **)&L->got.v, &L->got.n, &L->got.cap, sizeof(ref), &ref))
+	    refs_push(&L->got, ref) < 0)
 		return fail(L, "out of memory");
 	if (!(t->flags & RF_VENEER) || !L->arch->veneer || !sym)
 		return 0;
 	if (sym_get(L, &L->sym, sym, &s, NULL) < 0)
 		return -1;
 	if ((s.st_shndx == SHN_UNDEF || s.st_shndx == SHN_ABS) &&
-	    push((void **)&L->ven.v, &L->ven.n, &L->ven.cap, sizeof(ref), &ref))
+	    refs_push(&L->ven, ref) < 0)
 		return fail(L, "out of memory");
 	return 0;
 }
@@ -1293,8 +1306,11 @@ static int place_commons(struct ld *L, uint64_t *off)
 		if (reserve(L, off, s.st_size, s.st_value, &at) < 0)
 			return -1;
 		c.addr = L->base + at;
-		if (push((void **)&L->com, &L->ncom, &cap, sizeof(c), &c))
+		struct common *v = grow(L->com, L->ncom, &cap, sizeof(*v));
+		if (!v)
 			return fail(L, "out of memory");
+		L->com = v;
+		v[L->ncom++] = c;
 	}
 	return 0;
 }

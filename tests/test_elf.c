@@ -74,6 +74,11 @@ static const struct toolchain toolchains[] = {
 
 static char tmpdir[64]; /* the build directory of this run */
 
+static const char *sm_arch_label(enum sm_arch a)
+{
+	return a == SM_X86_64 ? "x86-64" : a == SM_ARM64 ? "arm64" : "riscv64";
+}
+
 /* ---- helpers ------------------------------------------------------------ */
 
 __attribute__((format(printf, 1, 2)))
@@ -733,35 +738,60 @@ static void fuzz_file(const char *good, const char *name, unsigned cases,
 	free(m);
 }
 
-/* A valid x86-64 good_reader .o (-fPIC) and .so built with host gcc. */
-static bool host_objects(char *o, char *so, size_t n)
+/* A valid good_reader .o (-fPIC, -O2) and .so built by toolchain `tc`. */
+static bool sample_objects(const struct toolchain *tc, char *o, char *so,
+                           size_t n)
 {
-	const struct toolchain *tc = &toolchains[0];
-	char flags[256];
+	char flags[256], on[96], son[96];
 
-	if (HOST_ARCH != SM_X86_64 || !toolchain_works(tc))
+	if (!toolchain_works(tc))
 		return false;
-	path_of(o, n, "host_good.o");
-	path_of(so, n, "host_good.so");
+	snprintf(on, sizeof(on), "%s_sample.o", tc->name);
+	snprintf(son, sizeof(son), "%s_sample.so", tc->name);
+	path_of(o, n, on);
+	path_of(so, n, son);
 	assert_true(so_flags(tc, "-O2", flags, sizeof(flags)));
-	assert_true(compile(tc, "good_reader.c", "host_good.o", "-c -O2 -fPIC"));
-	assert_true(compile(tc, "good_reader.c", "host_good.so", flags));
+	assert_true(compile(tc, "good_reader.c", on, "-c -O2 -fPIC"));
+	assert_true(compile(tc, "good_reader.c", son, flags));
 	return true;
 }
 
+/* The same from host gcc, when the host is x86-64. */
+static bool host_objects(char *o, char *so, size_t n)
+{
+	return HOST_ARCH == SM_X86_64 &&
+	       sample_objects(&toolchains[0], o, so, n);
+}
+
+/* Mutations of the x86-64 .o and .so (and, where the cross compilers
+ * work, of the arm64 and riscv64 ones); SELFMON_FUZZ_CASES overrides the
+ * number per file. */
 static void test_fuzz(void **state)
 {
-	char o[256], so[256];
-	struct fuzz_result ro = { 0, 0 }, rso = { 0, 0 };
+	static const size_t which[] = { 0, 2, 3 };
+	const char *env = getenv("SELFMON_FUZZ_CASES");
+	unsigned cases = env && atoi(env) > 0 ? (unsigned)atoi(env) : 400;
+	unsigned files = 0;
 	(void)state;
 
-	if (!host_objects(o, so, sizeof(o)))
+	for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
+		const struct toolchain *tc = &toolchains[which[i]];
+		struct fuzz_result ro = { 0, 0 }, rso = { 0, 0 };
+		char o[256], so[256];
+		if (tc->arch != (i ? (enum sm_arch)i : SM_X86_64) ||
+		    (i == 0 && HOST_ARCH != SM_X86_64) ||
+		    !sample_objects(tc, o, so, sizeof(o)))
+			continue;
+		fuzz_file(o, "fuzz.o", cases, &ro);
+		fuzz_file(so, "fuzz.so", cases, &rso);
+		files += 2;
+		print_message("    %s: .o %u cases, %u loaded, %u rejected; "
+		              ".so %u cases, %u loaded, %u rejected\n",
+		              sm_arch_label(tc->arch), cases, ro.loaded,
+		              ro.rejected, cases, rso.loaded, rso.rejected);
+	}
+	if (!files)
 		skip();
-	fuzz_file(o, "fuzz.o", 400, &ro);
-	fuzz_file(so, "fuzz.so", 400, &rso);
-	print_message("    fuzz .o: 400 cases, %u loaded, %u rejected; "
-	              ".so: 400 cases, %u loaded, %u rejected\n",
-	              ro.loaded, ro.rejected, rso.loaded, rso.rejected);
 }
 
 /* ---- error messages ----------------------------------------------------- */
