@@ -733,10 +733,16 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 		return fail(err, n, "bad cpu count or task cpu", "config");
 	if (cfg->nevents < 1 || cfg->nevents > SM_MAX_EVENTS)
 		return fail(err, n, "needs 1 to 8 events", "config");
-	if (cfg->arch == SM_X86_64 && (cfg->width < 32 || cfg->width > 64))
+	if (cfg->arch == SM_X86_64 && cfg->width != 0 &&
+	    (cfg->width < 32 || cfg->width > 64))
 		return fail(err, n, "x86 counter width must be 32..64", "config");
 	for (unsigned i = 0; i < cfg->nevents; i++) {
 		const struct sm_event_cfg *e = &cfg->event[i];
+		/* width 0: no PMU (x86_pmu.cntval_bits stays 0): software only */
+		if (cfg->arch == SM_X86_64 && cfg->width == 0 &&
+		    e->type != SM_EV_SOFTWARE)
+			return fail(err, n, "no PMU (width 0) for a hardware event",
+			            e->name);
 		if (e->rate < 1)
 			return fail(err, n, "rate must be at least 1", e->name);
 		if (e->counter != SM_AUTO &&

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "hw.h"
 #include "json.h"
 #include "scenario.h"
 
@@ -21,12 +22,16 @@ struct printer {
 };
 
 static const char usage[] =
-	"usage: selfmon model SCENARIO [--json]\n\n"
+	"usage: selfmon model SCENARIO [--json]\n"
+	"       selfmon model --compare TRACE\n\n"
 	"Runs SCENARIO (a traces/NAME.scn file) through the kernel model alone and\n"
 	"prints every update of every mmapped page: when (cycles after the\n"
 	"start), which kernel action caused it, the page fields by their ABI\n"
 	"names, and the ground truth (count, enabled, running) at that instant.\n\n"
 	"  --json   one JSON object per update (JSON Lines)\n"
+	"  --compare TRACE  drive the model with the actions of a trace that\n"
+	"           'selfmon hw record' wrote and report where the model's pages\n"
+	"           differ from the recorded ones\n"
 	"  --help   this text\n";
 
 /* The page fields printed, in ABI order; capability bits after
@@ -181,6 +186,10 @@ int cmd_model(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			p.json = true;
+		else if (!strcmp(argv[i], "--compare"))
+			return i + 1 < argc ? cmd_model_compare(argv[i + 1])
+			                    : usage_error("model: --compare needs a "
+			                                  "TRACE (see selfmon hw record)");
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return fputs(usage, stdout), 0;
 		else if (argv[i][0] == '-' && argv[i][1])

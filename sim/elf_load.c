@@ -51,7 +51,8 @@
 #define PAGE 4096u
 #define MAX_IMAGE ((uint64_t)64 << 20) /* bytes of one image */
 #define MAX_FILE ((size_t)256 << 20)   /* bytes of one input file */
-#define MAX_SEG (sizeof(((struct sm_image *)0)->seg) / sizeof(struct sm_segment))
+#define MAX_SEG (sizeof(((struct sm_image *)0)->seg) / \
+                 sizeof(struct sm_segment))
 #define VENEER_SIZE 16u
 
 const char *const sm_stub_names[NSTUBS] = {
@@ -1221,8 +1222,7 @@ static int prescan_one(struct ld *L, const GElf_Rela *r)
 
 	if (rtype_get(L, (uint32_t)GELF_R_TYPE(r->r_info), &t) < 0)
 		return -1;
-	if (uses_slot(t) &&
-	    refs_push(&L->got, ref) < 0)
+	if (uses_slot(t) && refs_push(&L->got, ref) < 0)
 		return fail(L, "out of memory");
 	if (!(t->flags & RF_VENEER) || !L->arch->veneer || !sym)
 		return 0;
@@ -1298,7 +1298,7 @@ static int place_commons(struct ld *L, uint64_t *off)
 	for (size_t i = 1; i < L->sym.n; i++) {
 		GElf_Sym s;
 		struct common c = { i, 0 };
-		uint64_t at;
+		uint64_t at = 0;
 		if (sym_get(L, &L->sym, i, &s, NULL) < 0)
 			return -1;
 		if (s.st_shndx != SHN_COMMON)

@@ -7,31 +7,27 @@
  * session moves time on, lands actions and samples the truth; the reader
  * loads the model's page directly, so kernel actions become visible only
  * at routed calls.  Faults (a #GP from the model, SIGFPE, SIGSEGV, ...)
- * and runaway loops (a CPU-time timer) end the call with a verdict.  No
+ * and runaway loops (a CPU-time limit, guard.c) end the call with a
+ * verdict.  No
  * snapshots: the explorer re-executes each schedule.  x86-64 hosts only.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/syscall.h>
 
 #include "explain.h"
+#include "guard.h"
 #include "session.h"
 #include "prims.h"
 
 #define NATIVE_BUDGET 5000 /* routed calls */
 
 static _Thread_local struct sm_session *cur;
-static _Thread_local sigjmp_buf escape;
-static _Thread_local volatile sig_atomic_t caught;
-static _Thread_local timer_t cpu_timer;
-static _Thread_local bool have_timer;
+
+#define ESCAPE_VERDICT 1000 /* the result is already set */
 
 /* file:line of a code address in this binary (debug info), for
  * --explain: addr2line on the offset from the load base. */
@@ -65,7 +61,7 @@ static void step(const char *what, uint64_t arg, const void *caller)
 	sm_session_tick(s);
 	if (s->step >= NATIVE_BUDGET) {
 		sm_session_budget(s);
-		siglongjmp(escape, 1);
+		sm_guard_escape(ESCAPE_VERDICT);
 	}
 	sm_session_observe(s, s->step);
 	if (s->explain) {
@@ -86,7 +82,7 @@ uint64_t selfmon_routed_rdpmc(uint32_t counter)
 		cur->res.steps = cur->step;
 		sm_result_set(&cur->res, V_FAULT, "rdpmc with ECX=0x%x raised #GP",
 		              counter);
-		siglongjmp(escape, 1);
+		sm_guard_escape(ESCAPE_VERDICT);
 	}
 	if (cur->explain)
 		sm_explain_trap(cur, "rdpmc", counter, v);
@@ -111,49 +107,9 @@ long selfmon_routed_read(int fd, void *buf, size_t n)
 	return r;
 }
 
-static void on_signal(int sig)
+static void call(void *arg)
 {
-	caught = sig;
-	siglongjmp(escape, 2);
-}
-
-/* Synchronous faults and a per-thread CPU-time timer (1 s) against loops
- * that never reach a routed call. */
-static void arm(void)
-{
-	static const int sigs[] = { SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGALRM };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_NODEFER;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-	if (!have_timer) {
-		struct sigevent ev;
-		memset(&ev, 0, sizeof(ev));
-		ev.sigev_notify = SIGEV_THREAD_ID;
-		ev.sigev_signo = SIGALRM;
-		ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
-		have_timer = timer_create(CLOCK_THREAD_CPUTIME_ID, &ev,
-		                          &cpu_timer) == 0;
-	}
-	if (have_timer) {
-		struct itimerspec t = { .it_value = { 1, 0 } };
-		timer_settime(cpu_timer, 0, &t, NULL);
-	}
-}
-
-static void disarm(void)
-{
-	if (have_timer) {
-		struct itimerspec t = { 0 };
-		timer_settime(cpu_timer, 0, &t, NULL);
-	}
-}
-
-static void call(struct sm_session *s)
-{
+	struct sm_session *s = arg;
 	const void *page = s->model.page[0].bytes;
 	struct selfmon_values out = { 0 };
 	uint64_t v[3] = { 0 };
@@ -178,40 +134,23 @@ static void call(struct sm_session *s)
 	case NABI:
 		break;
 	}
-	disarm();
 	sm_session_tick(s);
 	sm_oracle_judge(s, v, rc);
-}
-
-static const char *signal_text(int sig)
-{
-	switch (sig) {
-	case SIGFPE: return "SIGFPE (divide error)";
-	case SIGSEGV: return "SIGSEGV (bad memory access)";
-	case SIGBUS: return "SIGBUS";
-	case SIGILL: return "SIGILL (invalid instruction)";
-	default: return "a signal";
-	}
 }
 
 static bool n_run(struct sm_session *s, uint64_t stop)
 {
 	(void)stop;
 	cur = s;
-	caught = 0;
-	arm();
-	int how = sigsetjmp(escape, 1);
-	if (how == 0) {
-		call(s);
-	} else {
-		disarm();
+	int how = sm_guard_run(call, s, 1000);
+	if (how != 0 && how != ESCAPE_VERDICT) {
 		s->res.steps = s->step;
-		if (how == 2 && caught == SIGALRM)
+		if (how == SIGALRM)
 			sm_result_set(&s->res, V_LIVELOCK, "no result after 1 s of "
 			              "CPU time (%" PRIu64 " routed calls)", s->step);
-		else if (how == 2)
+		else
 			sm_result_set(&s->res, V_FAULT, "%s in the reader after %"
-			              PRIu64 " routed calls", signal_text(caught),
+			              PRIu64 " routed calls", sm_guard_signal_text(how),
 			              s->step);
 	}
 	cur = NULL;

@@ -290,6 +290,25 @@ static int map_code(struct ueng *e, const struct sm_image *v, uint64_t avail)
 	return 0;
 }
 
+/* Each import stub holds the arch's `ret`: the code hook answers the call
+ * before it runs, but the emulator must be able to translate it (riscv
+ * raises an illegal instruction for zero bytes while translating). */
+static int fill_stubs(struct ueng *e)
+{
+	static const uint8_t ret[SM_NARCH][4] = {
+		[SM_X86_64] = { 0xc3, 0x90, 0x90, 0x90 },
+		[SM_ARM64] = { 0xc0, 0x03, 0x5f, 0xd6 },   /* ret */
+		[SM_RISCV64] = { 0x67, 0x80, 0x00, 0x00 }, /* jalr x0, 0(ra) */
+	};
+	uint8_t page[2048];
+	const uint8_t *r = ret[e->arch == &sm_uc_x86_64 ? SM_X86_64
+	                       : e->arch == &sm_uc_arm64 ? SM_ARM64 : SM_RISCV64];
+
+	for (size_t k = 0; k < sizeof(page); k += 4)
+		memcpy(page + k, r, 4);
+	return uc_mem_write(e->uc, UC_STUB_ADDR, page, sizeof(page)) ? -1 : 0;
+}
+
 static int u_open(struct sm_session *s, char *err, size_t n)
 {
 	struct ueng *e = calloc(1, sizeof(*e));
@@ -319,7 +338,8 @@ static int u_open(struct sm_session *s, char *err, size_t n)
 	    map(e, OUT_ADDR, OUT_SIZE, UC_PROT_READ | UC_PROT_WRITE, e->out) < 0 ||
 	    map(e, RET_ADDR, 4096, UC_PROT_ALL, NULL) < 0 ||
 	    uc_mem_write(e->uc, RET_ADDR, hlt, sizeof(hlt)) ||
-	    map(e, UC_STUB_ADDR, 4096, UC_PROT_ALL, NULL) < 0)
+	    map(e, UC_STUB_ADDR, 4096, UC_PROT_ALL, NULL) < 0 ||
+	    fill_stubs(e) < 0)
 		return snprintf(err, n, "cannot map the reader's memory"), -1;
 	/* every hook before the first uc_emu_start (DESIGN.md §6) */
 	if (uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)hook_code, s,

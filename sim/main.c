@@ -23,6 +23,8 @@ static const struct command {
 	  "re-run one schedule or trace, --explain to follow it step by step" },
 	{ "model", cmd_model,
 	  "run a scenario through the kernel model, print every page update" },
+	{ "hw", cmd_hw,
+	  "check the readers on this machine's real perf events; record traces" },
 	{ "list", cmd_list, "the built-in readers, scenarios, arches, actions" },
 };
 

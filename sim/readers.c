@@ -18,10 +18,13 @@
 #define PROTO_SCALED(f) uint64_t f(const void *)
 #define PROTO_TIMES(f) uint64_t f(const void *, uint64_t *, uint64_t *)
 #define PROTO_VALUES(f) int f(const void *, int, struct selfmon_values *)
-#define SELFMON_VARIANT(name, abi, what) PROTO_##abi(selfmon_v_##name);
+#define SELFMON_VARIANT(name, abi, what)                                       \
+	PROTO_##abi(selfmon_v_##name);                                         \
+	PROTO_##abi(selfmon_hw_v_##name);
 #include "variants/list.h"
 #undef SELFMON_VARIANT
 int selfmon_ref_read(const void *, int, struct selfmon_values *);
+int selfmon_hw_read(const void *, int, struct selfmon_values *);
 
 #define EXPECT(name, text) { #name, -1, text }
 #define EXPECT_NATIVE(name, text) { #name, ENGINE_NATIVE, text }
@@ -35,7 +38,8 @@ static const struct {
 
 #define SELFMON_VARIANT(n, a, text)                                          \
 	{ .name = #n, .what = text, .abi = ABI_##a,                          \
-	  .native = (void (*)(void))selfmon_v_##n, .symbol = "selfmon_v_" #n },
+	  .native = (void (*)(void))selfmon_v_##n, .symbol = "selfmon_v_" #n,    \
+	  .hw = (void (*)(void))selfmon_hw_v_##n },
 #define SELFMON_VARIANT_ARM64(n, a, text)                                    \
 	{ .name = #n, .what = text, .abi = ABI_##a, .symbol = "selfmon_v_" #n, \
 	  .arches = 1u << SM_ARM64 },
@@ -43,7 +47,7 @@ const struct sm_reader sm_readers[] = {
 	{ .name = "reference",
 	  .what = "libselfmon's selfmon_read(): right in every case",
 	  .abi = ABI_VALUES, .native = (void (*)(void))selfmon_ref_read,
-	  .symbol = "selfmon_read" },
+	  .symbol = "selfmon_read", .hw = (void (*)(void))selfmon_hw_read },
 #include "variants/list.h"
 };
 #undef SELFMON_VARIANT

@@ -30,6 +30,7 @@ struct sm_reader {
 	void (*native)(void); /* the routed build, cast by ABI; NULL: none */
 	const char *symbol;   /* entry in the built reader code */
 	unsigned arches;      /* 1 << enum sm_arch it is built for; 0: all */
+	void (*hw)(void);     /* built with the real instructions (selfmon hw) */
 	const struct sm_image *image; /* a user's reader loaded from ELF */
 	const char *sched_name;       /* its name in schedule lines */
 };

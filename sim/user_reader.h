@@ -12,7 +12,7 @@ struct sm_user_reader {
 	struct sm_reader r;
 	struct sm_image img;
 	char name[600];   /* PATH:SYMBOL, as the user wrote it */
-	char sched[700];  /* PATH#SYMBOL#ABI, its name in schedule lines */
+	char sched[800];  /* PATH#SYMBOL#ABI, its name in schedule lines */
 	char symbol[256];
 };
 

@@ -7,8 +7,10 @@
  * and -O3, in a temporary directory removed afterwards.  Every object must
  * load; where Unicorn is available the loaded images are also run: the
  * relocation probe (tests/elf/reloc_probe.c) checks its own relocations,
- * and good_read must reach read(2) through the stub.  Then hostile files
- * (deterministic mutations of a valid .o and .so) and each error message.
+ * and good_read must reach read(2) through the stub.  Every instruction and
+ * data encoding is compared byte for byte with what GNU ld makes of
+ * tests/elf/relocs_ARCH.S.  Then hostile files (deterministic mutations of
+ * valid .o and .so files) and each error message.
  */
 #define _GNU_SOURCE /* nftw */
 #include <errno.h>
@@ -49,8 +51,10 @@
 #define HOST_ARCH SM_X86_64
 #elif defined(__aarch64__)
 #define HOST_ARCH SM_ARM64
-#else
+#elif defined(__riscv) && __riscv_xlen == 64
 #define HOST_ARCH SM_RISCV64
+#else
+#define HOST_ARCH SM_NARCH /* the host compilers' objects are not loadable */
 #endif
 
 struct toolchain {
@@ -74,7 +78,7 @@ static const struct toolchain toolchains[] = {
 
 static char tmpdir[64]; /* the build directory of this run */
 
-static const char *sm_arch_label(enum sm_arch a)
+static const char *arch_label(enum sm_arch a)
 {
 	return a == SM_X86_64 ? "x86-64" : a == SM_ARM64 ? "arm64" : "riscv64";
 }
@@ -468,7 +472,7 @@ static void test_toolchain(void **state)
 	static const char *const opts[] = { "-O0", "-O2", "-O3" };
 	struct counts c = { 0, 0, 0 };
 
-	if (!toolchain_works(tc)) {
+	if (tc->arch == SM_NARCH || !toolchain_works(tc)) {
 		print_message("    %s: not installed or not working, skipped\n",
 		              tc->name);
 		skip();
@@ -480,6 +484,30 @@ static void test_toolchain(void **state)
 	build_and_load(tc, "buggy_reader.c", "buggy_read", "-O2", &c);
 	print_message("    %s: %u objects built, %u loaded, %u run\n", tc->name,
 	              c.built, c.loaded, c.ran);
+}
+
+/* A .so linked at a nonzero address: everything moves by base - vaddr. */
+static void test_so_bias(void **state)
+{
+	static const struct toolchain *const gnu[] = {
+		&toolchains[0], &toolchains[2], &toolchains[3] };
+	struct counts c = { 0, 0, 0 };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(gnu) / sizeof(gnu[0]); i++) {
+		const struct toolchain *tc = gnu[i];
+		char flags[256], out[96];
+		if (tc->arch == SM_NARCH || !toolchain_works(tc))
+			continue;
+		assert_true(so_flags(tc, "-O2 -Wl,-Ttext-segment=0x400000", flags,
+		                     sizeof(flags)));
+		snprintf(out, sizeof(out), "%s_biased.so", tc->name);
+		assert_true(compile(tc, "reloc_probe.c", out, flags));
+		c.built++;
+		load_one(tc, out, "probe", &c);
+	}
+	if (!c.built)
+		skip();
 }
 
 /* ---- every encoding, against the GNU linker ---------------------------- */
@@ -518,7 +546,7 @@ static void compare_with_ld(const struct sm_image *img, const char *elf)
 	uint8_t *f = read_all(elf, &n);
 
 	for (int i = 0; i < 3; i++) {
-		uint64_t addr, size;
+		uint64_t addr = 0, size = 0;
 		const uint8_t *want = exec_section(f, n, secs[i], &addr, &size);
 		assert_true(addr >= BASE && addr - BASE + size <= img->size);
 		for (uint64_t k = 0; k < size; k++)
@@ -768,26 +796,25 @@ static bool host_objects(char *o, char *so, size_t n)
  * number per file. */
 static void test_fuzz(void **state)
 {
-	static const size_t which[] = { 0, 2, 3 };
+	static const struct toolchain *const gnu[] = {
+		&toolchains[0], &toolchains[2], &toolchains[3] };
 	const char *env = getenv("SELFMON_FUZZ_CASES");
 	unsigned cases = env && atoi(env) > 0 ? (unsigned)atoi(env) : 400;
 	unsigned files = 0;
 	(void)state;
 
-	for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
-		const struct toolchain *tc = &toolchains[which[i]];
+	for (size_t i = 0; i < sizeof(gnu) / sizeof(gnu[0]); i++) {
 		struct fuzz_result ro = { 0, 0 }, rso = { 0, 0 };
 		char o[256], so[256];
-		if (tc->arch != (i ? (enum sm_arch)i : SM_X86_64) ||
-		    (i == 0 && HOST_ARCH != SM_X86_64) ||
-		    !sample_objects(tc, o, so, sizeof(o)))
+		if ((i == 0 && HOST_ARCH != SM_X86_64) ||
+		    !sample_objects(gnu[i], o, so, sizeof(o)))
 			continue;
 		fuzz_file(o, "fuzz.o", cases, &ro);
 		fuzz_file(so, "fuzz.so", cases, &rso);
 		files += 2;
 		print_message("    %s: .o %u cases, %u loaded, %u rejected; "
 		              ".so %u cases, %u loaded, %u rejected\n",
-		              sm_arch_label(tc->arch), cases, ro.loaded,
+		              arch_label(gnu[i]->arch), cases, ro.loaded,
 		              ro.rejected, cases, rso.loaded, rso.rejected);
 	}
 	if (!files)
@@ -885,7 +912,7 @@ static void test_error_files(void **state)
 static void test_error_symbols(void **state)
 {
 	const struct toolchain *tc = &toolchains[0];
-	char o[256], so[256], p[256], err[512];
+	char o[256], so[256], p[256], err[512], want[512];
 	(void)state;
 
 	if (!host_objects(o, so, sizeof(o)))
@@ -904,7 +931,6 @@ static void test_error_symbols(void **state)
 	assert_true(compile(tc, p, "printf.o", "-c -O2"));
 	path_of(p, sizeof(p), "printf.o");
 	load_err(p, "hello", err, sizeof(err));
-	char want[512];
 	snprintf(want, sizeof(want), "%s: undefined symbol 'printf' (selfmon "
 	         "provides read, syscall, __errno_location, memcpy and memset)",
 	         p);
@@ -937,10 +963,13 @@ static void test_error_relocations(void **state)
 	f = read_all(o, &n);
 	memcpy(&eh, f, sizeof(eh));
 	for (unsigned i = 0; i < eh.e_shnum; i++) {
-		Elf64_Shdr *s = (Elf64_Shdr *)(f + eh.e_shoff) + i;
-		if (s->sh_type == SHT_RELA) {
-			s->sh_type = SHT_REL;
-			s->sh_entsize = sizeof(Elf64_Rel);
+		uint8_t *at = f + eh.e_shoff + i * sizeof(Elf64_Shdr);
+		Elf64_Shdr s;
+		memcpy(&s, at, sizeof(s));
+		if (s.sh_type == SHT_RELA) {
+			s.sh_type = SHT_REL;
+			s.sh_entsize = sizeof(Elf64_Rel);
+			memcpy(at, &s, sizeof(s));
 		}
 	}
 	path_of(p, sizeof(p), "rel.o");
@@ -972,6 +1001,28 @@ static void test_stub_names(void **state)
 	memset(&img, 0, sizeof(img));
 	sm_image_free(&img); /* a zeroed image is fine */
 	sm_image_free(NULL);
+}
+
+/* Objects without any relocation load too. */
+static void test_no_relocations(void **state)
+{
+	const struct toolchain *tc = &toolchains[0];
+	static const char *const files[] = { "trivial.o", "trivial.so" };
+	char p[256], err[256];
+	(void)state;
+
+	if (tc->arch == SM_NARCH || !toolchain_works(tc))
+		skip();
+	for (int i = 0; i < 2; i++) {
+		struct sm_image img;
+		path_of(p, sizeof(p), files[i]);
+		if (sm_elf_load(p, "trivial", BASE, STUBS, &img, err,
+		                sizeof(err)) < 0)
+			fail_msg("%s", err);
+		check_image(&img, BASE);
+		assert_true(entry_executable(&img));
+		sm_image_free(&img);
+	}
 }
 
 struct thread_arg {
@@ -1017,13 +1068,14 @@ static void test_threads(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[NTOOLCHAINS + 8];
+	struct CMUnitTest tests[NTOOLCHAINS + 10];
 	size_t n = 0;
 
 	for (size_t i = 0; i < NTOOLCHAINS; i++)
 		tests[n++] = (struct CMUnitTest){
 			.name = toolchains[i].name, .test_func = test_toolchain,
 			.initial_state = (void *)&toolchains[i] };
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_so_bias);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_against_ld);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_riscv_sub6);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_fuzz);
@@ -1031,6 +1083,7 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_error_symbols);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_error_relocations);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_stub_names);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_relocations);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_threads);
 	return _cmocka_run_group_tests("test_elf", tests, n, group_setup,
 	                               group_teardown);

@@ -1,0 +1,86 @@
+/*
+ * guard.c — see guard.h.  One guarded call per thread at a time; the
+ * timer is the thread's own CPU clock, so other threads are not touched.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include "guard.h"
+
+static _Thread_local sigjmp_buf escape;
+static _Thread_local volatile sig_atomic_t caught;
+static _Thread_local timer_t cpu_timer;
+static _Thread_local int have_timer; /* 0 not tried, 1 yes, -1 failed */
+
+static void on_signal(int sig)
+{
+	caught = sig;
+	siglongjmp(escape, sig);
+}
+
+static void arm(unsigned cpu_ms)
+{
+	static const int sigs[] = { SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGALRM };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_NODEFER;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	if (!have_timer) {
+		struct sigevent ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.sigev_notify = SIGEV_THREAD_ID;
+		ev.sigev_signo = SIGALRM;
+		ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+		have_timer = timer_create(CLOCK_THREAD_CPUTIME_ID, &ev,
+		                          &cpu_timer) == 0 ? 1 : -1;
+	}
+	if (have_timer > 0) {
+		struct itimerspec t = { .it_value = { cpu_ms / 1000,
+		                                      (long)(cpu_ms % 1000) * 1000000 } };
+		timer_settime(cpu_timer, 0, &t, NULL);
+	}
+}
+
+static void disarm(void)
+{
+	if (have_timer > 0) {
+		struct itimerspec t = { 0 };
+		timer_settime(cpu_timer, 0, &t, NULL);
+	}
+}
+
+int sm_guard_run(sm_guarded_fn fn, void *arg, unsigned cpu_ms)
+{
+	caught = 0;
+	arm(cpu_ms);
+	int how = sigsetjmp(escape, 1);
+	if (how == 0)
+		fn(arg);
+	disarm();
+	return how;
+}
+
+_Noreturn void sm_guard_escape(int code)
+{
+	siglongjmp(escape, code);
+}
+
+const char *sm_guard_signal_text(int sig)
+{
+	switch (sig) {
+	case SIGFPE: return "SIGFPE (divide error)";
+	case SIGSEGV: return "SIGSEGV (bad memory access)";
+	case SIGBUS: return "SIGBUS";
+	case SIGILL: return "SIGILL (invalid instruction)";
+	case SIGALRM: return "no return within its CPU time";
+	default: return "a signal";
+	}
+}

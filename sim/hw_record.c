@@ -1,0 +1,548 @@
+/*
+ * hw_record.c — `selfmon hw record` and `selfmon model --compare`: what the
+ * real kernel writes to the pages, recorded, and the model held against it.
+ *
+ * Owns: the recorder (events of this thread opened and mmapped; a second
+ * thread polls every page tightly and logs each change with its lock
+ * value; the main thread works, reads, resets, disables, enables and
+ * migrates, logging each action), the trace format (text, one record a
+ * line, written whole or not at all), and the comparison: the model is
+ * driven with the recorded actions and, after each one, the page fields
+ * the model decides without a clock (lock, index, capabilities,
+ * pmc_width, size, and offset right after a reset) are compared with the
+ * last recorded page before the next action.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "hw.h"
+#include "model.h"
+
+#define MAX_EV 8
+
+/* ---- the log --------------------------------------------------------- */
+
+struct rec {
+	uint64_t t;
+	char text[480];
+};
+
+struct log {
+	pthread_mutex_t mu;
+	struct rec *r;
+	size_t n, cap;
+};
+
+static void logf_(struct log *l, uint64_t t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void logf_(struct log *l, uint64_t t, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&l->mu);
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 1024;
+		struct rec *r = realloc(l->r, cap * sizeof(*r));
+		if (!r) {
+			pthread_mutex_unlock(&l->mu);
+			return;
+		}
+		l->r = r;
+		l->cap = cap;
+	}
+	struct rec *r = &l->r[l->n++];
+	r->t = t;
+	va_start(ap, fmt);
+	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&l->mu);
+}
+
+/* ---- the recorder ---------------------------------------------------- */
+
+struct recorder {
+	struct hw_event ev[MAX_EV];
+	unsigned nev;
+	struct log log;
+	atomic_bool stop;
+	uint64_t t0;
+};
+
+static void log_page(struct recorder *rc, unsigned i,
+                     const struct perf_event_mmap_page *p)
+{
+	logf_(&rc->log, hw_now_ns() - rc->t0,
+	      "page %s lock=%u index=%u offset=%" PRId64 " time_enabled=%" PRIu64
+	      " time_running=%" PRIu64 " capabilities=%" PRIu64 " pmc_width=%u"
+	      " time_shift=%u time_mult=%u time_offset=%" PRIu64 " time_zero=%"
+	      PRIu64 " size=%u time_cycles=%" PRIu64 " time_mask=%" PRIu64,
+	      rc->ev[i].name, p->lock, p->index, (int64_t)p->offset,
+	      (uint64_t)p->time_enabled, (uint64_t)p->time_running,
+	      (uint64_t)p->capabilities, p->pmc_width, p->time_shift,
+	      p->time_mult, (uint64_t)p->time_offset, (uint64_t)p->time_zero,
+	      p->size, (uint64_t)p->time_cycles, (uint64_t)p->time_mask);
+}
+
+static void *poller(void *arg)
+{
+	struct recorder *rc = arg;
+	struct perf_event_mmap_page last[MAX_EV], p;
+
+	/* off the recorded thread's CPU, so that it does not switch it out */
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		hw_migrate(1);
+
+	memset(last, 0xff, sizeof(last));
+	while (!atomic_load(&rc->stop))
+		for (unsigned i = 0; i < rc->nev; i++)
+			if (hw_snapshot(rc->ev[i].pc, &p) &&
+			    memcmp(&p, &last[i], offsetof(struct perf_event_mmap_page,
+			                                  __reserved))) {
+				log_page(rc, i, &p);
+				last[i] = p;
+			}
+	return NULL;
+}
+
+static void busy(uint64_t ns)
+{
+	volatile uint64_t x = 0;
+	uint64_t end = hw_now_ns() + ns;
+	while (hw_now_ns() < end)
+		for (int i = 0; i < 1000; i++)
+			x += (uint64_t)i;
+}
+
+static void act(struct recorder *rc, const char *what, int ev, int cpu)
+{
+	uint64_t t = hw_now_ns() - rc->t0;
+
+	if (ev >= 0)
+		logf_(&rc->log, t, "action %s event=%s", what, rc->ev[ev].name);
+	else if (cpu >= 0)
+		logf_(&rc->log, t, "action %s cpu=%d", what, cpu);
+	else
+		logf_(&rc->log, t, "action %s", what);
+}
+
+static void read_all(struct recorder *rc)
+{
+	uint64_t v[3];
+
+	for (unsigned i = 0; i < rc->nev; i++)
+		if (hw_read(&rc->ev[i], v) == 0)
+			logf_(&rc->log, hw_now_ns() - rc->t0, "read %s count=%" PRIu64
+			      " enabled=%" PRIu64 " running=%" PRIu64, rc->ev[i].name,
+			      v[0], v[1], v[2]);
+}
+
+/* The recorder's script: work, read, reset, disable, enable, migrate. */
+static void script(struct recorder *rc, uint64_t step_ns)
+{
+	int ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+	busy(step_ns);
+	act(rc, "read", -1, -1);
+	read_all(rc);
+	busy(step_ns);
+	act(rc, "reset", 0, -1);
+	ioctl(rc->ev[0].fd, PERF_EVENT_IOC_RESET, 0);
+	busy(step_ns);
+	act(rc, "disable", -1, -1);
+	for (unsigned i = 0; i < rc->nev; i++)
+		ioctl(rc->ev[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	busy(step_ns);
+	act(rc, "enable", -1, -1);
+	for (unsigned i = 0; i < rc->nev; i++)
+		ioctl(rc->ev[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+	busy(step_ns);
+	if (ncpus > 1) {
+		act(rc, "migrate", -1, 1);
+		hw_migrate(1);
+		busy(step_ns);
+		act(rc, "migrate", -1, 0);
+		hw_migrate(0);
+		busy(step_ns);
+	}
+	act(rc, "read", -1, -1);
+	read_all(rc);
+	busy(step_ns);
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+static int write_trace(struct recorder *rc, const char *out)
+{
+	char tmp[1100];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return usage_error("hw record: %s: %s", out, strerror(errno));
+	qsort(rc->log.r, rc->log.n, sizeof(rc->log.r[0]), cmp_rec);
+	fprintf(f, "# selfmon hw trace: compare with 'selfmon model --compare "
+	        "%s'\narch %s\ncpus %ld\n", out,
+#if defined(__x86_64__)
+	        "x86_64",
+#elif defined(__aarch64__)
+	        "arm64",
+#else
+	        "riscv64",
+#endif
+	        sysconf(_SC_NPROCESSORS_ONLN));
+	for (unsigned i = 0; i < rc->nev; i++)
+		fprintf(f, "event %s%s\n", rc->ev[i].name,
+		        rc->ev[i].software ? " software" : "");
+	for (size_t k = 0; k < rc->log.n; k++)
+		fprintf(f, "at %" PRIu64 " %s\n", rc->log.r[k].t, rc->log.r[k].text);
+	if (fclose(f) != 0 || rename(tmp, out) != 0) {
+		unlink(tmp);
+		return usage_error("hw record: %s: %s", out, strerror(errno));
+	}
+	return 0;
+}
+
+int cmd_hw_record(int argc, char **argv)
+{
+	static struct recorder rc;
+	const char *out = NULL;
+	char events[256] = "task-clock,page-faults,cpu-clock";
+	unsigned long ms = 200;
+
+	for (int i = 0; i < argc; i++) {
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(argv[i], "--out") && val)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "--events") && val)
+			snprintf(events, sizeof(events), "%s", argv[++i]);
+		else if (!strcmp(argv[i], "--duration") && val) {
+			char *end;
+			ms = strtoul(argv[++i], &end, 10);
+			if (*end || ms < 10 || ms > 600000)
+				return usage_error("hw record: --duration needs 10..600000 "
+				                   "(ms)");
+		} else
+			return usage_error("hw record: unexpected '%s' (see 'selfmon hw "
+			                   "--help')", argv[i]);
+	}
+	if (!out)
+		return usage_error("hw record: missing --out FILE");
+	memset(&rc, 0, sizeof(rc));
+	pthread_mutex_init(&rc.log.mu, NULL);
+	for (char *save = NULL, *e = strtok_r(events, ",", &save); e;
+	     e = strtok_r(NULL, ",", &save)) {
+		if (rc.nev == MAX_EV || !hw_lookup(e, &rc.ev[rc.nev]))
+			return usage_error("hw record: unknown or too many events at "
+			                   "'%s'", e);
+		if (hw_open(&rc.ev[rc.nev]) < 0)
+			return usage_error("hw record: cannot open %s: %s", e,
+			                   strerror(-rc.ev[rc.nev].err));
+		rc.nev++;
+	}
+	hw_migrate(0);
+	rc.t0 = hw_now_ns();
+	pthread_t th;
+	pthread_create(&th, NULL, poller, &rc);
+	busy(2000000); /* the poller sees the pages as mmap left them */
+	script(&rc, ms * 1000000ull / 10);
+	atomic_store(&rc.stop, true);
+	pthread_join(th, NULL);
+	int r = write_trace(&rc, out);
+	for (unsigned i = 0; i < rc.nev; i++)
+		hw_close(&rc.ev[i]);
+	free(rc.log.r);
+	if (r == 0)
+		printf("recorded %zu records of %u events to %s\n", rc.log.n, rc.nev,
+		       out);
+	return r;
+}
+
+/* ---- the comparison -------------------------------------------------- */
+
+struct trace_line {
+	uint64_t t;
+	unsigned line;
+	char kind[16];   /* page, action, read */
+	char what[32];   /* the event (page, read) or the action */
+	char rest[480];
+};
+
+struct trace {
+	enum sm_arch arch;
+	unsigned ncpus, nev;
+	char ev[MAX_EV][SM_NAME_MAX];
+	bool software[MAX_EV];
+	struct trace_line *l;
+	size_t n;
+};
+
+static bool field(const char *rest, const char *key, uint64_t *v)
+{
+	char pat[40];
+	snprintf(pat, sizeof(pat), " %s=", key);
+	const char *p = strstr(rest, pat);
+	if (!p && !strncmp(rest, pat + 1, strlen(pat) - 1))
+		p = rest - 1;
+	if (!p)
+		return false;
+	*v = strtoull(p + strlen(pat), NULL, 0);
+	return true;
+}
+
+static int load_trace(const char *path, struct trace *t, char *err, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	char buf[600];
+	unsigned line = 0;
+	size_t cap = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!f)
+		return snprintf(err, n, "%s: %s", path, strerror(errno)), -1;
+	while (fgets(buf, sizeof(buf), f)) {
+		line++;
+		buf[strcspn(buf, "\n")] = '\0';
+		char a[32] = "", b[32] = "";
+		if (buf[0] == '#' || !buf[0])
+			continue;
+		if (sscanf(buf, "arch %31s", a) == 1 && !strncmp(buf, "arch ", 5)) {
+			int arch = sm_arch_from_name(a);
+			if (arch < 0)
+				goto bad;
+			t->arch = (enum sm_arch)arch;
+		} else if (sscanf(buf, "cpus %u", &t->ncpus) == 1) {
+		} else if (!strncmp(buf, "event ", 6) && t->nev < MAX_EV &&
+		           sscanf(buf, "event %31s %31s", a, b) >= 1) {
+			snprintf(t->ev[t->nev], SM_NAME_MAX, "%s", a);
+			t->software[t->nev++] = !strcmp(b, "software");
+		} else if (!strncmp(buf, "at ", 3)) {
+			if (t->n == cap) {
+				cap = cap ? 2 * cap : 256;
+				struct trace_line *l = realloc(t->l, cap * sizeof(*l));
+				if (!l)
+					goto bad;
+				t->l = l;
+			}
+			struct trace_line *l = &t->l[t->n];
+			int used = 0;
+			if (sscanf(buf, "at %" SCNu64 " %15s %31s %n", &l->t, l->kind,
+			           l->what, &used) < 3)
+				goto bad;
+			snprintf(l->rest, sizeof(l->rest), " %s", buf + used);
+			l->line = line;
+			t->n++;
+		} else {
+			goto bad;
+		}
+	}
+	fclose(f);
+	if (!t->nev)
+		return snprintf(err, n, "%s: no events in the trace", path), -1;
+	return 0;
+bad:
+	fclose(f);
+	free(t->l);
+	t->l = NULL;
+	return snprintf(err, n, "%s:%u: not a selfmon hw trace line", path, line),
+	       -1;
+}
+
+static int event_index(const struct trace *t, const char *name)
+{
+	for (unsigned i = 0; i < t->nev; i++)
+		if (!strcmp(t->ev[i], name))
+			return (int)i;
+	return -1;
+}
+
+static enum sm_event_type type_of(const char *name, bool software)
+{
+	if (software)
+		return SM_EV_SOFTWARE;
+	if (!strcmp(name, "instructions"))
+		return SM_EV_INSTRUCTIONS;
+	if (!strcmp(name, "cycles"))
+		return SM_EV_CYCLES;
+	if (!strcmp(name, "ref-cycles"))
+		return SM_EV_REF_CYCLES;
+	return SM_EV_OTHER;
+}
+
+/* The model for the trace: its arch and CPUs, its events (enabled and
+ * mmapped at the start, as the recorder opens them), and the two facts
+ * of the machine the first pages tell: whether the clock gives user time
+ * (cap_user_time) and the PMU's counter width (0 without a PMU). */
+static int build_model(const struct trace *t, struct sm_model *m, char *err,
+                       size_t n)
+{
+	static struct sm_config c;
+	uint64_t caps = 0, width = 48;
+
+	sm_config_default(&c, t->arch);
+	c.ncpus = t->ncpus >= 1 && t->ncpus <= SM_MAX_CPUS ? t->ncpus : 2;
+	for (size_t k = 0; k < t->n; k++)
+		if (!strcmp(t->l[k].kind, "page")) {
+			field(t->l[k].rest, "capabilities", &caps);
+			field(t->l[k].rest, "pmc_width", &width);
+			break;
+		}
+	c.stable = (caps >> SELFMON_CAP_USER_TIME) & 1;
+	c.width = (unsigned)width;
+	for (unsigned i = 0; i < t->nev; i++) {
+		struct sm_event_cfg *e = &c.event[c.nevents++];
+		memset(e, 0, sizeof(*e));
+		snprintf(e->name, sizeof(e->name), "%s", t->ev[i]);
+		e->type = type_of(t->ev[i], t->software[i]);
+		e->counter = SM_AUTO;
+		e->enabled = e->mmap = e->user = true;
+		e->rate = 1;
+	}
+	return sm_model_init(m, &c, NULL, NULL, err, n);
+}
+
+struct checked {
+	const char *name;
+	size_t off;
+};
+
+static const struct checked checked[] = {
+	{ "lock", offsetof(struct perf_event_mmap_page, lock) },
+	{ "index", offsetof(struct perf_event_mmap_page, index) },
+	{ "capabilities", offsetof(struct perf_event_mmap_page, capabilities) },
+	{ "pmc_width", offsetof(struct perf_event_mmap_page, pmc_width) },
+	{ "size", offsetof(struct perf_event_mmap_page, size) },
+};
+
+/* The last recorded page of event i at or before trace entry `upto`. */
+static const struct trace_line *last_page(const struct trace *t, int i,
+                                          size_t upto)
+{
+	for (size_t k = upto + 1; k-- > 0;)
+		if (!strcmp(t->l[k].kind, "page") &&
+		    event_index(t, t->l[k].what) == i)
+			return &t->l[k];
+	return NULL;
+}
+
+static unsigned compare_at(const struct trace *t, const struct sm_model *m,
+                           size_t upto, const char *after, bool after_reset[])
+{
+	unsigned diffs = 0;
+
+	for (unsigned i = 0; i < t->nev; i++) {
+		const struct trace_line *p = last_page(t, (int)i, upto);
+		const struct selfmon_page_field *pf;
+		if (!p)
+			continue;
+		for (size_t k = 0; k < sizeof(checked) / sizeof(checked[0]); k++) {
+			uint64_t rec, mod;
+			pf = selfmon_page_field_at((unsigned)checked[k].off);
+			if (!field(p->rest, checked[k].name, &rec))
+				continue;
+			mod = selfmon_page_get(sm_model_page(m, (int)i), pf);
+			if (rec != mod && ++diffs)
+				printf("  after %s: %s.%s recorded %" PRIu64 " (line %u), "
+				       "model %" PRIu64 "\n", after, t->ev[i],
+				       checked[k].name, rec, p->line, mod);
+		}
+		uint64_t off;
+		if (after_reset[i] && field(p->rest, "offset", &off) &&
+		    (int64_t)off != sm_model_page(m, (int)i)->offset && ++diffs)
+			printf("  after %s: %s.offset recorded %" PRId64 ", model %"
+			       PRId64 "\n", after, t->ev[i], (int64_t)off,
+			       (int64_t)sm_model_page(m, (int)i)->offset);
+	}
+	return diffs;
+}
+
+/* Apply one recorded action to the model. */
+static void apply_action(const struct trace *t, struct sm_model *m,
+                         const struct trace_line *l, bool after_reset[])
+{
+	struct sm_action a = { .event = SM_AUTO, .cpu = SM_AUTO,
+	                       .counter = SM_AUTO, .cycles = 1000 };
+	char err[128];
+	uint64_t v;
+	int kind = sm_action_from_name(l->what);
+
+	for (unsigned i = 0; i < t->nev; i++)
+		after_reset[i] = false;
+	if (kind < 0)
+		return;
+	a.kind = (enum sm_action_kind)kind;
+	if (field(l->rest, "cpu", &v))
+		a.cpu = (int)v;
+	const char *ev = strstr(l->rest, "event=");
+	if (ev) {
+		char name[SM_NAME_MAX];
+		sscanf(ev + 6, "%31s", name);
+		a.event = event_index(t, name);
+		if (a.event >= 0 && a.kind == SM_ACT_RESET)
+			after_reset[a.event] = true;
+		sm_model_apply(m, &a, err, sizeof(err));
+		return;
+	}
+	if (a.kind == SM_ACT_MIGRATE) {
+		sm_model_apply(m, &a, err, sizeof(err));
+		return;
+	}
+	for (unsigned i = 0; i < t->nev; i++) { /* read, disable, enable: all */
+		a.event = (int)i;
+		sm_model_apply(m, &a, err, sizeof(err));
+	}
+}
+
+int cmd_model_compare(const char *path)
+{
+	static struct trace t;
+	static struct sm_model m;
+	char err[512];
+	bool after_reset[MAX_EV] = { false };
+	unsigned diffs = 0, actions = 0;
+
+	if (load_trace(path, &t, err, sizeof(err)) < 0)
+		return usage_error("%s", err);
+	if (build_model(&t, &m, err, sizeof(err)) < 0) {
+		free(t.l);
+		return usage_error("%s: %s", path, err);
+	}
+	printf("comparing %s: %zu records, %u events, %s\n", path, t.n, t.nev,
+	       sm_arch_name(t.arch));
+	size_t k = 0;
+	const char *label = "mmap";
+	char buf[64];
+	for (;;) {
+		size_t next = k;
+		while (next < t.n && strcmp(t.l[next].kind, "action"))
+			next++;
+		/* the pages recorded up to the next action show this state */
+		diffs += compare_at(&t, &m, next ? next - 1 : 0, label, after_reset);
+		if (next >= t.n)
+			break;
+		apply_action(&t, &m, &t.l[next], after_reset);
+		snprintf(buf, sizeof(buf), "%s (line %u)", t.l[next].what,
+		         t.l[next].line);
+		label = buf;
+		actions++;
+		k = next + 1;
+	}
+	printf("%u actions replayed: %s\n", actions, diffs
+	       ? "the model differs from the recorded pages" :
+	       "the model agrees with every recorded page");
+	free(t.l);
+	return diffs ? 1 : 0;
+}
