@@ -359,6 +359,7 @@ static int word_type(struct parser *p, const struct tok *v, uint64_t *out);
 static int word_counter(struct parser *p, const struct tok *v, uint64_t *out);
 static int word_event(struct parser *p, const struct tok *v, uint64_t *out);
 static int word_explore(struct parser *p, const struct tok *v, uint64_t *out);
+static int word_expect(struct parser *p, const struct tok *v, uint64_t *out);
 
 static const struct keydef pmu_keys[] = {
 	{ "gp", V_NUM, .range = { [SM_X86_64] = { 1, 8 }, [SM_ARM64] = { 1, 31 },
@@ -448,7 +449,25 @@ static const struct keydef check_keys[] = {
 	{ "at", V_NUM, .range = ANY, FIELD(struct sm_scenario, check_at) },
 	{ "explore", V_WORD, .word = word_explore,
 	  FIELD(struct sm_scenario, explore) },
+	{ "expect", V_WORD, .word = word_expect,
+	  FIELD(struct sm_scenario, expect) },
 };
+
+const char *const sm_expect_names[] = {
+	"PASS", "BLOCKED", "WRONG_VALUE", "FAULT", "LIVELOCK", NULL,
+};
+
+/* expect=VERDICT: what every reader without its own expectation gets. */
+static int word_expect(struct parser *p, const struct tok *v, uint64_t *out)
+{
+	for (uint64_t i = 0; sm_expect_names[i]; i++)
+		if (!strcmp(v->s, sm_expect_names[i])) {
+			*out = i;
+			return 0;
+		}
+	return fail(p, v->col, "bad value '%s' for expect (expected PASS, "
+	            "BLOCKED, WRONG_VALUE, FAULT or LIVELOCK)", v->s);
+}
 
 _Static_assert(ARRAY_SIZE(pmu_keys) <= MAX_KEYS, "pmu keys");
 _Static_assert(ARRAY_SIZE(clock_keys) <= MAX_KEYS, "clock keys");
@@ -1046,6 +1065,7 @@ int sm_scenario_parse(const char *name, const char *text,
 		err[0] = '\0';
 	memset(s, 0, sizeof(*s));
 	s->explore = SM_EXPLORE_DEFAULT;
+	s->expect = -1;
 	snprintf(s->name, sizeof(s->name), "%s", p.name);
 	sm_config_default(&s->cfg, SM_X86_64);
 	while (*line) {

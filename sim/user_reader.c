@@ -63,7 +63,7 @@ int sm_user_reader_from_sched(const char *name, struct sm_user_reader *u,
 	if (abi < 0)
 		return snprintf(err, n, "unknown ABI '%s' (raw, times, scaled or "
 		                "values)", h2 + 1), -1;
-	char spec[800];
+	char spec[sizeof(buf) + 2];
 	snprintf(spec, sizeof(spec), "%s:%s", buf, h1 + 1);
 	return sm_user_reader_load(spec, (enum sm_abi)abi, u, err, n);
 }
