@@ -197,9 +197,14 @@ static bool sched_in(struct sm_model *m, int i, int want)
 	struct sm_event *e = &m->ev[i];
 
 	if (e->cfg.type == SM_EV_SOFTWARE) {
-		/* perf_swevent_add()/task_clock_event_add(): no page update */
+		/* perf_swevent_add(), cpu_clock_event_add() and
+		 * task_clock_event_add() end with perf_event_update_userpage():
+		 * a software event's page is rewritten at every sched in (seen
+		 * on Linux 6.18 by selfmon hw record: one update per context
+		 * switch of the task and at enable, none at disable) */
 		set_state(m, e, SM_ACTIVE);
 		e->sw_stamp = m->now;
+		sm_page_update(m, i);
 		return true;
 	}
 	int c = pick_counter(m, e, want);

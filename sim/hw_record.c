@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -124,8 +125,20 @@ static void busy(uint64_t ns)
 			x += (uint64_t)i;
 }
 
+/* Context switches of this thread so far (each one schedules its events
+ * out and in again). */
+static void switches(struct recorder *rc, const char *when)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) == 0)
+		logf_(&rc->log, hw_now_ns() - rc->t0, "switches %s count=%ld", when,
+		      ru.ru_nvcsw + ru.ru_nivcsw);
+}
+
 static void act(struct recorder *rc, const char *what, int ev, int cpu)
 {
+	switches(rc, "before");
 	uint64_t t = hw_now_ns() - rc->t0;
 
 	if (ev >= 0)
@@ -155,29 +168,37 @@ static void script(struct recorder *rc, uint64_t step_ns)
 	busy(step_ns);
 	act(rc, "read", -1, -1);
 	read_all(rc);
+	switches(rc, "after");
 	busy(step_ns);
 	act(rc, "reset", 0, -1);
 	ioctl(rc->ev[0].fd, PERF_EVENT_IOC_RESET, 0);
+	switches(rc, "after");
 	busy(step_ns);
 	act(rc, "disable", -1, -1);
 	for (unsigned i = 0; i < rc->nev; i++)
 		ioctl(rc->ev[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	switches(rc, "after");
 	busy(step_ns);
 	act(rc, "enable", -1, -1);
 	for (unsigned i = 0; i < rc->nev; i++)
 		ioctl(rc->ev[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+	switches(rc, "after");
 	busy(step_ns);
 	if (ncpus > 1) {
 		act(rc, "migrate", -1, 1);
 		hw_migrate(1);
+		switches(rc, "after");
 		busy(step_ns);
 		act(rc, "migrate", -1, 0);
 		hw_migrate(0);
+		switches(rc, "after");
 		busy(step_ns);
 	}
 	act(rc, "read", -1, -1);
 	read_all(rc);
+	switches(rc, "after");
 	busy(step_ns);
+	switches(rc, "before"); /* the end */
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -255,6 +276,7 @@ int cmd_hw_record(int argc, char **argv)
 	}
 	hw_migrate(0);
 	rc.t0 = hw_now_ns();
+	switches(&rc, "after"); /* the baseline: the state mmap left */
 	pthread_t th;
 	pthread_create(&th, NULL, poller, &rc);
 	busy(2000000); /* the poller sees the pages as mmap left them */
@@ -469,6 +491,18 @@ static unsigned compare_at(const struct trace *t, const struct sm_model *m,
 	return diffs;
 }
 
+/* The thread's context switches between two actions, each a sched out
+ * and in of its events: preemptions in the model. */
+static void apply_switches(struct sm_model *m, uint64_t n)
+{
+	struct sm_action a = { .kind = SM_ACT_PREEMPT, .event = SM_AUTO,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO, .cycles = 100 };
+	char err[128];
+
+	for (uint64_t k = 0; k < n && k < 100000; k++)
+		sm_model_apply(m, &a, err, sizeof(err));
+}
+
 /* Apply one recorded action to the model. */
 static void apply_action(const struct trace *t, struct sm_model *m,
                          const struct trace_line *l, bool after_reset[])
@@ -510,9 +544,10 @@ int cmd_model_compare(const char *path)
 {
 	static struct trace t;
 	static struct sm_model m;
-	char err[512];
+	char err[512], label[64] = "mmap";
 	bool after_reset[MAX_EV] = { false };
 	unsigned diffs = 0, actions = 0;
+	uint64_t since = 0, n;
 
 	if (load_trace(path, &t, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
@@ -522,23 +557,29 @@ int cmd_model_compare(const char *path)
 	}
 	printf("comparing %s: %zu records, %u events, %s\n", path, t.n, t.nev,
 	       sm_arch_name(t.arch));
-	size_t k = 0;
-	const char *label = "mmap";
-	char buf[64];
-	for (;;) {
-		size_t next = k;
-		while (next < t.n && strcmp(t.l[next].kind, "action"))
-			next++;
-		/* the pages recorded up to the next action show this state */
-		diffs += compare_at(&t, &m, next ? next - 1 : 0, label, after_reset);
-		if (next >= t.n)
+	for (size_t k = 0; k < t.n; k++) {
+		const struct trace_line *l = &t.l[k];
+		if (strcmp(l->kind, "switches") || !field(l->rest, "count", &n))
+			continue;
+		if (!strcmp(l->what, "after")) {
+			since = n; /* the action's own switches are the action's */
+			continue;
+		}
+		/* before the next action: the switches since, then compare (a
+		 * switch rewrote the page after a reset: its offset moved on) */
+		apply_switches(&m, n - since);
+		for (unsigned i = 0; n > since && i < t.nev; i++)
+			after_reset[i] = false;
+		diffs += compare_at(&t, &m, k, label, after_reset);
+		size_t a = k + 1;
+		while (a < t.n && strcmp(t.l[a].kind, "action"))
+			a++;
+		if (a >= t.n)
 			break;
-		apply_action(&t, &m, &t.l[next], after_reset);
-		snprintf(buf, sizeof(buf), "%s (line %u)", t.l[next].what,
-		         t.l[next].line);
-		label = buf;
+		apply_action(&t, &m, &t.l[a], after_reset);
+		snprintf(label, sizeof(label), "%s (line %u)", t.l[a].what,
+		         t.l[a].line);
 		actions++;
-		k = next + 1;
 	}
 	printf("%u actions replayed: %s\n", actions, diffs
 	       ? "the model differs from the recorded pages" :
