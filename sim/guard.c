@@ -28,12 +28,12 @@ static void arm(unsigned cpu_ms)
 	static const int sigs[] = { SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGALRM };
 	struct sigaction sa;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_NODEFER;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-	if (!have_timer) {
+	if (!have_timer) { /* once per thread: handlers and the timer */
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sa.sa_flags = SA_NODEFER;
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigaction(sigs[i], &sa, NULL);
 		struct sigevent ev;
 		memset(&ev, 0, sizeof(ev));
 		ev.sigev_notify = SIGEV_THREAD_ID;
