@@ -259,30 +259,59 @@ static void try_sched_in(struct sm_model *m, int i, int want, bool *can_add)
 	sm_page_update(m, i);
 }
 
+/* Which PMU an event belongs to: the CPU's PMU for hardware events; the
+ * software events are three PMUs (perf_task_clock, perf_cpu_clock and
+ * perf_swevent for the others).  Since the per-PMU contexts of Linux 6.2
+ * (perf_event_pmu_context), a resched touches one PMU's events only. */
+static int pmu_of(const struct sm_event *e)
+{
+	if (e->cfg.type != SM_EV_SOFTWARE)
+		return 0;
+	if (!strcmp(e->cfg.name, "task-clock"))
+		return 1;
+	return !strcmp(e->cfg.name, "cpu-clock") ? 2 : 3;
+}
+
+static bool on_pmu(const struct sm_model *m, unsigned i, int pmu)
+{
+	return pmu < 0 || pmu_of(&m->ev[i]) == pmu;
+}
+
 /* perf_event_sched_in(): pinned groups first, then flexible ones in list
- * order.  `want` is a counter for event `who`. */
-static void ctx_sched_in(struct sm_model *m, int who, int want)
+ * order, of one PMU (pmu >= 0) or all.  `want` is a counter for `who`. */
+static void ctx_sched_in_pmu(struct sm_model *m, int who, int want, int pmu)
 {
 	bool can_add = true;
 
 	for (unsigned i = 0; i < m->cfg.nevents; i++)
-		if (m->ev[i].cfg.pinned)
+		if (m->ev[i].cfg.pinned && on_pmu(m, i, pmu))
 			try_sched_in(m, (int)i, (int)i == who ? want : SM_AUTO, &can_add);
 	can_add = true;
 	for (unsigned k = 0; k < m->nflex; k++) {
 		int i = (int)m->flex_order[k];
-		try_sched_in(m, i, i == who ? want : SM_AUTO, &can_add);
+		if (on_pmu(m, (unsigned)i, pmu))
+			try_sched_in(m, i, i == who ? want : SM_AUTO, &can_add);
 	}
 }
 
-/* ctx_sched_out() for flexible (or all) events. */
-static void ctx_sched_out(struct sm_model *m, bool pinned_too)
+static void ctx_sched_in(struct sm_model *m, int who, int want)
+{
+	ctx_sched_in_pmu(m, who, want, -1);
+}
+
+/* ctx_sched_out() for flexible (or all) events of one PMU or all. */
+static void ctx_sched_out_pmu(struct sm_model *m, bool pinned_too, int pmu)
 {
 	for (unsigned i = 0; i < m->cfg.nevents; i++)
-		if (m->ev[i].state == SM_ACTIVE &&
+		if (m->ev[i].state == SM_ACTIVE && on_pmu(m, i, pmu) &&
 		    (pinned_too || !m->ev[i].cfg.pinned))
 			sched_out(m, (int)i);
 	m->rotate_necessary = false;
+}
+
+static void ctx_sched_out(struct sm_model *m, bool pinned_too)
+{
+	ctx_sched_out_pmu(m, pinned_too, -1);
 }
 
 /* perf_rotate_context(): all flexible events out, the first one that was
@@ -363,15 +392,16 @@ static int reset(struct sm_model *m, int i)
 }
 
 /* ctx_resched(): flexible events out, then everything back in. */
-static void resched(struct sm_model *m)
+static void resched(struct sm_model *m, int pmu)
 {
 	if (!m->task_on)
 		return;
-	ctx_sched_out(m, false);
-	ctx_sched_in(m, -1, SM_AUTO);
+	ctx_sched_out_pmu(m, false, pmu);
+	ctx_sched_in_pmu(m, -1, SM_AUTO, pmu);
 }
 
-/* _perf_event_enable(): OFF/ERROR -> INACTIVE, then ctx_resched(). */
+/* _perf_event_enable(): OFF/ERROR -> INACTIVE, then ctx_resched() of the
+ * event's PMU. */
 static int enable(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->ev[i];
@@ -379,7 +409,7 @@ static int enable(struct sm_model *m, int i)
 	if (e->state >= SM_INACTIVE)
 		return 0;
 	set_state(m, e, SM_INACTIVE);
-	resched(m);
+	resched(m, pmu_of(e));
 	return 1;
 }
 

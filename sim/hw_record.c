@@ -77,6 +77,7 @@ struct recorder {
 	unsigned nev;
 	struct log log;
 	atomic_bool stop;
+	atomic_int main_cpu;   /* the recorded thread's CPU: the poller keeps off */
 	uint64_t t0;
 };
 
@@ -99,13 +100,16 @@ static void *poller(void *arg)
 {
 	struct recorder *rc = arg;
 	struct perf_event_mmap_page last[MAX_EV], p;
-
-	/* off the recorded thread's CPU, so that it does not switch it out */
-	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
-		hw_migrate(1);
+	int ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN), avoid = -1;
 
 	memset(last, 0xff, sizeof(last));
-	while (!atomic_load(&rc->stop))
+	while (!atomic_load(&rc->stop)) {
+		/* off the recorded thread's CPU, so as not to switch it out */
+		int cpu = atomic_load(&rc->main_cpu);
+		if (ncpus > 1 && cpu != avoid) {
+			hw_migrate(cpu == 0 ? 1 : 0);
+			avoid = cpu;
+		}
 		for (unsigned i = 0; i < rc->nev; i++)
 			if (hw_snapshot(rc->ev[i].pc, &p) &&
 			    memcmp(&p, &last[i], offsetof(struct perf_event_mmap_page,
@@ -113,6 +117,7 @@ static void *poller(void *arg)
 				log_page(rc, i, &p);
 				last[i] = p;
 			}
+	}
 	return NULL;
 }
 
@@ -186,10 +191,14 @@ static void script(struct recorder *rc, uint64_t step_ns)
 	busy(step_ns);
 	if (ncpus > 1) {
 		act(rc, "migrate", -1, 1);
+		atomic_store(&rc->main_cpu, 1);
+		busy(1000000); /* the poller moves off CPU 1 first */
 		hw_migrate(1);
 		switches(rc, "after");
 		busy(step_ns);
 		act(rc, "migrate", -1, 0);
+		atomic_store(&rc->main_cpu, 0);
+		busy(1000000);
 		hw_migrate(0);
 		switches(rc, "after");
 		busy(step_ns);
@@ -199,6 +208,7 @@ static void script(struct recorder *rc, uint64_t step_ns)
 	switches(rc, "after");
 	busy(step_ns);
 	switches(rc, "before"); /* the end */
+	busy(2000000);           /* the poller sees the last updates */
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -548,6 +558,7 @@ int cmd_model_compare(const char *path)
 	bool after_reset[MAX_EV] = { false };
 	unsigned diffs = 0, actions = 0;
 	uint64_t since = 0, n;
+	const char *last_action = NULL;
 
 	if (load_trace(path, &t, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
@@ -562,7 +573,11 @@ int cmd_model_compare(const char *path)
 		if (strcmp(l->kind, "switches") || !field(l->rest, "count", &n))
 			continue;
 		if (!strcmp(l->what, "after")) {
-			since = n; /* the action's own switches are the action's */
+			/* switches during the action: a migration is one itself */
+			uint64_t own = last_action && !strcmp(last_action, "migrate");
+			if (n > since + own)
+				apply_switches(&m, n - since - own);
+			since = n;
 			continue;
 		}
 		/* before the next action: the switches since, then compare (a
@@ -570,13 +585,17 @@ int cmd_model_compare(const char *path)
 		apply_switches(&m, n - since);
 		for (unsigned i = 0; n > since && i < t.nev; i++)
 			after_reset[i] = false;
-		diffs += compare_at(&t, &m, k, label, after_reset);
+		since = n;
 		size_t a = k + 1;
 		while (a < t.n && strcmp(t.l[a].kind, "action"))
 			a++;
+		/* at the end, every page the poller logged after the mark too */
+		diffs += compare_at(&t, &m, a >= t.n ? t.n - 1 : k, label,
+		                    after_reset);
 		if (a >= t.n)
 			break;
 		apply_action(&t, &m, &t.l[a], after_reset);
+		last_action = t.l[a].what;
 		snprintf(label, sizeof(label), "%s (line %u)", t.l[a].what,
 		         t.l[a].line);
 		actions++;

@@ -70,30 +70,17 @@ static void test_record_and_compare(void **state)
 	unlink(out);
 }
 
-/* The trace recorded on the development machine (Linux 6.18, no PMU):
- * the model agrees on every field through mmap, read, IOC_RESET and
- * disable (context switches replayed as preemptions); from enable on it
- * differs on lock only, because the kernel reschedules only the enabled
- * event's PMU (see README, "selfmon hw"). */
+/* A trace recorded on the development machine (Linux 6.18, no PMU):
+ * driven with its actions and the thread's context switches, the model
+ * writes the same page sequence (lock, index, capabilities, pmc_width,
+ * size; offset after IOC_RESET).  Not every fresh recording agrees yet
+ * (see README, "selfmon hw"). */
 static void test_bundled_trace(void **state)
 {
 	(void)state;
 	run("model --compare traces/hw/swevents.trace");
-	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.out, "7 actions replayed"));
-	unsigned diffs = 0;
-	for (const char *p = r.out; (p = strstr(p, "  after ")); p++) {
-		const char *nl = strchr(p, '\n');
-		char buf[256];
-		snprintf(buf, sizeof(buf), "%.*s", (int)(nl - p), p);
-		if (!strstr(buf, ".lock recorded"))
-			fail_msg("a difference beyond lock: %s", buf);
-		if (strstr(buf, "after mmap") || strstr(buf, "after reset") ||
-		    strstr(buf, "after disable"))
-			fail_msg("the model should agree here: %s", buf);
-		diffs++;
-	}
-	assert_true(diffs > 0);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "7 actions replayed: the model agrees"));
 }
 
 static void test_bad_usage(void **state)
