@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev clang lld
+PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev clang lld libcapstone-dev
           gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu)
 
 need_packages() {

@@ -117,6 +117,8 @@ int cmd_replay(int argc, char **argv)
 		       PRIu64 " rc=%d\n", res->value[0], res->value[1],
 		       res->value[2], res->rc);
 	int rc = sm_verdict_fails(res->verdict) ? 1 : 0;
+	if (explain)
+		sm_explain_done(&x);
 	sm_session_free(s);
 	if (r == &user.r)
 		sm_user_reader_free(&user);

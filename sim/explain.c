@@ -2,24 +2,124 @@
  * explain.c — the --explain listing (see explain.h).
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "explain.h"
 
+/* capstone's name for each arch.  Debian 12's capstone (4.0) has no
+ * RISC-V: there the cross binutils' objdump disassembles the built-in
+ * readers' image instead (objdump_listing()). */
+static const struct { int ok; cs_arch arch; cs_mode mode; } disasm[SM_NARCH] = {
+	[SM_X86_64] = { 1, CS_ARCH_X86, CS_MODE_64 },
+	[SM_ARM64] = { 1, CS_ARCH_ARM64, CS_MODE_ARM },
+	[SM_RISCV64] = { 0, CS_ARCH_ALL, 0 },
+};
+
+/* "addr: text" of every instruction of the image, from objdump. */
+static void objdump_listing(struct sm_explain *x, const char *tool)
+{
+	char cmd[800], line[300];
+
+	snprintf(cmd, sizeof(cmd), "%s -d --no-show-raw-insn '%s' 2>/dev/null",
+	         tool, x->elf);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return;
+	while (fgets(line, sizeof(line), p) && x->nlist < SM_EXPLAIN_LIST) {
+		unsigned long long a;
+		int used = 0;
+		if (sscanf(line, " %llx:%n", &a, &used) != 1 || !used ||
+		    line[used] != '\t')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		x->list[x->nlist].addr = a;
+		snprintf(x->list[x->nlist++].text, sizeof(x->list[0].text), "%s",
+		         line + used + 1);
+	}
+	pclose(p);
+}
+
 void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s)
 {
+	enum sm_arch a = s->scn->cfg.arch;
+
+	memset(x, 0, sizeof(*x));
+	x->list = calloc(SM_EXPLAIN_LIST, sizeof(*x->list));
 	x->f = f;
 	x->last = *sm_model_page(&s->model, 0);
+	x->have_cs = disasm[a].ok &&
+	             cs_open(disasm[a].arch, disasm[a].mode, &x->cs) == CS_ERR_OK;
+	/* the built-in readers' image keeps its debug info beside the build */
+	if (!s->reader->image)
+		snprintf(x->elf, sizeof(x->elf), "%s/%s/readers.elf",
+		         SELFMON_BLOB_DIR, sm_arch_name(a));
+	if (!x->have_cs && x->elf[0] && a == SM_RISCV64)
+		objdump_listing(x, "riscv64-linux-gnu-objdump");
+}
+
+void sm_explain_done(struct sm_explain *x)
+{
+	if (x->have_cs)
+		cs_close(&x->cs);
+	x->have_cs = false;
+	free(x->list);
+	x->list = NULL;
+}
+
+/* file:line of a code address, from the image's debug info (addr2line),
+ * remembered per address; "" when unknown. */
+static const char *where(struct sm_explain *x, uint64_t addr)
+{
+	char cmd[800], line[200] = "";
+
+	if (!x->elf[0])
+		return "";
+	for (unsigned i = 0; i < x->nsrc; i++)
+		if (x->src[i].addr == addr)
+			return x->src[i].where;
+	snprintf(cmd, sizeof(cmd), "addr2line -e '%s' 0x%" PRIx64 " 2>/dev/null",
+	         x->elf, addr);
+	FILE *p = popen(cmd, "r");
+	if (p) {
+		if (!fgets(line, sizeof(line), p))
+			line[0] = '\0';
+		pclose(p);
+	}
+	line[strcspn(line, " \n")] = '\0';
+	const char *base = strstr(line, "/reader/");
+	const char *w = line[0] == '?' ? "" : base ? base + 1 : line;
+	if (x->nsrc == sizeof(x->src) / sizeof(x->src[0]))
+		x->nsrc = 0;
+	x->src[x->nsrc].addr = addr;
+	snprintf(x->src[x->nsrc].where, sizeof(x->src[0].where), "%s", w);
+	return x->src[x->nsrc++].where;
 }
 
 void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
                      unsigned len)
 {
-	FILE *f = s->explain->f;
+	struct sm_explain *x = s->explain;
+	FILE *f = x->f;
+	cs_insn *insn = NULL;
+	const char *w = where(x, addr);
 
+	if (w[0] && strcmp(w, x->last_where)) {
+		fprintf(f, "          %s\n", w);
+		snprintf(x->last_where, sizeof(x->last_where), "%s", w);
+	}
 	fprintf(f, "%6" PRIu64 "  %08" PRIx64 "  ", s->step, addr);
 	for (unsigned i = 0; i < 8; i++)
 		fprintf(f, i < len ? "%02x" : "  ", i < len ? b[i] : 0);
+	if (x->have_cs && cs_disasm(x->cs, b, len, addr, 1, &insn) == 1) {
+		fprintf(f, "  %-8s %s", insn->mnemonic, insn->op_str);
+		cs_free(insn, 1);
+	}
+	for (unsigned i = 0; !x->have_cs && i < x->nlist; i++)
+		if (x->list[i].addr == addr) {
+			fprintf(f, "  %s", x->list[i].text);
+			break;
+		}
 	fputc('\n', f);
 }
 

@@ -9,6 +9,7 @@
 #ifndef SELFMON_EXPLAIN_H
 #define SELFMON_EXPLAIN_H
 
+#include <capstone/capstone.h>
 #include <stdio.h>
 
 #include "session.h"
@@ -16,9 +17,19 @@
 struct sm_explain {
 	FILE *f;
 	struct perf_event_mmap_page last; /* the page as last shown */
+	csh cs;                           /* capstone, for the arch */
+	bool have_cs;
+	char elf[600];                    /* debug info of the reader code */
+	struct { uint64_t addr; char where[120]; } src[512];
+	unsigned nsrc;                    /* source lines already looked up */
+	char last_where[120];
+	struct { uint64_t addr; char text[64]; } *list; /* objdump's, riscv */
+	unsigned nlist;
 };
+#define SM_EXPLAIN_LIST 16384
 
 void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s);
+void sm_explain_done(struct sm_explain *x);
 void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *bytes,
                      unsigned len);
 void sm_explain_native(struct sm_session *s, const char *what);

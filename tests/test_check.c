@@ -221,6 +221,23 @@ static void test_explain(void **state)
 	assert_non_null(strstr(r.out, ">>> kernel: reset"));
 	assert_non_null(strstr(r.out, "page.offset:"));
 	assert_non_null(strstr(r.out, "PASS after"));
+	/* disassembly and source lines on every arch with reader code */
+	assert_non_null(strstr(r.out, "reader/selfmon.c:"));
+	assert_non_null(strstr(r.out, "  mov "));
+	run("list");
+	if (strstr(r.out, "arm64    readers built")) {
+		run("replay arm64:unicorn:reference:arm64_bias:- --explain");
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "mrs      x"));
+		assert_non_null(strstr(r.out, "pmccntr_el0"));
+	}
+	run("list");
+	if (strstr(r.out, "riscv64  readers built")) {
+		run("replay riscv64:unicorn:reference:riscv64:- --explain");
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "reader/prims.h:"));
+		assert_non_null(strstr(r.out, "  lw\t"));
+	}
 	run("replay x86_64:native:reference:x86_pinned:- --explain");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "rdpmc("));
