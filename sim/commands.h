@@ -13,6 +13,7 @@ int cmd_explore(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
+int cmd_explain_bug(int argc, char **argv);
 
 /* "selfmon: ..." on stderr; returns 2. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

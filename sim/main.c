@@ -21,6 +21,8 @@ static const struct command {
 	{ "explore", cmd_explore, "the same as check, with statistics" },
 	{ "replay", cmd_replay,
 	  "re-run one schedule or trace, --explain to follow it step by step" },
+	{ "explain-bug", cmd_explain_bug,
+	  "a corpus reader's shortest failing schedule, step by step, and the fix" },
 	{ "model", cmd_model,
 	  "run a scenario through the kernel model, print every page update" },
 	{ "hw", cmd_hw,
@@ -50,7 +52,7 @@ static void help(FILE *f)
 	      "checked against the exact page the kernel would write.\n\n"
 	      "commands:\n", f);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'selfmon COMMAND --help' describes a command.\n"
 	      "Arches built for: x86_64"
 #if SELFMON_HAVE_ARM64_CC

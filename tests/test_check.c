@@ -340,6 +340,38 @@ static void test_shards(void **state)
 	bad("check --shard x", "--shard needs I/N");
 }
 
+/* explain-bug: every corpus reader gets its fault, a counterexample that
+ * re-runs to a failure with the listing, and the fix. */
+static void test_explain_bug(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < sm_nreaders; i++) {
+		const char *name = sm_readers[i].name;
+		char args[128];
+		snprintf(args, sizeof(args), "explain-bug %s", name);
+		run(args);
+		if (!strcmp(name, "reference")) {
+			assert_int_equal(r.status, 2);
+			continue;
+		}
+		if (r.status == 2 && strstr(r.err, "no arm64 reader code"))
+			continue;
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "The fault: "));
+		assert_non_null(strstr(r.out, "The fix: "));
+		if (!strcmp(name, "shift_int")) {
+			assert_non_null(strstr(r.out, "makes it fail"));
+			continue;
+		}
+		assert_non_null(strstr(r.out, "Shortest counterexample ("));
+		assert_non_null(strstr(r.out, "load  page.")); /* the listing */
+		assert_true(strstr(r.out, "\nWRONG_VALUE: ") ||
+		            strstr(r.out, "\nFAULT: ") ||
+		            strstr(r.out, "\nLIVELOCK: "));
+	}
+	bad("explain-bug nosuch", "unknown reader 'nosuch'");
+}
+
 static void test_list(void **state)
 {
 	(void)state;
@@ -362,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_shards),
+		cmocka_unit_test(test_explain_bug),
 		cmocka_unit_test(test_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
