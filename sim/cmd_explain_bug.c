@@ -201,16 +201,26 @@ int cmd_explain_bug(int argc, char **argv)
 	if (!bug)
 		return usage_error("explain-bug: '%s' has no bug to explain (the "
 		                   "reference reader passes every scenario)", argv[0]);
-	enum sm_arch arch = r->arches & (1u << SM_ARM64) ? SM_ARM64 : SM_X86_64;
-	if (!sm_blob_for(arch))
-		return usage_error("explain-bug: no %s reader code in this selfmon",
-		                   sm_arch_name(arch));
+	static struct best cand;
+	enum sm_arch arch = SM_NARCH;
+	for (int a = 0; a < SM_NARCH; a++) {
+		if (!sm_blob_for((enum sm_arch)a) || !sm_reader_on(r, (enum sm_arch)a))
+			continue;
+		if (arch == SM_NARCH)
+			arch = (enum sm_arch)a;
+		search(r, (enum sm_arch)a, &cand);
+		if (cand.found && (!b.found || cand.cell.min.n < b.cell.min.n)) {
+			b = cand;
+			arch = (enum sm_arch)a;
+		}
+	}
+	if (arch == SM_NARCH)
+		return usage_error("explain-bug: no reader code for '%s' in this "
+		                   "selfmon", r->name);
 	printf("%s (%s ABI): %s\n\n", r->name, sm_abi_name(r->abi), r->what);
 	paragraph("The fault", bug->fault);
-	search(r, arch, &b);
 	if (!b.found) {
-		printf("\nNo bundled %s scenario makes it fail at bound 2.\n",
-		       sm_arch_name(arch));
+		printf("\nNo bundled scenario makes it fail at bound 2.\n");
 		paragraph("\nThe fix", bug->fix);
 		return 0;
 	}
@@ -227,10 +237,11 @@ int cmd_explain_bug(int argc, char **argv)
 	}
 	sm_session_start(s);
 	sm_explain_init(&x, stdout, s);
+	x.max_steps = 400;
 	s->explain = &x;
 	sm_run_schedule(s, &b.cell.min);
-	printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict), s->res.detail);
 	sm_explain_done(&x);
+	printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict), s->res.detail);
 	sm_session_free(s);
 	paragraph("The fix", bug->fix);
 	return 0;

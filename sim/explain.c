@@ -60,6 +60,9 @@ void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s)
 
 void sm_explain_done(struct sm_explain *x)
 {
+	if (x->quiet)
+		fprintf(x->f, "        ... %" PRIu64 " more steps not listed\n",
+		        x->quiet);
 	if (x->have_cs)
 		cs_close(&x->cs);
 	x->have_cs = false;
@@ -96,10 +99,22 @@ static const char *where(struct sm_explain *x, uint64_t addr)
 	return x->src[x->nsrc++].where;
 }
 
+/* Past max_steps the listing goes quiet (a livelock is long). */
+static bool quiet(struct sm_session *s)
+{
+	struct sm_explain *x = s->explain;
+	return x->max_steps && s->step >= x->max_steps;
+}
+
 void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
                      unsigned len)
 {
 	struct sm_explain *x = s->explain;
+
+	if (quiet(s)) {
+		x->quiet++;
+		return;
+	}
 	FILE *f = x->f;
 	cs_insn *insn = NULL;
 	const char *w = where(x, addr);
@@ -125,12 +140,16 @@ void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
 
 void sm_explain_native(struct sm_session *s, const char *what)
 {
+	if (quiet(s))
+		return;
 	fprintf(s->explain->f, "%6" PRIu64 "  %s\n", s->step, what);
 }
 
 void sm_explain_load(struct sm_session *s, unsigned off, unsigned size,
                      uint64_t v)
 {
+	if (quiet(s))
+		return;
 	const struct selfmon_page_field *f = selfmon_page_field_at(off);
 
 	fprintf(s->explain->f, "          load  page.%s%s (%u bytes at +%u) = %"
@@ -141,6 +160,8 @@ void sm_explain_load(struct sm_session *s, unsigned off, unsigned size,
 void sm_explain_trap(struct sm_session *s, const char *what, uint64_t arg,
                      uint64_t v)
 {
+	if (quiet(s))
+		return;
 	fprintf(s->explain->f, "          trap  %s(%" PRIu64 ") -> %" PRIu64
 	        " (0x%" PRIx64 ")  [model cycle %" PRIu64 "]\n", what, arg, v, v,
 	        s->model.now);
@@ -171,6 +192,8 @@ static void show_changes(struct sm_session *s)
 void sm_explain_action(struct sm_session *s, enum sm_action_kind kind, int rc,
                        uint64_t before)
 {
+	if (quiet(s))
+		return;
 	struct sm_truth t;
 
 	sm_model_truth(&s->model, 0, &t);
@@ -184,6 +207,8 @@ void sm_explain_action(struct sm_session *s, enum sm_action_kind kind, int rc,
 
 void sm_explain_store(struct sm_session *s, int off)
 {
+	if (quiet(s))
+		return;
 	const struct selfmon_page_field *f =
 		off >= 0 ? selfmon_page_field_at((unsigned)off) : NULL;
 

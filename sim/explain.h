@@ -25,6 +25,8 @@ struct sm_explain {
 	char last_where[120];
 	struct { uint64_t addr; char text[64]; } *list; /* objdump's, riscv */
 	unsigned nlist;
+	uint64_t max_steps;   /* list at most this many steps (0: all) */
+	uint64_t quiet;       /* steps not listed */
 };
 #define SM_EXPLAIN_LIST 16384
 

@@ -354,8 +354,10 @@ static void test_explain_bug(void **state)
 			assert_int_equal(r.status, 2);
 			continue;
 		}
-		if (r.status == 2 && strstr(r.err, "no arm64 reader code"))
+		if (r.status == 2 && strstr(r.err, "no reader code for"))
 			continue;
+		if (!strcmp(name, "no_time_mask") && strstr(r.out, "makes it fail"))
+			continue; /* its timer wraps only on arm64/riscv64 */
 		assert_int_equal(r.status, 0);
 		assert_non_null(strstr(r.out, "The fault: "));
 		assert_non_null(strstr(r.out, "The fix: "));
