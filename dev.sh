@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev clang lld libcapstone-dev
+PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev clang lld libcapstone-dev chromium libxml2-utils
           gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu)
 
 need_packages() {

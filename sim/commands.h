@@ -14,6 +14,7 @@ int cmd_list(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_explain_bug(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* "selfmon: ..." on stderr; returns 2. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -23,6 +23,7 @@ static const struct command {
 	  "re-run one schedule or trace, --explain to follow it step by step" },
 	{ "explain-bug", cmd_explain_bug,
 	  "a corpus reader's shortest failing schedule, step by step, and the fix" },
+	{ "plot", cmd_plot, "an SVG timeline of a scenario, and of a reader's call" },
 	{ "model", cmd_model,
 	  "run a scenario through the kernel model, print every page update" },
 	{ "hw", cmd_hw,
