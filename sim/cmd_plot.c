@@ -242,8 +242,10 @@ static void draw(FILE *f, const struct plot *p)
 	        "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W,
 	        height);
 	char title[400];
+	const char *base = strrchr(p->s->name, '/');
 	snprintf(title, sizeof(title), "%s (%s): truth of %s, pages, kernel "
-	         "actions", p->s->name, sm_arch_name(c->arch), c->event[0].name);
+	         "actions", base ? base + 1 : p->s->name, sm_arch_name(c->arch),
+	         c->event[0].name);
 	text(f, 10, 20, "start", "#000", title);
 	static const char *const lanes[3] = { "true count", "enabled (ns)",
 	                                      "running (ns)" };
