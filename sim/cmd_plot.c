@@ -95,10 +95,10 @@ static int call_reader(struct plot *p, const char *reader,
                        const struct sm_schedule *sch, char *err, size_t n)
 {
 	const struct sm_reader *r = sm_reader_find(reader);
-	struct sm_session *s = sm_session_new();
 
 	if (!r)
 		return snprintf(err, n, "unknown reader '%s'", reader), -1;
+	struct sm_session *s = sm_session_new();
 	if (!s || sm_session_init(s, p->s, r, ENGINE_UNICORN, err, n) < 0) {
 		sm_session_free(s);
 		return -1;
