@@ -110,7 +110,7 @@ static double check_wall(unsigned jobs)
 /* ---- 2. one schedule taken apart ------------------------------------ */
 
 struct breakdown {
-	double model_ns, restore_ns, emulate_ns, oracle_ns, total_ns;
+	double model_ns, restore_ns, emulate_ns, oracle_ns, total_ns, startstop_ns;
 	uint64_t steps;
 };
 
@@ -149,7 +149,15 @@ static void take_apart(struct breakdown *b)
 			s->step++, sm_session_tick(s);
 	}
 	b->model_ns = (now_s() - t0) * 1e9 / n - b->restore_ns;
-	b->emulate_ns = b->total_ns - b->restore_ns - b->model_ns - b->oracle_ns;
+	/* an emulator start that stops at once, before the first step */
+	t0 = now_s();
+	for (unsigned i = 0; i < n; i++) {
+		ops->restore(s, snap);
+		ops->run(s, s->step);
+	}
+	b->startstop_ns = (now_s() - t0) * 1e9 / n - b->restore_ns;
+	b->emulate_ns = b->total_ns - b->restore_ns - b->model_ns - b->oracle_ns -
+	                b->startstop_ns;
 	ops->free_snap(snap);
 	sm_session_free(s);
 }
@@ -282,10 +290,10 @@ int main(int argc, char **argv)
 	take_apart(&bd);
 	fprintf(out, "\n2. one schedule of the reference reader (x86_pinned, "
 	        "%" PRIu64 " steps), ns\n", bd.steps);
-	fprintf(out, "   total %.0f = snapshot restore %.0f + model (ticks, "
-	        "samples) %.0f + emulation and hooks %.0f + oracle %.0f\n",
-	        bd.total_ns, bd.restore_ns, bd.model_ns, bd.emulate_ns,
-	        bd.oracle_ns);
+	fprintf(out, "   total %.0f = snapshot restore %.0f + emulator start/stop "
+	        "%.0f + model (ticks, samples) %.0f + instructions and hooks %.0f"
+	        " + oracle %.0f\n", bd.total_ns, bd.restore_ns, bd.startstop_ns,
+	        bd.model_ns, bd.emulate_ns, bd.oracle_ns);
 
 	fprintf(out, "\n3. emulated instructions per successful read (no kernel "
 	        "action)\n%-22s", "reader");
@@ -353,6 +361,7 @@ int main(int argc, char **argv)
 	json_begin(&j, "schedule_ns", '{');
 	json_u64(&j, "total", (uint64_t)bd.total_ns);
 	json_u64(&j, "restore", (uint64_t)bd.restore_ns);
+	json_u64(&j, "start_stop", (uint64_t)(bd.startstop_ns > 0 ? bd.startstop_ns : 0));
 	json_u64(&j, "model", (uint64_t)bd.model_ns);
 	json_u64(&j, "emulation", (uint64_t)(bd.emulate_ns > 0 ? bd.emulate_ns : 0));
 	json_u64(&j, "oracle", (uint64_t)bd.oracle_ns);
