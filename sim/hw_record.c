@@ -5,12 +5,13 @@
  * Owns: the recorder (events of this thread opened and mmapped; a second
  * thread polls every page tightly and logs each change with its lock
  * value; the main thread works, reads, resets, disables, enables and
- * migrates, logging each action), the trace format (text, one record a
- * line, written whole or not at all), and the comparison: the model is
- * driven with the recorded actions and, after each one, the page fields
- * the model decides without a clock (lock, index, capabilities,
- * pmc_width, size, and offset right after a reset) are compared with the
- * last recorded page before the next action.
+ * migrates, logging each action after a mark: every page as the main
+ * thread read it, with its context-switch count), the trace format (text,
+ * one record a line, written whole or not at all), and the comparison:
+ * the model is driven with the recorded actions and switches and, after
+ * each action, the page fields the model decides without a clock (lock,
+ * index, capabilities, pmc_width, size, and offset right after a reset)
+ * are compared with the mark before the next action.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +37,7 @@
 
 struct rec {
 	uint64_t t;
+	size_t seq;   /* order of logging: ties in t keep it */
 	char text[480];
 };
 
@@ -64,6 +66,7 @@ static void logf_(struct log *l, uint64_t t, const char *fmt, ...)
 	}
 	struct rec *r = &l->r[l->n++];
 	r->t = t;
+	r->seq = l->n - 1;
 	va_start(ap, fmt);
 	vsnprintf(r->text, sizeof(r->text), fmt, ap);
 	va_end(ap);
@@ -78,18 +81,22 @@ struct recorder {
 	struct log log;
 	atomic_bool stop;
 	atomic_int main_cpu;   /* the recorded thread's CPU: the poller keeps off */
+	uint64_t readv[MAX_EV][3]; /* what the read action got, logged after */
+	bool readok[MAX_EV];
 	uint64_t t0;
 };
 
-static void log_page(struct recorder *rc, unsigned i,
-                     const struct perf_event_mmap_page *p)
+/* kind "page": a change the poller saw (it may lag the kernel's write);
+ * "mark": the page as the recorded thread itself read it at a mark. */
+static void log_page(struct recorder *rc, uint64_t t, const char *kind,
+                     unsigned i, const struct perf_event_mmap_page *p)
 {
-	logf_(&rc->log, hw_now_ns() - rc->t0,
-	      "page %s lock=%u index=%u offset=%" PRId64 " time_enabled=%" PRIu64
+	logf_(&rc->log, t,
+	      "%s %s lock=%u index=%u offset=%" PRId64 " time_enabled=%" PRIu64
 	      " time_running=%" PRIu64 " capabilities=%" PRIu64 " pmc_width=%u"
 	      " time_shift=%u time_mult=%u time_offset=%" PRIu64 " time_zero=%"
 	      PRIu64 " size=%u time_cycles=%" PRIu64 " time_mask=%" PRIu64,
-	      rc->ev[i].name, p->lock, p->index, (int64_t)p->offset,
+	      kind, rc->ev[i].name, p->lock, p->index, (int64_t)p->offset,
 	      (uint64_t)p->time_enabled, (uint64_t)p->time_running,
 	      (uint64_t)p->capabilities, p->pmc_width, p->time_shift,
 	      p->time_mult, (uint64_t)p->time_offset, (uint64_t)p->time_zero,
@@ -114,7 +121,7 @@ static void *poller(void *arg)
 			if (hw_snapshot(rc->ev[i].pc, &p) &&
 			    memcmp(&p, &last[i], offsetof(struct perf_event_mmap_page,
 			                                  __reserved))) {
-				log_page(rc, i, &p);
+				log_page(rc, hw_now_ns() - rc->t0, "page", i, &p);
 				last[i] = p;
 			}
 	}
@@ -132,37 +139,124 @@ static void busy(uint64_t ns)
 
 /* Context switches of this thread so far (each one schedules its events
  * out and in again). */
-static void switches(struct recorder *rc, const char *when)
+static long thread_switches(void)
 {
 	struct rusage ru;
 
-	if (getrusage(RUSAGE_THREAD, &ru) == 0)
-		logf_(&rc->log, hw_now_ns() - rc->t0, "switches %s count=%ld", when,
-		      ru.ru_nvcsw + ru.ru_nivcsw);
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nvcsw + ru.ru_nivcsw
+	                                          : -1;
 }
 
-static void act(struct recorder *rc, const char *what, int ev, int cpu)
+static void switches(struct recorder *rc, const char *when)
 {
-	switches(rc, "before");
-	uint64_t t = hw_now_ns() - rc->t0;
+	logf_(&rc->log, hw_now_ns() - rc->t0, "switches %s count=%ld", when,
+	      thread_switches());
+}
 
+/* Open and mmap every event with no context switch in between: a switch
+ * after one event's mmap and before the last one's would update only the
+ * pages already mapped, which no baseline can express. Under load this
+ * takes a few tries; after 100 the recording goes ahead regardless.
+ * Returns the index of an event that cannot be opened, or -1. */
+static int open_all(struct recorder *rc)
+{
+	for (int attempt = 0; attempt < 100; attempt++) {
+		long before = thread_switches();
+		for (unsigned i = 0; i < rc->nev; i++)
+			if (hw_open(&rc->ev[i]) < 0) {
+				for (unsigned j = 0; j < i; j++)
+					hw_close(&rc->ev[j]);
+				return (int)i;
+			}
+		if (thread_switches() == before || attempt == 99)
+			return -1;
+		for (unsigned i = 0; i < rc->nev; i++)
+			hw_close(&rc->ev[i]);
+	}
+	return -1;
+}
+
+/* One action of the script, done by the recorded thread. */
+static void do_read(struct recorder *rc, int ev, int cpu)
+{
+	(void)ev, (void)cpu;
+	for (unsigned i = 0; i < rc->nev; i++)
+		rc->readok[i] = hw_read(&rc->ev[i], rc->readv[i]) == 0;
+}
+
+static void do_reset(struct recorder *rc, int ev, int cpu)
+{
+	(void)cpu;
+	ioctl(rc->ev[ev].fd, PERF_EVENT_IOC_RESET, 0);
+}
+
+static void do_disable(struct recorder *rc, int ev, int cpu)
+{
+	(void)cpu;
+	ioctl(rc->ev[ev].fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+static void do_enable(struct recorder *rc, int ev, int cpu)
+{
+	(void)cpu;
+	ioctl(rc->ev[ev].fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+static void do_migrate(struct recorder *rc, int ev, int cpu)
+{
+	(void)rc, (void)ev;
+	hw_migrate(cpu);
+}
+
+static void do_nothing(struct recorder *rc, int ev, int cpu)
+{
+	(void)rc, (void)ev, (void)cpu;
+}
+
+typedef void action_fn(struct recorder *rc, int ev, int cpu);
+
+/* Mark, act, and log both. The mark is every page as this thread reads
+ * it, with the switch count it goes with (the poller can be descheduled
+ * under load and log a change late; a mark cannot), taken again while a
+ * switch slips in, and the action follows at once: a switch between the
+ * two is counted with the action, where the comparison tries it on either
+ * side. */
+static void act(struct recorder *rc, const char *what, action_fn *fn,
+                int ev, int cpu)
+{
+	struct perf_event_mmap_page p[MAX_EV];
+	long n = 0;
+	bool ok = false;
+	uint64_t t = 0;
+
+	for (int tries = 0; tries < 100 && !ok; tries++) {
+		n = thread_switches();
+		ok = true;
+		for (unsigned i = 0; i < rc->nev; i++)
+			ok = hw_snapshot(rc->ev[i].pc, &p[i]) && ok;
+		t = hw_now_ns() - rc->t0;
+		ok = ok && thread_switches() == n;
+	}
+	fn(rc, ev, cpu);
+	long after = thread_switches();
+	uint64_t t_after = hw_now_ns() - rc->t0;
+	for (unsigned i = 0; ok && i < rc->nev; i++)
+		log_page(rc, t, "mark", i, &p[i]);
+	logf_(&rc->log, t, "switches before count=%ld", n);
+	if (fn == do_nothing)
+		return;
 	if (ev >= 0)
 		logf_(&rc->log, t, "action %s event=%s", what, rc->ev[ev].name);
 	else if (cpu >= 0)
 		logf_(&rc->log, t, "action %s cpu=%d", what, cpu);
 	else
 		logf_(&rc->log, t, "action %s", what);
-}
-
-static void read_all(struct recorder *rc)
-{
-	uint64_t v[3];
-
-	for (unsigned i = 0; i < rc->nev; i++)
-		if (hw_read(&rc->ev[i], v) == 0)
-			logf_(&rc->log, hw_now_ns() - rc->t0, "read %s count=%" PRIu64
-			      " enabled=%" PRIu64 " running=%" PRIu64, rc->ev[i].name,
-			      v[0], v[1], v[2]);
+	for (unsigned i = 0; fn == do_read && i < rc->nev; i++)
+		if (rc->readok[i])
+			logf_(&rc->log, t, "read %s count=%" PRIu64 " enabled=%" PRIu64
+			      " running=%" PRIu64, rc->ev[i].name, rc->readv[i][0],
+			      rc->readv[i][1], rc->readv[i][2]);
+	logf_(&rc->log, t_after, "switches after count=%ld", after);
 }
 
 /* The recorder's script: work, read, reset, disable, enable, migrate. */
@@ -171,50 +265,36 @@ static void script(struct recorder *rc, uint64_t step_ns)
 	int ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 
 	busy(step_ns);
-	act(rc, "read", -1, -1);
-	read_all(rc);
-	switches(rc, "after");
+	act(rc, "read", do_read, -1, -1);
 	busy(step_ns);
-	act(rc, "reset", 0, -1);
-	ioctl(rc->ev[0].fd, PERF_EVENT_IOC_RESET, 0);
-	switches(rc, "after");
+	act(rc, "reset", do_reset, 0, -1);
 	busy(step_ns);
-	act(rc, "disable", -1, -1);
+	/* one event an action: a switch inside one ioctl is the only one
+	 * whose order against the action the trace cannot tell */
 	for (unsigned i = 0; i < rc->nev; i++)
-		ioctl(rc->ev[i].fd, PERF_EVENT_IOC_DISABLE, 0);
-	switches(rc, "after");
+		act(rc, "disable", do_disable, (int)i, -1);
 	busy(step_ns);
-	act(rc, "enable", -1, -1);
 	for (unsigned i = 0; i < rc->nev; i++)
-		ioctl(rc->ev[i].fd, PERF_EVENT_IOC_ENABLE, 0);
-	switches(rc, "after");
+		act(rc, "enable", do_enable, (int)i, -1);
 	busy(step_ns);
-	if (ncpus > 1) {
-		act(rc, "migrate", -1, 1);
-		atomic_store(&rc->main_cpu, 1);
-		busy(1000000); /* the poller moves off CPU 1 first */
-		hw_migrate(1);
-		switches(rc, "after");
-		busy(step_ns);
-		act(rc, "migrate", -1, 0);
-		atomic_store(&rc->main_cpu, 0);
-		busy(1000000);
-		hw_migrate(0);
-		switches(rc, "after");
+	for (int cpu = 1; ncpus > 1 && cpu >= 0; cpu--) {
+		atomic_store(&rc->main_cpu, cpu);
+		busy(1000000); /* the poller moves off the target CPU first */
+		act(rc, "migrate", do_migrate, -1, cpu);
 		busy(step_ns);
 	}
-	act(rc, "read", -1, -1);
-	read_all(rc);
-	switches(rc, "after");
+	act(rc, "read", do_read, -1, -1);
 	busy(step_ns);
-	switches(rc, "before"); /* the end */
+	act(rc, "end", do_nothing, -1, -1);
 	busy(2000000);           /* the poller sees the last updates */
 }
 
 static int cmp_rec(const void *a, const void *b)
 {
 	const struct rec *x = a, *y = b;
-	return x->t < y->t ? -1 : x->t > y->t;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static int write_trace(struct recorder *rc, const char *out)
@@ -274,19 +354,20 @@ int cmd_hw_record(int argc, char **argv)
 		return usage_error("hw record: missing --out FILE");
 	memset(&rc, 0, sizeof(rc));
 	pthread_mutex_init(&rc.log.mu, NULL);
+	hw_migrate(0); /* before the events exist: the move touches no page */
+	rc.t0 = hw_now_ns();
 	for (char *save = NULL, *e = strtok_r(events, ",", &save); e;
-	     e = strtok_r(NULL, ",", &save)) {
-		if (rc.nev == MAX_EV || !hw_lookup(e, &rc.ev[rc.nev]))
+	     e = strtok_r(NULL, ",", &save))
+		if (rc.nev == MAX_EV || !hw_lookup(e, &rc.ev[rc.nev++]))
 			return usage_error("hw record: unknown or too many events at "
 			                   "'%s'", e);
-		if (hw_open(&rc.ev[rc.nev]) < 0)
-			return usage_error("hw record: cannot open %s: %s", e,
-			                   strerror(-rc.ev[rc.nev].err));
-		rc.nev++;
-	}
-	hw_migrate(0);
-	rc.t0 = hw_now_ns();
-	switches(&rc, "after"); /* the baseline: the state mmap left */
+	int bad = open_all(&rc);
+	if (bad >= 0)
+		return usage_error("hw record: cannot open %s: %s", rc.ev[bad].name,
+		                   strerror(-rc.ev[bad].err));
+	/* The baseline: earlier switches touched no page (the events did not
+	 * exist yet), and open_all() let none happen among the opens. */
+	switches(&rc, "open");
 	pthread_t th;
 	pthread_create(&th, NULL, poller, &rc);
 	busy(2000000); /* the poller sees the pages as mmap left them */
@@ -382,9 +463,16 @@ static int load_trace(const char *path, struct trace *t, char *err, size_t n)
 		}
 	}
 	fclose(f);
-	if (!t->nev)
-		return snprintf(err, n, "%s: no events in the trace", path), -1;
-	return 0;
+	size_t marks = 0;
+	for (size_t k = 0; k < t->n; k++)
+		marks += !strcmp(t->l[k].kind, "mark");
+	if (t->nev && marks)
+		return 0;
+	free(t->l);
+	t->l = NULL;
+	return snprintf(err, n, t->nev ? "%s: no marks (the pages as the "
+	                "recorded thread read them): record it again with 'selfmon "
+	                "hw record'" : "%s: no events in the trace", path), -1;
 bad:
 	fclose(f);
 	free(t->l);
@@ -427,7 +515,7 @@ static int build_model(const struct trace *t, struct sm_model *m, char *err,
 	sm_config_default(&c, t->arch);
 	c.ncpus = t->ncpus >= 1 && t->ncpus <= SM_MAX_CPUS ? t->ncpus : 2;
 	for (size_t k = 0; k < t->n; k++)
-		if (!strcmp(t->l[k].kind, "page")) {
+		if (!strcmp(t->l[k].kind, "mark")) { /* load_trace: one at least */
 			field(t->l[k].rest, "capabilities", &caps);
 			field(t->l[k].rest, "pmc_width", &width);
 			break;
@@ -459,41 +547,51 @@ static const struct checked checked[] = {
 	{ "size", offsetof(struct perf_event_mmap_page, size) },
 };
 
-/* The last recorded page of event i at or before trace entry `upto`. */
+/* The last mark of event i at or before trace entry `upto`: the page as
+ * the recorded thread read it before an action (the poller's own log can
+ * lag the kernel's writes under load, so it is not compared). */
 static const struct trace_line *last_page(const struct trace *t, int i,
                                           size_t upto)
 {
 	for (size_t k = upto + 1; k-- > 0;)
-		if (!strcmp(t->l[k].kind, "page") &&
+		if (!strcmp(t->l[k].kind, "mark") &&
 		    event_index(t, t->l[k].what) == i)
 			return &t->l[k];
 	return NULL;
 }
 
 static unsigned compare_at(const struct trace *t, const struct sm_model *m,
-                           size_t upto, const char *after, bool after_reset[])
+                           size_t upto, const char *after,
+                           const bool after_reset[], bool quiet)
 {
 	unsigned diffs = 0;
+	FILE *out = quiet ? NULL : stdout;
 
 	for (unsigned i = 0; i < t->nev; i++) {
 		const struct trace_line *p = last_page(t, (int)i, upto);
 		const struct selfmon_page_field *pf;
-		if (!p)
+		if (!p) {
+			if (out)
+				printf("  after %s: %s has no recorded page\n", after,
+				       t->ev[i]);
+			diffs++;
 			continue;
+		}
 		for (size_t k = 0; k < sizeof(checked) / sizeof(checked[0]); k++) {
 			uint64_t rec, mod;
 			pf = selfmon_page_field_at((unsigned)checked[k].off);
 			if (!field(p->rest, checked[k].name, &rec))
 				continue;
 			mod = selfmon_page_get(sm_model_page(m, (int)i), pf);
-			if (rec != mod && ++diffs)
+			if (rec != mod && ++diffs && out)
 				printf("  after %s: %s.%s recorded %" PRIu64 " (line %u), "
 				       "model %" PRIu64 "\n", after, t->ev[i],
 				       checked[k].name, rec, p->line, mod);
 		}
 		uint64_t off;
 		if (after_reset[i] && field(p->rest, "offset", &off) &&
-		    (int64_t)off != sm_model_page(m, (int)i)->offset && ++diffs)
+		    (int64_t)off != sm_model_page(m, (int)i)->offset && ++diffs &&
+		    out)
 			printf("  after %s: %s.offset recorded %" PRId64 ", model %"
 			       PRId64 "\n", after, t->ev[i], (int64_t)off,
 			       (int64_t)sm_model_page(m, (int)i)->offset);
@@ -550,19 +648,43 @@ static void apply_action(const struct trace *t, struct sm_model *m,
 	}
 }
 
+/* Switches counted during an action (beyond a migration's own) may have
+ * come before or after its effect inside the syscall; the trace cannot
+ * tell. Each split of them is a candidate model, and the next mark picks
+ * the first that agrees with it (else the first: its differences are
+ * printed). */
+#define MAX_CAND 4
+
+static void split_switches(const struct trace *t, const struct sm_model *pre,
+                           const struct trace_line *action, uint64_t extra,
+                           struct sm_model cand[], unsigned *ncand)
+{
+	bool scratch[MAX_EV];
+
+	*ncand = 1; /* cand[0]: the action first, then every switch */
+	for (uint64_t s = 1; s <= extra && *ncand < MAX_CAND; s++) {
+		struct sm_model *c = &cand[(*ncand)++];
+		*c = *pre;
+		apply_switches(c, s);
+		apply_action(t, c, action, scratch);
+		apply_switches(c, extra - s);
+	}
+}
+
 int cmd_model_compare(const char *path)
 {
 	static struct trace t;
-	static struct sm_model m;
+	static struct sm_model cand[MAX_CAND], pre;
+	struct sm_model *m = &cand[0];
 	char err[512], label[64] = "mmap";
 	bool after_reset[MAX_EV] = { false };
-	unsigned diffs = 0, actions = 0;
+	unsigned diffs = 0, actions = 0, ncand = 1;
 	uint64_t since = 0, n;
-	const char *last_action = NULL;
+	const struct trace_line *last_action = NULL;
 
 	if (load_trace(path, &t, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
-	if (build_model(&t, &m, err, sizeof(err)) < 0) {
+	if (build_model(&t, m, err, sizeof(err)) < 0) {
 		free(t.l);
 		return usage_error("%s: %s", path, err);
 	}
@@ -572,30 +694,47 @@ int cmd_model_compare(const char *path)
 		const struct trace_line *l = &t.l[k];
 		if (strcmp(l->kind, "switches") || !field(l->rest, "count", &n))
 			continue;
+		if (!strcmp(l->what, "open")) { /* the baseline */
+			since = n;
+			continue;
+		}
 		if (!strcmp(l->what, "after")) {
 			/* switches during the action: a migration is one itself */
-			uint64_t own = last_action && !strcmp(last_action, "migrate");
-			if (n > since + own)
-				apply_switches(&m, n - since - own);
+			uint64_t own = last_action &&
+			               !strcmp(last_action->what, "migrate");
+			uint64_t extra = n > since + own ? n - since - own : 0;
+			apply_switches(m, extra);
+			if (extra && last_action) {
+				split_switches(&t, &pre, last_action, extra, cand, &ncand);
+				for (unsigned i = 0; i < t.nev; i++)
+					after_reset[i] = false;
+			}
 			since = n;
 			continue;
 		}
 		/* before the next action: the switches since, then compare (a
 		 * switch rewrote the page after a reset: its offset moved on) */
-		apply_switches(&m, n - since);
+		unsigned best = 0;
 		for (unsigned i = 0; n > since && i < t.nev; i++)
 			after_reset[i] = false;
+		for (unsigned c = 0; c < ncand; c++)
+			apply_switches(&cand[c], n - since);
+		for (unsigned c = ncand; c-- > 1;)
+			if (!compare_at(&t, &cand[c], k, label, after_reset, true))
+				best = c;
+		if (best && compare_at(&t, m, k, label, after_reset, true))
+			*m = cand[best];
+		ncand = 1;
 		since = n;
 		size_t a = k + 1;
 		while (a < t.n && strcmp(t.l[a].kind, "action"))
 			a++;
-		/* at the end, every page the poller logged after the mark too */
-		diffs += compare_at(&t, &m, a >= t.n ? t.n - 1 : k, label,
-		                    after_reset);
+		diffs += compare_at(&t, m, k, label, after_reset, false);
 		if (a >= t.n)
 			break;
-		apply_action(&t, &m, &t.l[a], after_reset);
-		last_action = t.l[a].what;
+		pre = *m;
+		apply_action(&t, m, &t.l[a], after_reset);
+		last_action = &t.l[a];
 		snprintf(label, sizeof(label), "%s (line %u)", t.l[a].what,
 		         t.l[a].line);
 		actions++;
