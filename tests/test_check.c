@@ -280,6 +280,61 @@ static void test_bad_input(void **state)
 	bad("replay /nonexistent.trace", "not a readable trace file");
 }
 
+/* The reference reader's cycles-to-ns conversion at the shifts the page
+ * can carry (0..32; 32 is clamped to 31 on x86) with a product of cycles
+ * and mult far beyond 64 bits, on every arch with reader code. arm64 and
+ * riscv64 keep the timer below their 56/64-bit widths and the epoch at
+ * 0 (see README: a non-zero epoch can differ by 1 ns). */
+static void test_time_shifts(void **state)
+{
+	static const struct {
+		const char *arch, *start;
+	} arches[] = {
+		{ "x86_64", "0x3fffffffffff0000" },
+		{ "arm64", "0x00fffffffff00000" },
+		{ "riscv64", "0x00fffffffff00000" },
+	};
+	static const unsigned shifts[] = { 0, 7, 31, 32 };
+	char args[4096] = "check reference --json --no-traces", path[64];
+	unsigned files = 0;
+	(void)state;
+	run("list");
+	for (size_t a = 0; a < sizeof(arches) / sizeof(arches[0]); a++) {
+		char built[64];
+		snprintf(built, sizeof(built), "%-8s readers built", arches[a].arch);
+		if (!strstr(r.out, built))
+			continue;
+		for (size_t k = 0; k < sizeof(shifts) / sizeof(shifts[0]); k++) {
+			snprintf(path, sizeof(path), "/tmp/selfmon-shift-%s-%u.scn",
+			         arches[a].arch, shifts[k]);
+			FILE *f = fopen(path, "w");
+			assert_non_null(f);
+			fprintf(f, "arch %s\nclock mult=4000000000 shift=%u start=%s\n"
+			        "event cycles\nevent instructions\n"
+			        "check at=2000 explore=overflow,reset,migrate,preempt\n"
+			        "end 3000\n", arches[a].arch, shifts[k], arches[a].start);
+			assert_int_equal(fclose(f), 0);
+			size_t len = strlen(args);
+			snprintf(args + len, sizeof(args) - len, " --scenario %s", path);
+			files++;
+		}
+	}
+	run(args);
+	for (const char *p = args; (p = strstr(p, "/tmp/")); p++) {
+		sscanf(p, "%63s", path);
+		unlink(path);
+	}
+	unsigned n = cells(r.out, cs, 64);
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(cs[i].verdict, "PASS"))
+			print_message("%s: %s %s\n", cs[i].scenario, cs[i].verdict,
+			              cs[i].cex);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(n, files);
+	for (unsigned i = 0; i < n; i++)
+		assert_string_equal(cs[i].verdict, "PASS");
+}
+
 /* Seeded random sampling is deterministic and finds the same faults. */
 static void test_random(void **state)
 {
@@ -395,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_time_shifts),
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_explain_bug),
 		cmocka_unit_test(test_list),
