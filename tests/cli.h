@@ -58,4 +58,25 @@ static inline unsigned count_lines(const char *s)
 	return n;
 }
 
+/* Bad input: exit 2, nothing on stdout, one line on stderr naming msg. */
+static inline void expect_usage_error(const char *args, const char *msg)
+{
+	run(args);
+	if (r.status != 2)
+		fail_msg("'%s': exit %d, stderr %s", args, r.status, r.err);
+	assert_string_equal(r.out, "");
+	assert_int_equal(count_lines(r.err), 1);
+	if (!strstr(r.err, msg))
+		fail_msg("'%s': stderr '%s' lacks '%s'", args, r.err, msg);
+}
+
+/* Is there reader code for this arch in this selfmon? (runs `list`) */
+static inline bool arch_built(const char *arch)
+{
+	char want[64];
+	run("list");
+	snprintf(want, sizeof(want), "%-8s readers built", arch);
+	return strstr(r.out, want) != NULL;
+}
+
 #endif

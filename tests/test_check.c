@@ -224,15 +224,13 @@ static void test_explain(void **state)
 	/* disassembly and source lines on every arch with reader code */
 	assert_non_null(strstr(r.out, "reader/selfmon.c:"));
 	assert_non_null(strstr(r.out, "  mov "));
-	run("list");
-	if (strstr(r.out, "arm64    readers built")) {
+	if (arch_built("arm64")) {
 		run("replay arm64:unicorn:reference:arm64_bias:- --explain");
 		assert_int_equal(r.status, 0);
 		assert_non_null(strstr(r.out, "mrs      x"));
 		assert_non_null(strstr(r.out, "pmccntr_el0"));
 	}
-	run("list");
-	if (strstr(r.out, "riscv64  readers built")) {
+	if (arch_built("riscv64")) {
 		run("replay riscv64:unicorn:reference:riscv64:- --explain");
 		assert_int_equal(r.status, 0);
 		assert_non_null(strstr(r.out, "reader/prims.h:"));
@@ -243,41 +241,31 @@ static void test_explain(void **state)
 	assert_non_null(strstr(r.out, "rdpmc("));
 }
 
-static void bad(const char *args, const char *msg)
-{
-	run(args);
-	if (r.status != 2)
-		fail_msg("'%s': exit %d, stderr %s", args, r.status, r.err);
-	assert_int_equal(count_lines(r.err), 1);
-	if (!strstr(r.err, msg))
-		fail_msg("'%s': stderr '%s' lacks '%s'", args, r.err, msg);
-}
-
 static void test_bad_input(void **state)
 {
 	(void)state;
-	bad("check nosuchreader", "unknown reader 'nosuchreader'");
-	bad("check --scenario nosuch", "nosuch.scn: No such file or directory");
-	bad("check --bound 9", "bad value '9' for --bound (0..6)");
-	bad("check --bound x", "bad value 'x' for --bound");
-	bad("check --engine qemu", "--engine must be unicorn or native");
-	bad("check --frobnicate", "unknown option '--frobnicate'");
-	bad("check --arch sparc", "unknown arch 'sparc'");
-	bad("check -j", "-j needs a value");
-	bad("replay", "missing SCHEDULE or TRACE");
-	bad("replay x86_64:unicorn:reference:x86_reset:explode@3",
+	expect_usage_error("check nosuchreader", "unknown reader 'nosuchreader'");
+	expect_usage_error("check --scenario nosuch", "nosuch.scn: No such file or directory");
+	expect_usage_error("check --bound 9", "bad value '9' for --bound (0..6)");
+	expect_usage_error("check --bound x", "bad value 'x' for --bound");
+	expect_usage_error("check --engine qemu", "--engine must be unicorn or native");
+	expect_usage_error("check --frobnicate", "unknown option '--frobnicate'");
+	expect_usage_error("check --arch sparc", "unknown arch 'sparc'");
+	expect_usage_error("check -j", "-j needs a value");
+	expect_usage_error("replay", "missing SCHEDULE or TRACE");
+	expect_usage_error("replay x86_64:unicorn:reference:x86_reset:explode@3",
 	    "unknown action 'explode'");
-	bad("replay x86_64:unicorn:reference:x86_reset:reset@x", "bad step 'x'");
-	bad("replay x86_64:unicorn:reference:x86_reset:reset",
+	expect_usage_error("replay x86_64:unicorn:reference:x86_reset:reset@x", "bad step 'x'");
+	expect_usage_error("replay x86_64:unicorn:reference:x86_reset:reset",
 	    "item without @STEP");
-	bad("replay x86_64:unicorn:reference:x86_reset:reset@9,reset@3",
+	expect_usage_error("replay x86_64:unicorn:reference:x86_reset:reset@9,reset@3",
 	    "steps must not decrease");
-	bad("replay sparc:unicorn:reference:x86_reset:-", "unknown arch 'sparc'");
-	bad("replay x86_64:qemu:reference:x86_reset:-", "unknown engine 'qemu'");
-	bad("replay x86_64:unicorn:nosuch:x86_reset:-", "unknown reader 'nosuch'");
-	bad("replay x86_64:unicorn:reference:nosuch:-", "No such file");
-	bad("replay x86_64:unicorn:reference", "expected ARCH:ENGINE:READER");
-	bad("replay /nonexistent.trace", "not a readable trace file");
+	expect_usage_error("replay sparc:unicorn:reference:x86_reset:-", "unknown arch 'sparc'");
+	expect_usage_error("replay x86_64:qemu:reference:x86_reset:-", "unknown engine 'qemu'");
+	expect_usage_error("replay x86_64:unicorn:nosuch:x86_reset:-", "unknown reader 'nosuch'");
+	expect_usage_error("replay x86_64:unicorn:reference:nosuch:-", "No such file");
+	expect_usage_error("replay x86_64:unicorn:reference", "expected ARCH:ENGINE:READER");
+	expect_usage_error("replay /nonexistent.trace", "not a readable trace file");
 }
 
 /* The reference reader's cycles-to-ns conversion at the shifts the page
@@ -300,11 +288,8 @@ static void test_time_shifts(void **state)
 	char args[4096] = "check reference --json --no-traces", path[64];
 	unsigned files = 0;
 	(void)state;
-	run("list");
 	for (size_t a = 0; a < sizeof(arches) / sizeof(arches[0]); a++) {
-		char built[64];
-		snprintf(built, sizeof(built), "%-8s readers built", arches[a].arch);
-		if (!strstr(r.out, built))
+		if (!arch_built(arches[a].arch))
 			continue;
 		for (size_t k = 0; k < sizeof(shifts) / sizeof(shifts[0]); k++) {
 			snprintf(path, sizeof(path), "/tmp/selfmon-shift-%s-%u.scn",
@@ -393,8 +378,8 @@ static void test_shards(void **state)
 		                         c->verdict, c->cex);
 	}
 	assert_string_equal(parts, whole);
-	bad("check --shard 3/3", "--shard needs I/N with 0 <= I < N");
-	bad("check --shard x", "--shard needs I/N");
+	expect_usage_error("check --shard 3/3", "--shard needs I/N with 0 <= I < N");
+	expect_usage_error("check --shard x", "--shard needs I/N");
 }
 
 /* explain-bug: every corpus reader gets its fault, a counterexample that
@@ -428,7 +413,7 @@ static void test_explain_bug(void **state)
 		            strstr(r.out, "\nFAULT: ") ||
 		            strstr(r.out, "\nLIVELOCK: "));
 	}
-	bad("explain-bug nosuch", "unknown reader 'nosuch'");
+	expect_usage_error("explain-bug nosuch", "unknown reader 'nosuch'");
 }
 
 static void test_list(void **state)

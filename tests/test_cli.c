@@ -30,16 +30,6 @@ static void test_help(void **state)
 	assert_non_null(strstr(r.out, "--json"));
 }
 
-static void expect_usage_error(const char *args, const char *msg)
-{
-	run(args);
-	assert_int_equal(r.status, 2);
-	assert_string_equal(r.out, "");
-	assert_int_equal(count_lines(r.err), 1);
-	if (!strstr(r.err, msg))
-		fail_msg("stderr '%s' lacks '%s'", r.err, msg);
-}
-
 static void test_usage_errors(void **state)
 {
 	(void)state;

@@ -101,19 +101,18 @@ static void test_plot_passing_reader(void **state)
 
 static void test_plot_bad_input(void **state)
 {
+	const char *none = "/tmp/selfmon-plot-none.svg";
 	(void)state;
-	run("plot x86_reset");
-	assert_int_equal(r.status, 2);
-	assert_non_null(strstr(r.err, "needs SCENARIO and -o FILE.svg"));
-	run("plot nosuch -o /tmp/selfmon-plot-none.svg");
-	assert_int_equal(r.status, 2);
-	assert_int_equal(file_size("/tmp/selfmon-plot-none.svg"), -1);
-	run("plot x86_reset --reader nosuch -o /tmp/selfmon-plot-none.svg");
-	assert_int_equal(r.status, 2);
-	assert_int_equal(file_size("/tmp/selfmon-plot-none.svg"), -1);
-	run("plot x86_reset --schedule explode@3 -o /tmp/selfmon-plot-none.svg");
-	assert_int_equal(r.status, 2);
-	assert_int_equal(file_size("/tmp/selfmon-plot-none.svg"), -1);
+	expect_usage_error("plot x86_reset", "needs SCENARIO and -o FILE.svg");
+	expect_usage_error("plot nosuch -o /tmp/selfmon-plot-none.svg",
+	                   "nosuch.scn: No such file");
+	assert_int_equal(file_size(none), -1);
+	expect_usage_error("plot x86_reset --reader nosuch -o "
+	                   "/tmp/selfmon-plot-none.svg", "unknown reader 'nosuch'");
+	assert_int_equal(file_size(none), -1);
+	expect_usage_error("plot x86_reset --schedule explode@3 -o "
+	                   "/tmp/selfmon-plot-none.svg", "unknown action 'explode'");
+	assert_int_equal(file_size(none), -1);
 }
 
 int main(void)

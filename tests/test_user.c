@@ -31,16 +31,6 @@ static bool sh(const char *cmd)
 	return system(cmd) == 0;
 }
 
-/* Is there reader code for this arch in this selfmon (so built-in
- * verdicts exist to compare with)? */
-static bool arch_built(const char *arch)
-{
-	char want[64];
-	run("list");
-	snprintf(want, sizeof(want), "%-8s readers built", arch);
-	return strstr(r.out, want) != NULL;
-}
-
 /* "scenario verdict" lines of check --json, in order. */
 static void verdicts(const char *json, char *out, size_t n)
 {
@@ -135,37 +125,27 @@ static void test_same_verdicts_as_built_in(void **state)
 	rmdir(dir);
 }
 
-static void bad(const char *args, const char *msg)
-{
-	run(args);
-	if (r.status != 2)
-		fail_msg("'%s': exit %d, %s", args, r.status, r.err);
-	assert_int_equal(count_lines(r.err), 1);
-	if (!strstr(r.err, msg))
-		fail_msg("'%s': '%s' lacks '%s'", args, r.err, msg);
-}
-
 static void test_bad_user_readers(void **state)
 {
 	char args[1024], obj[512];
 	(void)state;
-	bad("check /nonexistent.o:f --abi raw", "/nonexistent.o: No such file");
-	bad("check README.md:f --abi raw", "README.md: not an ELF file");
+	expect_usage_error("check /nonexistent.o:f --abi raw", "/nonexistent.o: No such file");
+	expect_usage_error("check README.md:f --abi raw", "README.md: not an ELF file");
 	snprintf(obj, sizeof(obj), "/tmp/selfmon-user-ok.o");
 	const struct tool *gcc = &tools[0];
 	assert_true(compile(gcc, "reader/selfmon.c", obj, "-O2", false));
 	snprintf(args, sizeof(args), "check %s:selfmon_read", obj);
-	bad(args, "needs --abi");
+	expect_usage_error(args, "needs --abi");
 	snprintf(args, sizeof(args), "check %s:selfmon_read --abi wide", obj);
-	bad(args, "--abi must be raw, times, scaled or values");
+	expect_usage_error(args, "--abi must be raw, times, scaled or values");
 	snprintf(args, sizeof(args), "check %s:nosuch --abi values", obj);
-	bad(args, "symbol 'nosuch' not found");
+	expect_usage_error(args, "symbol 'nosuch' not found");
 	snprintf(args, sizeof(args), "check %s:selfmon_read --abi values "
 	         "--arch arm64", obj);
-	bad(args, "is x86_64 code, not arm64");
+	expect_usage_error(args, "is x86_64 code, not arm64");
 	snprintf(args, sizeof(args), "check %s:selfmon_read --abi values "
 	         "--engine native", obj);
-	bad(args, "unicorn engine only");
+	expect_usage_error(args, "unicorn engine only");
 	unlink(obj);
 }
 
