@@ -14,7 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev clang lld libcapstone-dev chromium libxml2-utils
-          gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu)
+          gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
+          libc6-dev-arm64-cross libc6-dev-riscv64-cross)
 
 need_packages() {
 	local missing=() p
