@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "uc_arch.h"
 
@@ -135,10 +136,48 @@ static int arm64_hooks(struct sm_session *s, uc_engine *uc)
 	       uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)arm64_intr, s, 1, 0);
 }
 
-static bool no_code_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
+/* The X register an instruction's Rt names (31: XZR, -1). */
+static int xreg(unsigned rt)
 {
-	(void)s, (void)pc, (void)b;
-	return false;
+	return rt < 29 ? UC_ARM64_REG_X0 + (int)rt
+	       : rt == 29 ? UC_ARM64_REG_X29 : rt == 30 ? UC_ARM64_REG_X30 : -1;
+}
+
+/* Unicorn 2.0.1's CPU model (QEMU 5's PMCR_NUM_COUNTERS) defines only
+ * PMEVCNTR0..3_EL0: the MRS hook still fires for PMEVCNTR4..30_EL0, but
+ * the instruction is then retried forever.  Those are decoded here in the
+ * code hook instead (MRS: 0xd5300000 | o0 op1 CRn CRm op2 Rt), answered
+ * like any counter read, and skipped. */
+static bool arm64_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
+{
+	struct ueng *e = s->eng;
+	uint32_t insn;
+	uint64_t v, next = pc + 4;
+	char name[32];
+
+	memcpy(&insn, b, 4);
+	if ((insn & 0xfff00000) != 0xd5300000)
+		return false;
+	uc_arm64_cp_reg cp = {
+		.op0 = 2 + ((insn >> 19) & 1), .op1 = (insn >> 16) & 7,
+		.crn = (insn >> 12) & 15, .crm = (insn >> 8) & 15,
+		.op2 = (insn >> 5) & 7,
+	};
+	unsigned c = 0;
+	if (decode(&cp, &c) != SR_COUNTER || c < 4 || c == SM_ARM64_CYCLE)
+		return false; /* the MRS hook answers it */
+	if (sm_model_arm64_counter(&s->model, c, &v) != SM_OK) {
+		sm_session_observe(s, s->step);
+		sm_uc_fault(s, "read of counter %" PRIu64 " is UNDEFINED at EL0 "
+		            "(SIGILL) at 0x%" PRIx64, c, pc);
+		return true;
+	}
+	int rt = xreg(insn & 31);
+	if (rt >= 0)
+		uc_reg_write(e->uc, rt, &v);
+	uc_reg_write(e->uc, UC_ARM64_REG_PC, &next);
+	sm_uc_trapped(s, s->step, counter_name(c, name, sizeof(name)), c, v);
+	return true;
 }
 
 const struct sm_uc_arch sm_uc_arm64 = {
@@ -149,5 +188,5 @@ const struct sm_uc_arch sm_uc_arm64 = {
 	             UC_ARM64_REG_X3 },
 	.nr_read = 63,
 	.reg_ret = UC_ARM64_REG_X0,
-	.add_hooks = arm64_hooks, .trap = no_code_trap,
+	.add_hooks = arm64_hooks, .trap = arm64_trap,
 };
