@@ -95,3 +95,29 @@ uint64_t sm_model_ns(const struct sm_model *m, unsigned cpu, uint64_t cyc)
 	       sm_mul_u64_u32_shr(((cyc & mask) - c->epoch_cyc) & mask,
 	                          c->mult, c->shift);
 }
+
+/* The reader's side of the page's time fields (userpage.c writes them):
+ * x86: time_zero = cyc2ns offset, the same mult/shift as cycles_2_ns(),
+ *   so this is sm_model_ns() exactly.
+ * arm64/riscv64 (arch_perf_update_userpage()): time_zero = epoch_ns -
+ *   mul(epoch_cyc) with the unclamped shift, the conversion with the
+ *   shift clamped to 31 (mult halved), the timer value brought next to
+ *   time_cycles through time_mask.  mul(cyc) - mul(epoch_cyc) can exceed
+ *   sched_clock's mul(cyc - epoch_cyc) by 1 ns, and the clamp loses
+ *   mult's low bit: the kernel's own rounding, which a correct reader
+ *   cannot avoid. */
+uint64_t sm_model_page_ns(const struct sm_model *m, unsigned cpu,
+                          uint64_t cyc)
+{
+	const struct sm_cpu *c = &m->cpu[cpu];
+
+	if (m->cfg.arch == SM_X86_64)
+		return sm_model_ns(m, cpu, cyc);
+	uint64_t mask = sm_timer_mask(m);
+	uint64_t zero = c->epoch_ns -
+	                sm_mul_u64_u32_shr(c->epoch_cyc, c->mult, c->shift);
+	uint32_t mult = c->shift == 32 ? c->mult >> 1 : c->mult;
+	unsigned shift = c->shift == 32 ? 31 : c->shift;
+	uint64_t t = c->epoch_cyc + (((cyc & mask) - c->epoch_cyc) & mask);
+	return zero + sm_mul_u64_u32_shr(t, mult, shift);
+}

@@ -645,6 +645,12 @@ void sm_model_truth(const struct sm_model *m, int i, struct sm_truth *t)
 	if (e->state == SM_ACTIVE)
 		t->count += (uint64_t)e->cfg.rate * (m->now - e->truth_stamp);
 	sm_event_times(m, e, &t->enabled, &t->running);
+	uint64_t r = 0; /* the page's rounding now, where time advances */
+	if (m->task_on)
+		r = sm_model_page_ns(m, m->task_cpu, m->now) -
+		    sm_model_ns(m, m->task_cpu, m->now);
+	t->enabled_pub = t->enabled + (e->state >= SM_INACTIVE ? r : 0);
+	t->running_pub = t->running + (e->state == SM_ACTIVE ? r : 0);
 }
 
 /* perf_read() -> perf_read_one(): perf_event_read() updates an active

@@ -211,8 +211,14 @@ struct sm_model {
 	} page[SM_MAX_EVENTS];
 };
 
+/* enabled_pub/running_pub: the same times as a correct reader computes
+ * them from a page the kernel writes now (time_offset + the page's
+ * cycles-to-ns conversion): on arm64 and riscv64 that conversion can
+ * differ from sched_clock's by its rounding (sm_model_page_ns()); equal to
+ * enabled/running where the time is not advancing. */
 struct sm_truth {
 	uint64_t count, enabled, running;
+	uint64_t enabled_pub, running_pub;
 };
 
 /* Fault answers to counter reads. */
@@ -274,5 +280,10 @@ uint64_t sm_mul_u64_u32_shr(uint64_t a, uint32_t mul, unsigned shift);
 void sm_calc_mult_shift(uint32_t *mult, uint32_t *shift, uint32_t from,
                         uint32_t to, uint32_t maxsec);
 uint64_t sm_model_ns(const struct sm_model *m, unsigned cpu, uint64_t cyc);
+/* What a correct reader computes as "now" in ns from the page's time
+ * fields as the kernel writes them on `cpu` (time_zero + the page's
+ * conversion of the timer value), for the timer at cycle `cyc`. */
+uint64_t sm_model_page_ns(const struct sm_model *m, unsigned cpu,
+                          uint64_t cyc);
 
 #endif

@@ -32,7 +32,7 @@ struct job {
 	const char *scn_name;
 	enum sm_verdict expected;
 	struct sm_cell cell;
-	char error[256];
+	char error[512];
 	char trace[600];
 };
 
@@ -87,8 +87,14 @@ static const char usage[] =
 	"  --traces DIR    where counterexample traces go (default traces/cex)\n"
 	"  --no-traces     write none\n"
 	"  --json          one JSON document with every verdict\n\n"
-	"Exit status: 0 every verdict as expected, 1 a reader failed or a\n"
-	"built-in reader did not get its expected verdict, 2 bad input.\n";
+	"Verdicts: PASS (no schedule within the bound breaks the reader),\n"
+	"WRONG_VALUE, FAULT, LIVELOCK, and INCOMPLETE: no failure found, but a\n"
+	"schedule was still retrying at the step budget while the kernel kept\n"
+	"writing, so not every schedule was judged.  ERROR is selfmon's own.\n\n"
+	"Exit status: 0 every verdict as expected (and every cell explored\n"
+	"exhaustively, or --random asked for), 1 a reader failed or a built-in\n"
+	"reader did not get its expected verdict, 2 bad input or selfmon's own\n"
+	"error, 3 no failure, but some cell INCOMPLETE.\n";
 
 static int number_arg(const char *opt, const char *v, uint64_t max,
                       uint64_t *out)
@@ -383,6 +389,18 @@ static int plan_jobs(struct plan *p)
 	return 0;
 }
 
+struct tally {
+	unsigned unexpected, errors, incomplete;
+	uint64_t runs;
+};
+
+/* A cell that found no failure where one was expected to pass, but could
+ * not judge every schedule. */
+static bool incomplete(const struct job *j)
+{
+	return j->cell.verdict == V_INCOMPLETE && j->expected == V_PASS;
+}
+
 static void run_job(struct plan *p, struct job *j)
 {
 	struct sm_session *s = sm_session_new();
@@ -395,6 +413,8 @@ static void run_job(struct plan *p, struct job *j)
 		return;
 	}
 	sm_explore(s, &p->o.x, &j->cell);
+	if (j->cell.verdict == V_ERROR) /* selfmon's, not the reader's */
+		snprintf(j->error, sizeof(j->error), "%s", j->cell.res.detail);
 	sm_session_free(s);
 }
 
@@ -532,7 +552,9 @@ static void print_table(const struct plan *p)
 		       j->cell.verdict == j->expected ? "(as expected)"
 		                                      : sm_verdict_name(j->expected),
 		       j->cell.runs, fails ? line : "-",
-		       j->cell.verdict == j->expected ? "" : "   <-- UNEXPECTED");
+		       j->cell.verdict == j->expected ? ""
+		       : incomplete(j) ? "   <-- not every schedule judged"
+		                       : "   <-- UNEXPECTED");
 		if (p->o.explore_stats)
 			printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked; "
 			       "last run: %s\n", "", j->cell.runs, j->cell.blocked,
@@ -570,8 +592,7 @@ static const char *shard_text(const struct plan *p)
 	return buf;
 }
 
-static void print_json(const struct plan *p, unsigned unexpected,
-                       uint64_t runs)
+static void print_json(const struct plan *p, const struct tally *t)
 {
 	struct json js;
 	char line[1200];
@@ -595,6 +616,8 @@ static void print_json(const struct plan *p, unsigned unexpected,
 		json_str(&js, "expected", sm_verdict_name(j->expected));
 		json_bool(&js, "as_expected", !j->error[0] &&
 		          j->cell.verdict == j->expected);
+		json_bool(&js, "exhaustive", !j->error[0] && !p->o.x.random_runs &&
+		          j->cell.verdict != V_INCOMPLETE);
 		json_u64(&js, "schedules", j->cell.runs);
 		json_u64(&js, "blocked", j->cell.blocked);
 		json_str(&js, "detail", j->error[0] ? j->error : j->cell.res.detail);
@@ -608,8 +631,10 @@ static void print_json(const struct plan *p, unsigned unexpected,
 		json_end(&js, '{');
 	}
 	json_end(&js, '[');
-	json_u64(&js, "unexpected", unexpected);
-	json_u64(&js, "schedules", runs);
+	json_u64(&js, "unexpected", t->unexpected);
+	json_u64(&js, "incomplete", t->incomplete);
+	json_u64(&js, "errors", t->errors);
+	json_u64(&js, "schedules", t->runs);
 	json_end(&js, '{');
 	putchar('\n');
 }
@@ -659,28 +684,34 @@ static int run_check(int argc, char **argv, bool stats)
 	}
 	time_t t0 = time(NULL);
 	run_all(p);
-	unsigned unexpected = 0, errors = 0;
-	uint64_t runs = 0;
+	struct tally t = { 0 };
 	for (unsigned i = 0; i < p->njobs; i++) {
 		struct job *j = &p->jobs[i];
-		errors += j->error[0] != 0;
-		unexpected += !j->error[0] && j->cell.verdict != j->expected;
-		runs += j->cell.runs;
+		t.errors += j->error[0] != 0;
+		t.incomplete += !j->error[0] && incomplete(j);
+		t.unexpected += !j->error[0] && !incomplete(j) &&
+		                j->cell.verdict != j->expected;
+		t.runs += j->cell.runs;
 		write_trace(p, j);
 	}
 	if (p->o.json) {
-		print_json(p, unexpected, runs);
+		print_json(p, &t);
 	} else {
 		print_table(p);
 		print_details(p);
-		printf("\n%u cells: %u as expected, %u unexpected%s; %" PRIu64
-		       " schedules in %.0f s\n", p->njobs,
-		       p->njobs - unexpected - errors, unexpected,
-		       errors ? ", some could not run" : "", runs,
-		       difftime(time(NULL), t0));
+		printf("\n%u cells: %u as expected, %u unexpected", p->njobs,
+		       p->njobs - t.unexpected - t.errors - t.incomplete,
+		       t.unexpected);
+		if (t.incomplete)
+			printf(", %u INCOMPLETE (not every schedule judged: see the "
+			       "table)", t.incomplete);
+		printf("%s; %" PRIu64 " schedules in %.0f s%s\n",
+		       t.errors ? ", some could not run" : "", t.runs,
+		       difftime(time(NULL), t0), p->o.x.random_runs
+		       ? "; random sampling, not exhaustive" : "");
 	}
 	free_plan(p);
-	return errors ? 2 : unexpected ? 1 : 0;
+	return t.errors ? 2 : t.unexpected ? 1 : t.incomplete ? 3 : 0;
 }
 
 int cmd_check(int argc, char **argv)

@@ -312,7 +312,7 @@ static void draw(FILE *f, const struct plot *p)
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
 			        x, y - 8, col);
 		}
-		char line[400];
+		char line[800];
 		snprintf(line, sizeof(line), "%s read at %" PRIu64 " (%" PRIu64
 		         " steps): %s, returned count %" PRIu64 " — %s", p->reader,
 		         p->call_at, p->steps, sm_verdict_name(p->res.verdict),

@@ -59,6 +59,9 @@ void sm_uc_fault(struct sm_session *s, const char *fmt, uint64_t a,
 void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
                    uint64_t arg, uint64_t value)
 {
+	struct ueng *e = s->eng;
+
+	snprintf(e->answered, sizeof(e->answered), "%s", what);
 	sm_session_observe(s, step);
 	if (s->explain)
 		sm_explain_trap(s, what, arg, value);
@@ -141,11 +144,33 @@ static void import_stub(struct sm_session *s, uint64_t pc)
 		stub_return(e, v);
 }
 
+bool sm_uc_progress(struct sm_session *s, uint64_t pc)
+{
+	struct ueng *e = s->eng;
+
+	if (e->answered[0] && pc == e->prev_pc) {
+		s->res.steps = s->step;
+		sm_result_set(&s->res, V_ERROR, "selfmon error: the emulator "
+		              "executes again the instruction at 0x%" PRIx64 " (%s) "
+		              "after selfmon answered it, instead of moving on: "
+		              "this Unicorn cannot run it here", pc, e->answered);
+		e->done = true;
+		uc_emu_stop(e->uc);
+		return false;
+	}
+	e->prev_pc = pc;
+	e->answered[0] = '\0';
+	return true;
+}
+
 static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
 	struct sm_session *s = user;
 	struct ueng *e = s->eng;
 	(void)uc;
+
+	if (!sm_uc_progress(s, pc))
+		return;
 
 	if (e->ticked != s->step + 1) {
 		sm_session_tick(s);
@@ -165,6 +190,7 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	if (pc >= UC_STUB_ADDR && pc < UC_STUB_ADDR + 4096) {
 		s->step++; /* the stub is one step, answered as it starts */
 		import_stub(s, pc);
+		e->answered[0] = '\0'; /* it moved on: its return set the pc */
 		return;
 	}
 	const uint8_t *b = e->code + (pc - SM_CODE_BASE);
@@ -404,6 +430,8 @@ static void u_begin(struct sm_session *s)
 	uc_reg_write(e->uc, a->reg_pc, &e->entry);
 	e->ticked = 0;
 	e->pmselr = 0;
+	e->prev_pc = 0;
+	e->answered[0] = '\0';
 	e->done = false;
 	e->stopped = false;
 }

@@ -34,16 +34,24 @@ static void add(struct sm_schedule *sch, uint64_t step, enum sm_action_kind k)
 	sch->n++;
 }
 
-/* Judge a finished run: true when it fails (exploration stops). */
+/* Does the cell's exploration stop here: a failure, or selfmon's own
+ * error? */
+static bool stops(enum sm_verdict v)
+{
+	return sm_verdict_fails(v) || v == V_ERROR;
+}
+
+/* Judge a finished run: true when exploration stops. */
 static bool record(struct ctx *c, const struct sm_schedule *sch)
 {
 	c->cell->runs++;
 	if (c->s->res.verdict == V_BLOCKED)
 		c->cell->blocked++;
-	if (!sm_verdict_fails(c->s->res.verdict))
+	if (!stops(c->s->res.verdict))
 		return false;
 	c->cell->verdict = c->s->res.verdict;
 	c->cell->found = *sch;
+	c->cell->res = c->s->res;
 	return true;
 }
 
@@ -87,7 +95,7 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 out:
 	c->ops->free_snap(cursor);
 	c->ops->free_snap(base);
-	return failed || sm_verdict_fails(c->cell->verdict);
+	return failed || stops(c->cell->verdict);
 }
 
 void sm_run_schedule(struct sm_session *s, const struct sm_schedule *sch)
@@ -173,8 +181,11 @@ static void minimise(struct ctx *c)
 		/* the engine's snapshots and a re-run disagree: a bug in selfmon */
 		c->cell->min = best;
 		c->cell->res = s->res;
-		sm_result_set(&c->cell->res, c->cell->verdict, "internal error: "
-		              "this schedule did not fail again when re-run");
+		c->cell->verdict = V_ERROR;
+		sm_result_set(&c->cell->res, V_ERROR, "selfmon error: this "
+		              "schedule gave %s but %s when re-run from the start",
+		              sm_verdict_name(c->cell->found_verdict),
+		              sm_verdict_name(s->res.verdict));
 		return;
 	}
 	for (bool shrunk = true; shrunk && best.n > 0;) {
@@ -218,12 +229,23 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 	} else {
 		dfs_rerun(&c, &none);
 	}
-	if (sm_verdict_fails(cell->verdict)) {
+	if (cell->verdict == V_ERROR) {
+		cell->min = cell->found;
+	} else if (sm_verdict_fails(cell->verdict)) {
+		cell->found_verdict = cell->verdict;
 		minimise(&c);
 	} else {
-		cell->verdict = V_PASS;
 		sm_run_schedule(s, &none);
 		cell->res = s->res;
+		cell->verdict = V_PASS;
+		if (cell->blocked) {
+			cell->verdict = V_INCOMPLETE;
+			sm_result_set(&cell->res, V_INCOMPLETE, "no failure found, "
+			              "but %" PRIu64 " of %" PRIu64 " schedules were "
+			              "still retrying at the %u-step budget while the "
+			              "kernel kept writing (BLOCKED), so they were not "
+			              "judged", cell->blocked, cell->runs, SM_BUDGET);
+		}
 	}
 }
 

@@ -14,7 +14,11 @@ struct sm_explore_opts {
 };
 
 struct sm_cell {
-	enum sm_verdict verdict;  /* PASS, or the first failure found */
+	/* PASS; INCOMPLETE (some schedule BLOCKED, so not every one was
+	 * judged); the first failure found (after minimising: the minimised
+	 * schedule's); or ERROR (selfmon's own) */
+	enum sm_verdict verdict;
+	enum sm_verdict found_verdict; /* of `found` */
 	uint64_t runs, blocked;
 	struct sm_schedule found, min;
 	struct sm_result res;     /* of the minimised schedule */

@@ -16,9 +16,9 @@
 #include "session.h"
 
 static const char *const verdict_names[NVERDICTS] = {
-	[V_PASS] = "PASS", [V_BLOCKED] = "BLOCKED",
+	[V_PASS] = "PASS", [V_BLOCKED] = "BLOCKED", [V_INCOMPLETE] = "INCOMPLETE",
 	[V_WRONG_VALUE] = "WRONG_VALUE", [V_FAULT] = "FAULT",
-	[V_LIVELOCK] = "LIVELOCK",
+	[V_LIVELOCK] = "LIVELOCK", [V_ERROR] = "ERROR",
 };
 static const char *const abi_names[NABI] = {
 	[ABI_RAW] = "raw", [ABI_TIMES] = "times", [ABI_SCALED] = "scaled",
@@ -61,6 +61,8 @@ void sm_result_set(struct sm_result *r, enum sm_verdict v, const char *fmt,
 {
 	va_list ap;
 
+	if (r->verdict == V_ERROR)
+		return; /* selfmon's own error stands for the whole run */
 	r->verdict = v;
 	va_start(ap, fmt);
 	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
@@ -111,6 +113,7 @@ void sm_session_free(struct sm_session *s)
 	if (!s)
 		return;
 	sm_engine_ops(s->engine)->close(s);
+	free(s->samples);
 	free(s);
 }
 
@@ -124,6 +127,14 @@ int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
 	s->sched = NULL;
 	s->explain = NULL;
 	s->eng = NULL;
+	/* One sample per step (and at the start and the return), two per
+	 * kernel action: scripted ones, and at most SM_MAX_BOUND scheduled
+	 * plus SM_MAX_BOUND applied by the explorer. */
+	s->max_samples = SM_BUDGET + 4 + 2 * (2 * SM_MAX_BOUND + scn->nactions);
+	free(s->samples);
+	s->samples = malloc(s->max_samples * sizeof(*s->samples));
+	if (!s->samples)
+		return snprintf(err, n, "out of memory"), -1;
 	if (model_at_call(s, err, n) < 0)
 		return -1;
 	return sm_engine_ops(e)->open(s, err, n);
@@ -133,11 +144,14 @@ void sm_session_sample(struct sm_session *s)
 {
 	struct sm_truth t;
 
-	if (s->nsamples >= SM_MAX_SAMPLES)
+	if (s->nsamples >= s->max_samples) { /* cannot happen: see init */
+		sm_result_set(&s->res, V_ERROR, "internal error: more than %u "
+		              "truth samples in one run", s->max_samples);
 		return;
+	}
 	sm_model_truth(&s->model, 0, &t);
-	s->samples[s->nsamples++] =
-		(struct sm_sample){ t.count, t.enabled, t.running };
+	s->samples[s->nsamples++] = (struct sm_sample){
+		t.count, t.enabled, t.running, t.enabled_pub, t.running_pub };
 }
 
 /* Reset to the call: engines call this from begin(). */
@@ -235,10 +249,13 @@ void sm_session_tick(struct sm_session *s)
 
 void sm_session_observe(struct sm_session *s, uint64_t step)
 {
-	if (s->npoints && s->points[s->npoints - 1] == step)
-		return;
+	if (s->npoints && s->points[s->npoints - 1] >= step)
+		return; /* steps only grow: this one is already a point */
 	if (s->npoints < SM_MAX_POINTS)
 		s->points[s->npoints++] = step;
+	else /* cannot happen: see SM_MAX_POINTS */
+		sm_result_set(&s->res, V_ERROR, "internal error: more than %u "
+		              "observation points in one run", SM_MAX_POINTS);
 }
 
 void sm_session_budget(struct sm_session *s)

@@ -56,13 +56,19 @@ const struct sm_blob *sm_blob_for(enum sm_arch arch); /* NULL: not built */
 
 /* ---- verdicts -------------------------------------------------------- */
 
-enum sm_verdict { V_PASS, V_BLOCKED, V_WRONG_VALUE, V_FAULT, V_LIVELOCK,
-                  NVERDICTS };
+/* Run verdicts, and two that only a whole exploration (a cell) gets:
+ * V_INCOMPLETE, no failure found but some schedule ran out of the step
+ * budget while the kernel kept writing (BLOCKED), so it was not judged;
+ * V_ERROR, selfmon's own failure (the emulator did not move past an
+ * instruction it answered, a re-run disagreed with the first run), never
+ * the reader's verdict: exit status 2. */
+enum sm_verdict { V_PASS, V_BLOCKED, V_INCOMPLETE, V_WRONG_VALUE, V_FAULT,
+                  V_LIVELOCK, V_ERROR, NVERDICTS };
 const char *sm_verdict_name(enum sm_verdict v);
 int sm_verdict_from_name(const char *s);
 static inline bool sm_verdict_fails(enum sm_verdict v)
 {
-	return v >= V_WRONG_VALUE;
+	return v >= V_WRONG_VALUE && v != V_ERROR;
 }
 
 /* ---- schedules ------------------------------------------------------- */
@@ -90,17 +96,24 @@ const char *sm_reader_expect(const struct sm_reader *r, enum sm_engine_kind e);
 
 
 #define SM_BUDGET 20000        /* instructions (native: routed calls) */
-#define SM_MAX_SAMPLES (2 * SM_BUDGET + 64)
-#define SM_MAX_POINTS 4096
+/* Observation points are steps of one run, kept ascending and distinct,
+ * so a run of at most SM_BUDGET steps has at most SM_BUDGET + 1: every
+ * observing instruction of every run is an injection point. */
+#define SM_MAX_POINTS (SM_BUDGET + 2)
 #define SM_EVENT_FD 3          /* the target event's fd as readers see it */
 
+/* The truth at one instant; enabled_pub/running_pub are what a correct
+ * reader computes from a page the kernel writes at that instant (the
+ * page's time conversion can differ from sched_clock by its rounding,
+ * see sm_model_truth()). */
 struct sm_sample {
 	uint64_t count, enabled, running;
+	uint64_t enabled_pub, running_pub;
 };
 
 struct sm_result {
 	enum sm_verdict verdict;
-	char detail[256];
+	char detail[512];
 	uint64_t value[3];     /* what the reader returned (count, en, run) */
 	int rc;                /* values ABI: return code */
 	uint64_t steps;        /* instructions (native: routed calls) */
@@ -124,9 +137,10 @@ struct sm_session {
 	/* observation points: steps that load the page or trap */
 	uint64_t points[SM_MAX_POINTS];
 	unsigned npoints;
-	/* the oracle's window: truth at every instant of the call */
-	struct sm_sample samples[SM_MAX_SAMPLES];
-	unsigned nsamples;
+	/* the oracle's window: truth at every instant of the call, sized at
+	 * init for the longest run (sm_session_init) */
+	struct sm_sample *samples;
+	unsigned nsamples, max_samples;
 	struct sm_result res;
 	struct sm_explain *explain; /* NULL unless --explain */
 	void *eng;                  /* engine private state */
@@ -169,7 +183,14 @@ void sm_session_observe(struct sm_session *s, uint64_t step);
 void sm_session_budget(struct sm_session *s);
 void sm_session_sample(struct sm_session *s);
 
-/* oracle.c: judge the values the reader returned against the window. */
+/* oracle.c: judge the values a reader returned by its ABI against a
+ * window of truth samples; sm_oracle_judge() with the session's window. */
+struct sm_window {
+	const struct sm_sample *s;
+	unsigned n;
+};
+void sm_oracle(const struct sm_window *w, enum sm_abi abi,
+               const uint64_t value[3], int rc, struct sm_result *res);
 void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc);
 void sm_result_set(struct sm_result *r, enum sm_verdict v, const char *fmt,
                    ...) __attribute__((format(printf, 3, 4)));

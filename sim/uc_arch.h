@@ -31,6 +31,8 @@ struct ueng {
 	uint64_t stop;          /* stop before this step */
 	uint64_t ticked;        /* step + 1 of the last tick */
 	uint32_t pmselr;        /* arm64: the counter PMSELR_EL0 selects */
+	uint64_t prev_pc;       /* the instruction before this one */
+	char answered[32];      /* what selfmon answered there, or "" */
 	bool stopped, done;
 	uint8_t *stack, *out;   /* host memory behind the mappings */
 };
@@ -56,6 +58,11 @@ void sm_uc_fault(struct sm_session *s, const char *fmt, uint64_t a,
  * -ENOSYS, other fds -EBADF.  Returns the syscall's result. */
 int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
                       uint64_t fd, uint64_t buf, uint64_t len);
+/* Did the emulator move on?  False when it is about to execute again the
+ * instruction whose trap selfmon just answered (no trapped instruction is
+ * a branch, so that is the emulator retrying it, not the reader looping):
+ * the run then ends in V_ERROR naming the instruction. */
+bool sm_uc_progress(struct sm_session *s, uint64_t pc);
 /* A trapped read answered: observation point, --explain line. */
 void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
                    uint64_t arg, uint64_t value);

@@ -2,8 +2,9 @@
  * uc_arm64.c — arm64 in the Unicorn engine: AAPCS64 (x0-x2, lr, x0);
  * MRS of PMEVCNTR<n>_EL0, PMCCNTR_EL0, PMXEVCNTR_EL0 and CNTVCT_EL0 and MSR
  * of PMSELR_EL0 hooked as instructions (UC_ARM64_INS_MRS/MSR) and answered
- * by the model; a disallowed counter access is UNDEFINED at EL0 (the
- * SIGILL-equivalent fault); read(2) through svc #0.
+ * by the model (those Unicorn's CPU lacks decoded in the code hook); a
+ * disallowed counter access is UNDEFINED at EL0 (the SIGILL-equivalent
+ * fault); read(2) through svc #0.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -51,38 +52,51 @@ static uint64_t pc_of(uc_engine *uc)
 	return pc;
 }
 
-static uint32_t arm64_mrs(uc_engine *uc, uc_arm64_reg reg,
-                          const uc_arm64_cp_reg *cp, void *user)
+/* Answer a read of a PMU or timer register at `pc` (step `step`): the
+ * value into *v, or the arch's fault (false, *handled still true).
+ * *handled is false for a register selfmon does not model. */
+static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
+                   uint64_t pc, uint64_t step, uint64_t *v, bool *handled)
 {
-	struct sm_session *s = user;
 	struct ueng *e = s->eng;
 	unsigned c = 0;
-	uint64_t v;
 	char name[32];
 
+	*handled = true;
 	switch (decode(cp, &c)) {
 	case SR_TIMER:
-		v = sm_model_timer(&s->model);
-		uc_reg_write(uc, reg, &v);
-		sm_uc_trapped(s, s->step - 1, "mrs CNTVCT_EL0", 0, v);
-		return 1;
+		*v = sm_model_timer(&s->model);
+		sm_uc_trapped(s, step, cp->op2 == 6 ? "mrs CNTVCTSS_EL0"
+		                                    : "mrs CNTVCT_EL0", 0, *v);
+		return true;
 	case SR_SELECTED:
 		c = e->pmselr;
 		/* fall through */
 	case SR_COUNTER:
-		if (sm_model_arm64_counter(&s->model, c, &v) != SM_OK) {
-			sm_session_observe(s, s->step - 1);
+		if (sm_model_arm64_counter(&s->model, c, v) != SM_OK) {
+			sm_session_observe(s, step);
 			sm_uc_fault(s, "read of counter %" PRIu64 " is UNDEFINED at "
-			            "EL0 (SIGILL) at 0x%" PRIx64, c, pc_of(uc));
-			return 1;
+			            "EL0 (SIGILL) at 0x%" PRIx64, c, pc);
+			return false;
 		}
-		uc_reg_write(uc, reg, &v);
-		sm_uc_trapped(s, s->step - 1, counter_name(c, name, sizeof(name)),
-		              c, v);
-		return 1;
+		sm_uc_trapped(s, step, counter_name(c, name, sizeof(name)), c, *v);
+		return true;
 	default:
-		return 0;
+		*handled = false;
+		return false;
 	}
+}
+
+static uint32_t arm64_mrs(uc_engine *uc, uc_arm64_reg reg,
+                          const uc_arm64_cp_reg *cp, void *user)
+{
+	struct sm_session *s = user;
+	uint64_t v;
+	bool handled;
+
+	if (answer(s, cp, pc_of(uc), s->step - 1, &v, &handled))
+		uc_reg_write(uc, reg, &v);
+	return handled;
 }
 
 /* MSR PMSELR_EL0: the select of the select-then-read pair. */
@@ -136,6 +150,19 @@ static int arm64_hooks(struct sm_session *s, uc_engine *uc)
 	       uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)arm64_intr, s, 1, 0);
 }
 
+/* Unicorn 2.0.1's CPU model (QEMU 5) lacks some registers readers read:
+ * PMEVCNTR4..30_EL0 (its PMCR_NUM_COUNTERS is 4) and CNTVCTSS_EL0
+ * (ARMv8.6).  The MRS hook still fires for them, but the instruction is
+ * then retried forever; these are decoded in the code hook instead. */
+static bool unicorn_lacks(const uc_arm64_cp_reg *cp)
+{
+	unsigned c = 0;
+	enum sysreg r = decode(cp, &c);
+
+	return (r == SR_COUNTER && c >= 4 && c != SM_ARM64_CYCLE) ||
+	       (r == SR_TIMER && cp->op2 == 6);
+}
+
 /* The X register an instruction's Rt names (31: XZR, -1). */
 static int xreg(unsigned rt)
 {
@@ -143,17 +170,14 @@ static int xreg(unsigned rt)
 	       : rt == 29 ? UC_ARM64_REG_X29 : rt == 30 ? UC_ARM64_REG_X30 : -1;
 }
 
-/* Unicorn 2.0.1's CPU model (QEMU 5's PMCR_NUM_COUNTERS) defines only
- * PMEVCNTR0..3_EL0: the MRS hook still fires for PMEVCNTR4..30_EL0, but
- * the instruction is then retried forever.  Those are decoded here in the
- * code hook instead (MRS: 0xd5300000 | o0 op1 CRn CRm op2 Rt), answered
- * like any counter read, and skipped. */
+/* Code hook: MRS (0xd5300000 | o0 op1 CRn CRm op2 Rt) of a register
+ * Unicorn lacks, answered and skipped. */
 static bool arm64_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 {
 	struct ueng *e = s->eng;
 	uint32_t insn;
 	uint64_t v, next = pc + 4;
-	char name[32];
+	bool handled;
 
 	memcpy(&insn, b, 4);
 	if ((insn & 0xfff00000) != 0xd5300000)
@@ -163,20 +187,14 @@ static bool arm64_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		.crn = (insn >> 12) & 15, .crm = (insn >> 8) & 15,
 		.op2 = (insn >> 5) & 7,
 	};
-	unsigned c = 0;
-	if (decode(&cp, &c) != SR_COUNTER || c < 4 || c == SM_ARM64_CYCLE)
+	if (!unicorn_lacks(&cp))
 		return false; /* the MRS hook answers it */
-	if (sm_model_arm64_counter(&s->model, c, &v) != SM_OK) {
-		sm_session_observe(s, s->step);
-		sm_uc_fault(s, "read of counter %" PRIu64 " is UNDEFINED at EL0 "
-		            "(SIGILL) at 0x%" PRIx64, c, pc);
-		return true;
-	}
+	if (!answer(s, &cp, pc, s->step, &v, &handled))
+		return true; /* faulted */
 	int rt = xreg(insn & 31);
 	if (rt >= 0)
 		uc_reg_write(e->uc, rt, &v);
 	uc_reg_write(e->uc, UC_ARM64_REG_PC, &next);
-	sm_uc_trapped(s, s->step, counter_name(c, name, sizeof(name)), c, v);
 	return true;
 }
 

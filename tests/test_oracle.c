@@ -8,29 +8,37 @@
 #include "testutil.h"
 #include "session.h"
 
-static struct sm_session *s;
-static struct sm_reader rd;
+static struct sm_sample win[16];
+static struct sm_window wd;
+static enum sm_abi wabi;
+static struct sm_result res;
 
-static void window(enum sm_abi abi, const struct sm_sample *w, unsigned n)
+/* Truth samples (count, enabled, running) of a window whose pages agree
+ * with sched_clock: the page's times equal the truth. */
+struct s3 {
+	uint64_t count, enabled, running;
+};
+
+static void window(enum sm_abi abi, const struct s3 *w, unsigned n)
 {
-	if (!s)
-		s = sm_session_new();
-	rd.abi = abi;
-	rd.name = "t";
-	s->reader = &rd;
-	s->nsamples = n;
-	memcpy(s->samples, w, n * sizeof(*w));
-	memset(&s->res, 0, sizeof(s->res));
+	assert_true(n <= 16);
+	for (unsigned i = 0; i < n; i++)
+		win[i] = (struct sm_sample){ w[i].count, w[i].enabled,
+		                             w[i].running, w[i].enabled,
+		                             w[i].running };
+	wd = (struct sm_window){ win, n };
+	wabi = abi;
 }
 
 static enum sm_verdict judge(uint64_t c, uint64_t e, uint64_t ru, int rc)
 {
 	uint64_t v[3] = { c, e, ru };
-	sm_oracle_judge(s, v, rc);
-	return s->res.verdict;
+	memset(&res, 0, sizeof(res));
+	sm_oracle(&wd, wabi, v, rc, &res);
+	return res.verdict;
 }
 
-static const struct sm_sample w[] = {
+static const struct s3 w[] = {
 	{ 100, 50, 40 }, { 101, 51, 41 }, { 102, 52, 41 }, { 0, 52, 41 },
 };
 
@@ -41,7 +49,7 @@ static void test_exact_window(void **state)
 	assert_int_equal(judge(101, 51, 41, 0), V_PASS);
 	assert_int_equal(judge(0, 50, 40, 0), V_PASS); /* values of any instants */
 	assert_int_equal(judge(103, 51, 41, 0), V_WRONG_VALUE);
-	assert_non_null(strstr(s->res.detail, "count = 103"));
+	assert_non_null(strstr(res.detail, "count = 103"));
 	assert_int_equal(judge(101, 53, 41, 0), V_WRONG_VALUE);
 	assert_int_equal(judge(101, 51, 39, 0), V_WRONG_VALUE);
 	window(ABI_RAW, w, 4);
@@ -51,12 +59,12 @@ static void test_exact_window(void **state)
 
 static void test_running_le_enabled(void **state)
 {
-	static const struct sm_sample odd[] = { { 1, 10, 10 }, { 1, 9, 11 } };
+	static const struct s3 odd[] = { { 1, 10, 10 }, { 1, 9, 11 } };
 	(void)state;
 	window(ABI_TIMES, odd, 2);
 	assert_int_equal(judge(1, 10, 10, 0), V_PASS);
 	assert_int_equal(judge(1, 10, 11, 0), V_WRONG_VALUE);
-	assert_non_null(strstr(s->res.detail, "running 11 > enabled 10"));
+	assert_non_null(strstr(res.detail, "running 11 > enabled 10"));
 }
 
 static void test_values_error(void **state)
@@ -65,7 +73,7 @@ static void test_values_error(void **state)
 	window(ABI_VALUES, w, 4);
 	assert_int_equal(judge(101, 51, 41, 1), V_PASS);
 	assert_int_equal(judge(101, 51, 41, -9), V_WRONG_VALUE);
-	assert_non_null(strstr(s->res.detail, "returned error -9"));
+	assert_non_null(strstr(res.detail, "returned error -9"));
 }
 
 /* scaled: within 1 of C(ta) * E(tb) / R(tb).  C in {100, 101}, (E, R) in
@@ -73,7 +81,7 @@ static void test_values_error(void **state)
  * 100*52/41 = 126.83, 101*52/41 = 128.10. */
 static void test_scaled(void **state)
 {
-	static const struct sm_sample sw[] = { { 100, 50, 40 }, { 101, 52, 41 } };
+	static const struct s3 sw[] = { { 100, 50, 40 }, { 101, 52, 41 } };
 	(void)state;
 	window(ABI_SCALED, sw, 2);
 	assert_int_equal(judge(125, 0, 0, 0), V_PASS);
@@ -86,11 +94,52 @@ static void test_scaled(void **state)
 /* running == 0: nothing ran, so nothing was counted; the truth is 0. */
 static void test_scaled_never_ran(void **state)
 {
-	static const struct sm_sample z[] = { { 0, 500, 0 }, { 0, 600, 0 } };
+	static const struct s3 z[] = { { 0, 500, 0 }, { 0, 600, 0 } };
 	(void)state;
 	window(ABI_SCALED, z, 2);
 	assert_int_equal(judge(0, 0, 0, 0), V_PASS);
 	assert_int_equal(judge(1, 0, 0, 0), V_WRONG_VALUE);
+}
+
+/* The page's own conversion (enabled_pub/running_pub) is a truth for the
+ * times, and only for them; the detail says it was the kernel's rounding. */
+static void test_page_rounding(void **state)
+{
+	struct sm_sample r[] = { { 100, 50, 40, 51, 41 }, { 101, 60, 50, 61, 51 } };
+	(void)state;
+	memcpy(win, r, sizeof(r));
+	wd = (struct sm_window){ win, 2 };
+	wabi = ABI_TIMES;
+	assert_int_equal(judge(100, 50, 40, 0), V_PASS);
+	assert_null(strstr(res.detail, "rounding"));
+	assert_int_equal(judge(100, 51, 41, 0), V_PASS);
+	assert_non_null(strstr(res.detail, "the kernel's rounding"));
+	assert_int_equal(judge(100, 61, 50, 0), V_PASS); /* any instants */
+	assert_int_equal(judge(100, 52, 41, 0), V_WRONG_VALUE); /* not 2 off */
+	assert_int_equal(judge(51, 50, 40, 0), V_WRONG_VALUE); /* not counts */
+}
+
+/* Wrong values name the exact power-of-two offset they are from the
+ * truth, and what it means. */
+static void test_offsets_named(void **state)
+{
+	static const struct s3 x[] = { { 1, 10, 10 }, { 83, 20, 20 } };
+	(void)state;
+	window(ABI_RAW, x, 2);
+	assert_int_equal(judge(83 - (1ull << 48), 0, 0, 0), V_WRONG_VALUE);
+	assert_non_null(strstr(res.detail, "exactly 2^48 below the truth"));
+	assert_non_null(strstr(res.detail, "sign extension, or the IOC_RESET"));
+	assert_int_equal(judge(1 + (1ull << 32), 0, 0, 0), V_WRONG_VALUE);
+	assert_non_null(strstr(res.detail, "exactly 2^32 above the truth"));
+	assert_int_equal(judge(1 + (1ull << 47), 0, 0, 0), V_WRONG_VALUE);
+	assert_non_null(strstr(res.detail, "2^47"));
+	assert_int_equal(judge((uint64_t)-5, 0, 0, 0), V_WRONG_VALUE);
+	assert_non_null(strstr(res.detail, "signed 64-bit value it is -5"));
+	assert_int_equal(judge(90, 0, 0, 0), V_WRONG_VALUE);
+	assert_non_null(strstr(res.detail, "above by 7 from the nearest end"));
+	assert_null(strstr(res.detail, "exactly"));
+	assert_int_equal(judge(50, 0, 0, 0), V_WRONG_VALUE);
+	assert_non_null(strstr(res.detail, "the truth skipped it"));
 }
 
 int main(void)
@@ -101,6 +150,8 @@ int main(void)
 		cmocka_unit_test(test_values_error),
 		cmocka_unit_test(test_scaled),
 		cmocka_unit_test(test_scaled_never_ran),
+		cmocka_unit_test(test_page_rounding),
+		cmocka_unit_test(test_offsets_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
