@@ -468,19 +468,22 @@ static void run_all(struct plan *p)
 		fputs("\r\033[K", stderr);
 }
 
-static void line_for(const struct plan *p, const struct job *j,
-                     const struct sm_schedule *s, char *buf, size_t n)
+/* The schedule's whole line, whatever its length ("?" when out of
+ * memory); free() it. */
+static char *line_for(const struct plan *p, const struct job *j,
+                      const struct sm_schedule *s)
 {
-	sm_schedule_format(buf, n, j->scn->cfg.arch, p->o.engine,
-	                   j->reader->sched_name ? j->reader->sched_name
-	                                         : j->reader->name,
-	                   j->scn_name, s);
+	char *line = sm_schedule_text(j->scn->cfg.arch, p->o.engine,
+	                              j->reader->sched_name
+	                              ? j->reader->sched_name : j->reader->name,
+	                              j->scn_name, s);
+	return line ? line : strdup("?");
 }
 
 /* traces/cex/READER-SCENARIO-ENGINE.trace, written whole or not at all. */
 static void write_trace(const struct plan *p, struct job *j)
 {
-	char line[1200], tmp[700];
+	char tmp[700];
 	const char *dir = p->o.traces;
 
 	if (p->o.no_traces || !sm_verdict_fails(j->cell.verdict))
@@ -509,22 +512,38 @@ static void write_trace(const struct plan *p, struct job *j)
 		j->trace[0] = '\0';
 		return;
 	}
-	line_for(p, j, &j->cell.min, line, sizeof(line));
+	char *min = line_for(p, j, &j->cell.min),
+	     *found = line_for(p, j, &j->cell.found);
 	fprintf(f, "# selfmon counterexample; re-run it with: selfmon replay "
-	        "%s [--explain]\nschedule %s\n", j->trace, line);
+	        "%s [--explain]\nschedule %s\n", j->trace, min);
 	fprintf(f, "verdict %s\ndetail %s\n", sm_verdict_name(j->cell.verdict),
 	        j->cell.res.detail);
-	line_for(p, j, &j->cell.found, line, sizeof(line));
-	fprintf(f, "found %s\n", line);
+	fprintf(f, "found %s\n", found);
+	free(min);
+	free(found);
 	if (fclose(f) != 0 || rename(tmp, j->trace) != 0) {
 		unlink(tmp);
 		j->trace[0] = '\0';
 	}
 }
 
+#define COL 18 /* width of the reader and scenario columns */
+
+/* s cut to COL characters by its middle, so the table stays aligned (the
+ * JSON and the counterexample keep whole names). */
+static const char *fit(const char *s, char buf[COL + 1])
+{
+	size_t n = strlen(s), head = (COL - 3) / 2, tail = COL - 3 - head;
+
+	if (n <= COL)
+		return s;
+	snprintf(buf, COL + 1, "%.*s...%s", (int)head, s, s + n - tail);
+	return buf;
+}
+
 static void print_table(const struct plan *p)
 {
-	char line[1200];
+	char rb[COL + 1], sb[COL + 1];
 	const char *prev_arch = NULL;
 
 	for (unsigned i = 0; i < p->njobs; i++) {
@@ -538,23 +557,23 @@ static void print_table(const struct plan *p)
 			       "verdict", "expected", "runs", "counterexample (minimised)");
 			prev_arch = arch;
 		}
+		const char *rn = fit(j->reader->name, rb), *sn = fit(j->scn_name, sb);
 		if (j->error[0]) {
-			printf("%-18s %-18s %-12s %-12s %8s  %s\n", j->reader->name,
-			       j->scn_name, "ERROR", sm_verdict_name(j->expected), "-",
-			       j->error);
+			printf("%-18s %-18s %-12s %-12s %8s  %s\n", rn, sn, "ERROR",
+			       sm_verdict_name(j->expected), "-", j->error);
 			continue;
 		}
 		bool fails = sm_verdict_fails(j->cell.verdict);
-		if (fails)
-			line_for(p, j, &j->cell.min, line, sizeof(line));
+		char *line = fails ? line_for(p, j, &j->cell.min) : NULL;
 		printf("%-18s %-18s %-12s %-12s %8" PRIu64 "  %s%s\n",
-		       j->reader->name, j->scn_name, sm_verdict_name(j->cell.verdict),
+		       rn, sn, sm_verdict_name(j->cell.verdict),
 		       j->cell.verdict == j->expected ? "(as expected)"
 		                                      : sm_verdict_name(j->expected),
-		       j->cell.runs, fails ? line : "-",
+		       j->cell.runs, line ? line : "-",
 		       j->cell.verdict == j->expected ? ""
 		       : incomplete(j) ? "   <-- not every schedule judged"
 		                       : "   <-- UNEXPECTED");
+		free(line);
 		if (p->o.explore_stats)
 			printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked; "
 			       "last run: %s\n", "", j->cell.runs, j->cell.blocked,
@@ -564,8 +583,6 @@ static void print_table(const struct plan *p)
 
 static void print_details(const struct plan *p)
 {
-	char line[1200];
-
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
 		if (j->error[0] || j->cell.verdict == j->expected)
@@ -575,10 +592,11 @@ static void print_details(const struct plan *p)
 		       sm_verdict_name(j->expected));
 		printf("  %s\n", j->cell.res.detail);
 		if (sm_verdict_fails(j->cell.verdict)) {
-			line_for(p, j, &j->cell.found, line, sizeof(line));
-			printf("  found:     %s\n", line);
-			line_for(p, j, &j->cell.min, line, sizeof(line));
-			printf("  minimised: %s\n", line);
+			char *found = line_for(p, j, &j->cell.found),
+			     *min = line_for(p, j, &j->cell.min);
+			printf("  found:     %s\n  minimised: %s\n", found, min);
+			free(found);
+			free(min);
 			if (j->trace[0])
 				printf("  trace:     %s\n", j->trace);
 		}
@@ -595,7 +613,6 @@ static const char *shard_text(const struct plan *p)
 static void print_json(const struct plan *p, const struct tally *t)
 {
 	struct json js;
-	char line[1200];
 
 	json_init(&js, stdout);
 	json_begin(&js, NULL, '{');
@@ -622,11 +639,13 @@ static void print_json(const struct plan *p, const struct tally *t)
 		json_u64(&js, "blocked", j->cell.blocked);
 		json_str(&js, "detail", j->error[0] ? j->error : j->cell.res.detail);
 		if (sm_verdict_fails(j->cell.verdict)) {
-			line_for(p, j, &j->cell.found, line, sizeof(line));
-			json_str(&js, "counterexample", line);
-			line_for(p, j, &j->cell.min, line, sizeof(line));
-			json_str(&js, "minimised", line);
+			char *found = line_for(p, j, &j->cell.found),
+			     *min = line_for(p, j, &j->cell.min);
+			json_str(&js, "counterexample", found);
+			json_str(&js, "minimised", min);
 			json_str(&js, "trace", j->trace);
+			free(found);
+			free(min);
 		}
 		json_end(&js, '{');
 	}

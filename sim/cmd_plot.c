@@ -368,15 +368,22 @@ int cmd_plot(int argc, char **argv)
 	struct sm_schedule_line sl;
 	memset(&sl, 0, sizeof(sl));
 	if (sched) {
-		char line[1400];
-		snprintf(line, sizeof(line), "x86_64:unicorn:r:s:%s", sched);
-		if (sm_schedule_parse(line, &sl, err, sizeof(err)) < 0)
+		char *line = malloc(strlen(sched) + 32);
+		if (!line)
+			return usage_error("plot: out of memory");
+		sprintf(line, "x86_64:unicorn:r:s:%s", sched);
+		int rc = sm_schedule_parse(line, &sl, err, sizeof(err));
+		free(line);
+		if (rc < 0)
 			return usage_error("plot: %s", err);
 	}
-	if (sample(&p, err, sizeof(err)) < 0)
-		return usage_error("plot: %s: %s", spath, err);
-	if (reader && call_reader(&p, reader, &sl.sched, err, sizeof(err)) < 0)
-		return usage_error("plot: %s", err);
+	int rc = sample(&p, err, sizeof(err)) < 0 ? 1
+	         : reader && call_reader(&p, reader, &sl.sched, err,
+	                                 sizeof(err)) < 0 ? 2 : 0;
+	sm_schedule_line_free(&sl);
+	if (rc)
+		return rc == 1 ? usage_error("plot: %s: %s", spath, err)
+		               : usage_error("plot: %s", err);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
 	FILE *f = fopen(tmp, "w");
 	if (!f)

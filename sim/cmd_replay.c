@@ -21,33 +21,143 @@ static const char usage[] =
 	"an action landing before the step-th executed instruction); TRACE is a\n"
 	"file check wrote.  --explain lists every executed instruction, every\n"
 	"page field loaded, every trapped read and every kernel action.\n"
-	"Exit status: 0 PASS (or BLOCKED), 1 another verdict, 2 bad input.\n";
+	"Exit status: 0 PASS (or BLOCKED), 1 another verdict, 2 bad input or\n"
+	"selfmon's own error (ERROR).\n";
 
-/* The `schedule` line of a trace file. */
-static int from_trace(const char *path, char *line, size_t n)
+/* The `schedule` line of a trace file, in memory of its own (free() it),
+ * or NULL. */
+static char *from_trace(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char buf[2048];
-	int found = -1;
+	char *buf = NULL, *line = NULL;
+	size_t cap = 0;
 
 	if (!f)
-		return -1;
-	while (found < 0 && fgets(buf, sizeof(buf), f))
+		return NULL;
+	while (!line && getline(&buf, &cap, f) > 0)
 		if (!strncmp(buf, "schedule ", 9)) {
 			buf[strcspn(buf, "\r\n")] = '\0';
-			snprintf(line, n, "%s", buf + 9);
-			found = 0;
+			line = strdup(buf + 9);
 		}
+	free(buf);
 	fclose(f);
-	return found;
+	return line;
+}
+
+/* What the reader returned, as its ABI returns it. */
+static void print_returned(const struct sm_reader *r,
+                           const struct sm_result *res)
+{
+	switch (r->abi) {
+	case ABI_RAW:
+	case ABI_SCALED:
+		printf("returned %s=%" PRIu64 "\n", r->abi == ABI_RAW ? "count"
+		       : "scaled count", res->value[0]);
+		break;
+	case ABI_TIMES:
+		printf("returned count=%" PRIu64 " enabled=%" PRIu64 " running=%"
+		       PRIu64 "\n", res->value[0], res->value[1], res->value[2]);
+		break;
+	default:
+		printf("returned %d, count=%" PRIu64 " enabled=%" PRIu64
+		       " running=%" PRIu64 "\n", res->rc, res->value[0],
+		       res->value[1], res->value[2]);
+	}
+}
+
+/* Run one schedule of a reader in a scenario (loaded); its exit status. */
+static int run_line(const struct sm_schedule_line *sl, const char *text,
+                    const struct sm_reader *r, const struct sm_scenario *scn,
+                    bool explain)
+{
+	struct sm_session *s = sm_session_new();
+	struct sm_explain x;
+	char err[512];
+
+	if (!s)
+		return usage_error("replay: out of memory");
+	if (sm_session_init(s, scn, r, sl->engine, err, sizeof(err)) < 0) {
+		sm_session_free(s);
+		return usage_error("replay: %s", err);
+	}
+	if (explain) {
+		sm_session_start(s);
+		sm_explain_init(&x, stdout, s);
+		s->explain = &x;
+		printf("replay %s\n  %s: %s (%s ABI)\n", text, r->name, r->what,
+		       sm_abi_name(r->abi));
+	}
+	sm_run_schedule(s, &sl->sched);
+	const struct sm_result *res = &s->res;
+	printf("%s%s after %" PRIu64 " steps: %s\n", explain ? "\n" : "",
+	       sm_verdict_name(res->verdict), res->steps, res->detail);
+	if (res->verdict == V_PASS || res->verdict == V_WRONG_VALUE)
+		print_returned(r, res);
+	int rc = res->verdict == V_ERROR ? 2
+	         : sm_verdict_fails(res->verdict) ? 1 : 0;
+	if (explain)
+		sm_explain_done(&x);
+	sm_session_free(s);
+	return rc;
+}
+
+/* The reader and the scenario a parsed line names, or an error line in
+ * err (0 or -1). */
+static int resolve(const struct sm_schedule_line *sl,
+                   struct sm_user_reader *user, const struct sm_reader **r,
+                   struct sm_scenario *scn, char *err, size_t n)
+{
+	char why[512], path[4096];
+
+	*r = sm_reader_find(sl->reader);
+	if (!*r && strchr(sl->reader, '#')) {
+		if (sm_user_reader_from_sched(sl->reader, user, why, sizeof(why)) < 0)
+			return snprintf(err, n, "replay: %s", why), -1;
+		*r = &user->r;
+	}
+	if (!*r)
+		return snprintf(err, n, "replay: unknown reader '%s'", sl->reader), -1;
+	if (!sm_reader_on(*r, sl->arch))
+		return snprintf(err, n, "replay: reader '%s' is not built for %s",
+		                sl->reader, sm_arch_name(sl->arch)), -1;
+	if (sm_scenario_resolve(sl->scenario, path, sizeof(path)) < 0)
+		return snprintf(err, n, "replay: scenario path too long"), -1;
+	if (sm_scenario_load(path, scn, err, n) < 0)
+		return -1;
+	if (scn->cfg.arch != sl->arch)
+		return snprintf(err, n, "replay: scenario %s is for %s, not %s",
+		                sl->scenario, sm_arch_name(scn->cfg.arch),
+		                sm_arch_name(sl->arch)), -1;
+	return 0;
+}
+
+/* Replay the schedule line `text`. */
+static int replay(const char *text, bool explain)
+{
+	static struct sm_user_reader user;
+	static struct sm_scenario scn;
+	const struct sm_reader *r = NULL;
+	struct sm_schedule_line sl;
+	char err[1024];
+	int rc;
+
+	if (sm_schedule_parse(text, &sl, err, sizeof(err)) < 0)
+		return usage_error("replay: %s", err);
+	if (resolve(&sl, &user, &r, &scn, err, sizeof(err)) < 0)
+		rc = usage_error("%s", err);
+	else
+		rc = run_line(&sl, text, r, &scn, explain);
+	if (r == &user.r)
+		sm_user_reader_free(&user);
+	sm_schedule_line_free(&sl);
+	return rc;
 }
 
 int cmd_replay(int argc, char **argv)
 {
 	const char *arg = NULL;
 	bool explain = false;
-	char line[2048], err[512], path[1024];
-	struct sm_schedule_line sl;
+	char *line = NULL;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--explain"))
@@ -65,62 +175,12 @@ int cmd_replay(int argc, char **argv)
 		return usage_error("replay: missing SCHEDULE or TRACE (see "
 		                   "'selfmon replay --help')");
 	if (!strchr(arg, ':')) {
-		if (from_trace(arg, line, sizeof(line)) < 0)
+		if (!(line = from_trace(arg)))
 			return usage_error("replay: %s: not a readable trace file "
 			                   "with a 'schedule' line", arg);
 		arg = line;
 	}
-	if (sm_schedule_parse(arg, &sl, err, sizeof(err)) < 0)
-		return usage_error("replay: %s", err);
-	static struct sm_user_reader user;
-	const struct sm_reader *r = sm_reader_find(sl.reader);
-	if (!r && strchr(sl.reader, '#')) {
-		if (sm_user_reader_from_sched(sl.reader, &user, err, sizeof(err)) < 0)
-			return usage_error("replay: %s", err);
-		r = &user.r;
-	}
-	if (!r)
-		return usage_error("replay: unknown reader '%s'", sl.reader);
-	if (!sm_reader_on(r, sl.arch))
-		return usage_error("replay: reader '%s' is not built for %s",
-		                   sl.reader, sm_arch_name(sl.arch));
-	static struct sm_scenario scn;
-	if (sm_scenario_resolve(sl.scenario, path, sizeof(path)) < 0 ||
-	    sm_scenario_load(path, &scn, err, sizeof(err)) < 0)
-		return usage_error("%s", err);
-	if (scn.cfg.arch != sl.arch)
-		return usage_error("replay: scenario %s is for %s, not %s",
-		                   sl.scenario, sm_arch_name(scn.cfg.arch),
-		                   sm_arch_name(sl.arch));
-	struct sm_session *s = sm_session_new();
-	struct sm_explain x;
-	if (!s)
-		return usage_error("replay: out of memory");
-	if (sm_session_init(s, &scn, r, sl.engine, err, sizeof(err)) < 0) {
-		sm_session_free(s);
-		return usage_error("replay: %s", err);
-	}
-	if (explain) {
-		sm_session_start(s);
-		sm_explain_init(&x, stdout, s);
-		s->explain = &x;
-		printf("replay %s\n  %s: %s (%s ABI)\n", arg, r->name, r->what,
-		       sm_abi_name(r->abi));
-	}
-	sm_run_schedule(s, &sl.sched);
-	const struct sm_result *res = &s->res;
-	printf("%s%s after %" PRIu64 " steps: %s\n", explain ? "\n" : "",
-	       sm_verdict_name(res->verdict), res->steps, res->detail);
-	if (res->verdict != V_FAULT && res->verdict != V_LIVELOCK &&
-	    res->verdict != V_BLOCKED)
-		printf("returned count=%" PRIu64 " enabled=%" PRIu64 " running=%"
-		       PRIu64 " rc=%d\n", res->value[0], res->value[1],
-		       res->value[2], res->rc);
-	int rc = sm_verdict_fails(res->verdict) ? 1 : 0;
-	if (explain)
-		sm_explain_done(&x);
-	sm_session_free(s);
-	if (r == &user.r)
-		sm_user_reader_free(&user);
+	int rc = replay(arg, explain);
+	free(line);
 	return rc;
 }

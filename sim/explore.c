@@ -251,36 +251,50 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 
 /* ---- the one-line form --------------------------------------------- */
 
-void sm_schedule_format(char *buf, size_t n, enum sm_arch arch,
-                        enum sm_engine_kind e, const char *reader,
-                        const char *scenario, const struct sm_schedule *sch)
+size_t sm_schedule_format(char *buf, size_t n, enum sm_arch arch,
+                          enum sm_engine_kind e, const char *reader,
+                          const char *scenario, const struct sm_schedule *sch)
 {
 	size_t used = (size_t)snprintf(buf, n, "%s:%s:%s:%s:", sm_arch_name(arch),
 	                               sm_engine_name(e), reader, scenario);
-	if (sch->n == 0 && used < n)
-		snprintf(buf + used, n - used, "-");
-	for (unsigned i = 0; i < sch->n && used < n; i++)
-		used += (size_t)snprintf(buf + used, n - used, "%s%s@%" PRIu64,
+	if (sch->n == 0)
+		used += (size_t)snprintf(buf + (used < n ? used : n),
+		                         used < n ? n - used : 0, "-");
+	for (unsigned i = 0; i < sch->n; i++)
+		used += (size_t)snprintf(buf + (used < n ? used : n),
+		                         used < n ? n - used : 0, "%s%s@%" PRIu64,
 		                         i ? "," : "", sm_action_name(sch->item[i].kind),
 		                         sch->item[i].step);
+	return used;
+}
+
+char *sm_schedule_text(enum sm_arch arch, enum sm_engine_kind e,
+                       const char *reader, const char *scenario,
+                       const struct sm_schedule *sch)
+{
+	size_t n = sm_schedule_format(NULL, 0, arch, e, reader, scenario, sch);
+	char *buf = malloc(n + 1);
+
+	if (buf)
+		sm_schedule_format(buf, n + 1, arch, e, reader, scenario, sch);
+	return buf;
 }
 
 static int bad(char *err, size_t n, const char *what, const char *tok)
 {
-	snprintf(err, n, "bad schedule: %s '%s'", what, tok);
+	snprintf(err, n, "bad schedule: %s '%.200s%s'", what, tok,
+	         strlen(tok) > 200 ? "..." : "");
 	return -1;
 }
 
-static int parse_items(const char *items, struct sm_schedule *sch, char *err,
+/* Parses items in place. */
+static int parse_items(char *items, struct sm_schedule *sch, char *err,
                        size_t n)
 {
-	char buf[1024];
-
 	sch->n = 0;
 	if (!strcmp(items, "-"))
 		return 0;
-	snprintf(buf, sizeof(buf), "%s", items);
-	for (char *save = NULL, *it = strtok_r(buf, ",", &save); it;
+	for (char *save = NULL, *it = strtok_r(items, ",", &save); it;
 	     it = strtok_r(NULL, ",", &save)) {
 		char *at = strchr(it, '@'), *end;
 		if (!at)
@@ -302,42 +316,56 @@ static int parse_items(const char *items, struct sm_schedule *sch, char *err,
 	return 0;
 }
 
+void sm_schedule_line_free(struct sm_schedule_line *l)
+{
+	free(l->text);
+	l->text = l->reader = l->scenario = NULL;
+}
+
 int sm_schedule_parse(const char *text, struct sm_schedule_line *out,
                       char *err, size_t n)
 {
-	char buf[1024], *f[3], *p = buf;
+	char *f[3], *p;
 
-	if (strlen(text) >= sizeof(buf))
-		return bad(err, n, "too long", "...");
-	snprintf(buf, sizeof(buf), "%s", text);
+	memset(out, 0, sizeof(*out));
+	if (strlen(text) > SM_SCHEDULE_MAX)
+		return bad(err, n, "longer than 64 KiB:", text);
+	if (!(p = out->text = strdup(text)))
+		return snprintf(err, n, "out of memory"), -1;
 	for (int i = 0; i < 3; i++) {
 		char *colon = strchr(p, ':');
 		if (!colon)
-			return bad(err, n, "expected ARCH:ENGINE:READER:SCENARIO:ACTIONS,"
-			           " got", text);
+			goto refuse_form;
 		*colon = '\0';
 		f[i] = p;
 		p = colon + 1;
 	}
 	char *last = strrchr(p, ':');
-	if (!last)
+	if (!last) {
+		sm_schedule_line_free(out);
 		return bad(err, n, "missing :ACTIONS in", text);
+	}
 	*last = '\0';
-	int arch = sm_arch_from_name(f[0]);
+	int arch = sm_arch_from_name(f[0]), rc;
+	out->arch = (enum sm_arch)(arch < 0 ? 0 : arch);
+	out->engine = !strcmp(f[1], "native") ? ENGINE_NATIVE : ENGINE_UNICORN;
+	out->reader = f[2];
+	out->scenario = p;
 	if (arch < 0)
-		return bad(err, n, "unknown arch", f[0]);
-	out->arch = (enum sm_arch)arch;
-	if (!strcmp(f[1], "unicorn"))
-		out->engine = ENGINE_UNICORN;
-	else if (!strcmp(f[1], "native"))
-		out->engine = ENGINE_NATIVE;
+		rc = bad(err, n, "unknown arch", f[0]);
+	else if (strcmp(f[1], "unicorn") && strcmp(f[1], "native"))
+		rc = bad(err, n, "unknown engine", f[1]);
+	else if (!*f[2] || !*p)
+		rc = bad(err, n, "empty reader or scenario in", text);
 	else
-		return bad(err, n, "unknown engine", f[1]);
-	if (!*f[2] || !*p)
-		return bad(err, n, "empty reader or scenario in", text);
-	snprintf(out->reader, sizeof(out->reader), "%s", f[2]);
-	snprintf(out->scenario, sizeof(out->scenario), "%s", p);
-	return parse_items(last + 1, &out->sched, err, n);
+		rc = parse_items(last + 1, &out->sched, err, n);
+	if (rc < 0)
+		sm_schedule_line_free(out);
+	return rc;
+refuse_form:
+	sm_schedule_line_free(out);
+	return bad(err, n, "expected ARCH:ENGINE:READER:SCENARIO:ACTIONS, got",
+	           text);
 }
 
 const char *sm_traces_dir(void)

@@ -30,19 +30,29 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 /* Run one schedule from the start; the result is in s->res. */
 void sm_run_schedule(struct sm_session *s, const struct sm_schedule *sch);
 
-/* ARCH:ENGINE:READER:SCENARIO:ITEMS, ITEMS = "-" or action@step,... */
-void sm_schedule_format(char *buf, size_t n, enum sm_arch arch,
-                        enum sm_engine_kind e, const char *reader,
-                        const char *scenario, const struct sm_schedule *sch);
+/* ARCH:ENGINE:READER:SCENARIO:ITEMS, ITEMS = "-" or action@step,...
+ * sm_schedule_format() writes at most n bytes and returns the length of
+ * the whole line (as snprintf); sm_schedule_text() returns it in memory
+ * of its own (free() it; NULL when out of memory). */
+size_t sm_schedule_format(char *buf, size_t n, enum sm_arch arch,
+                          enum sm_engine_kind e, const char *reader,
+                          const char *scenario, const struct sm_schedule *sch);
+char *sm_schedule_text(enum sm_arch arch, enum sm_engine_kind e,
+                       const char *reader, const char *scenario,
+                       const struct sm_schedule *sch);
+/* A parsed line; reader and scenario point into memory the line owns:
+ * release it with sm_schedule_line_free(). */
 struct sm_schedule_line {
 	enum sm_arch arch;
 	enum sm_engine_kind engine;
-	char reader[64];
-	char scenario[512];
+	char *reader, *scenario;
 	struct sm_schedule sched;
+	char *text;
 };
+#define SM_SCHEDULE_MAX (64 * 1024) /* longest line parsed, in bytes */
 int sm_schedule_parse(const char *text, struct sm_schedule_line *out,
                       char *err, size_t n);
+void sm_schedule_line_free(struct sm_schedule_line *l);
 
 /* Scenario names: a bundled name (x86_reset) or a path. */
 int sm_scenario_resolve(const char *name, char *path, size_t n);

@@ -2,6 +2,8 @@
  * test_schedule.c — the one-line schedule form round-trips, and malformed
  * lines are refused with the reason.
  */
+#include <stdlib.h>
+
 #include "testutil.h"
 #include "explore.h"
 
@@ -26,6 +28,7 @@ static void test_round_trip(void **state)
 		assert_int_equal(l.sched.item[i].step, s.item[i].step);
 		assert_int_equal(l.sched.item[i].kind, s.item[i].kind);
 	}
+	sm_schedule_line_free(&l);
 	s.n = 0;
 	sm_schedule_format(buf, sizeof(buf), SM_X86_64, ENGINE_NATIVE, "no_sext",
 	                   "x86_reset", &s);
@@ -33,6 +36,34 @@ static void test_round_trip(void **state)
 	assert_int_equal(sm_schedule_parse(buf, &l, err, sizeof(err)), 0);
 	assert_int_equal(l.sched.n, 0);
 	assert_int_equal(l.engine, ENGINE_NATIVE);
+	sm_schedule_line_free(&l);
+}
+
+/* Any reader and scenario name round-trips, however long (a user's
+ * PATH#SYMBOL#ABI reader at a deep path); the form says its length. */
+static void test_long_names(void **state)
+{
+	struct sm_schedule s = { 1, { { 12, SM_ACT_OVERFLOW } } };
+	struct sm_schedule_line l;
+	char reader[3000], scn[2000], err[128];
+	(void)state;
+	memset(reader, 'r', sizeof(reader) - 1);
+	reader[sizeof(reader) - 1] = 0;
+	memcpy(reader, "/d/", 3);
+	memcpy(reader + sizeof(reader) - 12, "#fn#values", 11);
+	memset(scn, 's', sizeof(scn) - 1);
+	scn[sizeof(scn) - 1] = 0;
+	char *line = sm_schedule_text(SM_ARM64, ENGINE_UNICORN, reader, scn, &s);
+	assert_non_null(line);
+	assert_int_equal(strlen(line), sm_schedule_format(NULL, 0, SM_ARM64,
+	                 ENGINE_UNICORN, reader, scn, &s));
+	assert_int_equal(sm_schedule_parse(line, &l, err, sizeof(err)), 0);
+	assert_string_equal(l.reader, reader);
+	assert_string_equal(l.scenario, scn);
+	assert_int_equal(l.sched.n, 1);
+	assert_int_equal(l.sched.item[0].step, 12);
+	sm_schedule_line_free(&l);
+	free(line);
 }
 
 static void refused(const char *line, const char *why)
@@ -65,6 +96,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_long_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
