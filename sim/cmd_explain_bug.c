@@ -94,7 +94,8 @@ static const struct bug {
 	  "cyc = time_cycles + ((cyc - time_cycles) & time_mask) when "
 	  "cap_user_time_short." },
 	{ "arm64_swapped_table", "its per-register counter table has the "
-	  "entries for PMEVCNTR0 and PMEVCNTR1 swapped.",
+	  "entries for PMEVCNTR12 and PMEVCNTR13 swapped (as libperf's and "
+	  "PAPI's arm64 tables do): an event on one reads the other.",
 	  "generate the table (or use one mrs per case of a switch) so entry n "
 	  "reads PMEVCNTR<n>." },
 	{ "arm64_pmselr_unlocked", "selects the counter (PMSELR_EL0) once, "

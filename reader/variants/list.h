@@ -55,7 +55,7 @@ SELFMON_VARIANT(no_time_mask, VALUES, "mutant: ignores cap_user_time_short (time
 #define SELFMON_VARIANT_ARM64(name, abi, what)
 #define SELFMON_VARIANT_ARM64_DEFAULTED
 #endif
-SELFMON_VARIANT_ARM64(arm64_swapped_table, VALUES, "mutant (arm64): counter read through a per-register function table with entries 0 and 1 swapped")
+SELFMON_VARIANT_ARM64(arm64_swapped_table, VALUES, "mutant (arm64): counter read through a per-register function table with entries 12 and 13 swapped, as in libperf and PAPI")
 SELFMON_VARIANT_ARM64(arm64_pmselr_unlocked, VALUES, "mutant (arm64): PMSELR_EL0 select outside the seqlock, PMXEVCNTR_EL0 read inside")
 #ifdef SELFMON_VARIANT_ARM64_DEFAULTED
 #undef SELFMON_VARIANT_ARM64
