@@ -49,9 +49,12 @@ static const struct bug {
 	  "reset quirk." },
 	{ "libperf_nosext", "the older libperf without sign extension: off by "
 	  "2^pmc_width after every reload.", "sign-extend from pmc_width." },
-	{ "jevents_mask48", "masks rdpmc to 48 bits and adds offset: no sign "
-	  "extension, and index 0 returns offset without re-checking the lock.",
-	  "sign-extend from pmc_width and keep every load inside the seqlock." },
+	{ "jevents_mask48", "masks the sum rdpmc + offset to 48 bits: right "
+	  "modulo 2^48 on x86 only (not with arm64's 32-bit counters, not once "
+	  "the count reaches 2^48), and with index 0 it returns offset without "
+	  "re-checking the lock, so an update landing after the index load "
+	  "goes unnoticed.", "sign-extend the counter from pmc_width and add "
+	  "in 64 bits; with index 0 re-check the lock (or read(2)) too." },
 	{ "papi_offset_mask", "adds offset and counter modulo 2^pmc_width: "
 	  "wrong once the count reaches 2^pmc_width, and stale times when not "
 	  "multiplexed.", "add in 64 bits after sign extension; always "

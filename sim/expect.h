@@ -69,10 +69,10 @@ EXPECT(libperf_nosext,
 EXPECT(jevents_mask48,
        "arm64_bias=WRONG_VALUE arm64_counters=WRONG_VALUE"
        " arm64_swapped=WRONG_VALUE arm64_timer_wrap=WRONG_VALUE"
-       " riscv64=WRONG_VALUE riscv64_rotate=WRONG_VALUE"
-       " x86_migrate=WRONG_VALUE x86_multiplex=WRONG_VALUE"
-       " x86_overflow=WRONG_VALUE x86_pinned=WRONG_VALUE"
-       " x86_remote=WRONG_VALUE x86_reset=WRONG_VALUE"),
+       " riscv64_rotate=FAULT x86_migrate=WRONG_VALUE"
+       " x86_multiplex=WRONG_VALUE x86_overflow=WRONG_VALUE"
+       " x86_pinned=WRONG_VALUE x86_remote=WRONG_VALUE"
+       " x86_reset=WRONG_VALUE"),
 EXPECT(papi_offset_mask,
        "arm64_bias=WRONG_VALUE arm64_counters=WRONG_VALUE"
        " arm64_swapped=WRONG_VALUE arm64_timer_wrap=WRONG_VALUE"
@@ -152,6 +152,10 @@ EXPECT_NATIVE(no_barrier, ""),
 EXPECT_NATIVE(inverted_recheck,
        "x86_migrate=LIVELOCK x86_multiplex=WRONG_VALUE x86_never_ran=LIVELOCK"
        " x86_overflow=LIVELOCK x86_pinned=LIVELOCK x86_reset=LIVELOCK"),
+/* jevents' only x86 fault the native engine can show is the 2^48 wrap of
+ * the masked sum (x86_overflow); its other one, taking offset after an
+ * index of 0 without a re-check, needs an update between two page loads. */
+EXPECT_NATIVE(jevents_mask48, "x86_overflow=WRONG_VALUE"),
 EXPECT_NATIVE(rfc2011_mux,
        "x86_migrate=WRONG_VALUE x86_multiplex=WRONG_VALUE"
        " x86_overflow=WRONG_VALUE x86_pinned=WRONG_VALUE x86_reset=WRONG_VALUE"),

@@ -34,7 +34,7 @@ SELFMON_VARIANT(uapi_2022, SCALED, "uapi perf_event.h comment after the 2022 pat
 SELFMON_VARIANT(manpage, SCALED, "perf_event_open(2) man page sketch: count += raw rdpmc(idx - 1) in the loop (no sign extension), quot/rem time, no running guard")
 SELFMON_VARIANT(libperf_sext, VALUES, "libperf perf_mmap__read_self + read(2) fallback: sign extension from pmc_width, times extrapolated only if enabled != running")
 SELFMON_VARIANT(libperf_nosext, VALUES, "libperf-style perf_mmap__read_self + read(2) fallback without sign extension")
-SELFMON_VARIANT(jevents_mask48, RAW, "jevents rdpmc_read style: rdpmc masked to 48 bits + offset, no sign extension, index 0 returns offset without re-check")
+SELFMON_VARIANT(jevents_mask48, RAW, "pmu-tools jevents rdpmc_read: (rdpmc + offset) & (2^48 - 1), no odd check, index 0 returns the masked offset without re-checking the lock")
 SELFMON_VARIANT(papi_offset_mask, VALUES, "PAPI style: offset and counter masked to pmc_width and added modulo 2^width (wrong once the count reaches 2^width)")
 
 /* Single-fault mutants of the corpus's correct values reader */
