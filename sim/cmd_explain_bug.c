@@ -47,8 +47,12 @@ static const struct bug {
 	  "update; also keeps the IOC_RESET quirk.",
 	  "always add the time delta when cap_user_time is set, and correct the "
 	  "reset quirk." },
-	{ "libperf_nosext", "the older libperf without sign extension: off by "
-	  "2^pmc_width after every reload.", "sign-extend from pmc_width." },
+	{ "libperf_nosext", "libperf since Linux 6.18 (u64 evcnt): the shifts "
+	  "that sign-extended now mask the counter to pmc_width, so the count "
+	  "is 2^pmc_width too big after every reload; and, as in every libperf, "
+	  "a pinned event's times are those of the last page update.",
+	  "shift a signed value (s64), i.e. sign-extend from pmc_width, and "
+	  "always add the time delta when cap_user_time is set." },
 	{ "jevents_mask48", "masks the sum rdpmc + offset to 48 bits: right "
 	  "modulo 2^48 on x86 only (not with arm64's 32-bit counters, not once "
 	  "the count reaches 2^48), and with index 0 it returns offset without "
