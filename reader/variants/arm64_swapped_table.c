@@ -16,9 +16,11 @@
  * event's offset — wrong whenever the two registers differ (another event
  * counting there at another rate or from another start; with no event on
  * the partner, whatever it last held).  Only a PMU with more than 12
- * event counters (PMCR_EL0.N > 12) can put an event there, and the kernel
- * hands out the lowest free counters first, so on most cores and with
- * few events the slip never shows.  Events on the cycle counter or on
+ * event counters (PMCR_EL0.N > 12) can put an event there, and mainline's
+ * armv8pmu_get_single_idx() (drivers/perf/arm_pmuv3.c) hands out the
+ * lowest free counter first, so with few events the slip never shows (a
+ * proposed KVM PMU-partitioning patch that allocates host counters from
+ * the top down would change that).  Events on the cycle counter or on
  * counters 0..11 and 14..30 are right: the mutant passes every bundled
  * scenario but traces/arm64_swapped.scn (counters 12 and 13).
  *
