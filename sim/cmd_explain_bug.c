@@ -47,11 +47,18 @@ static const struct bug {
 	  "update; also keeps the IOC_RESET quirk.",
 	  "always add the time delta when cap_user_time is set, and correct the "
 	  "reset quirk." },
-	{ "libperf_nosext", "the older libperf without sign extension: off by "
-	  "2^pmc_width after every reload.", "sign-extend from pmc_width." },
-	{ "jevents_mask48", "masks rdpmc to 48 bits and adds offset: no sign "
-	  "extension, and index 0 returns offset without re-checking the lock.",
-	  "sign-extend from pmc_width and keep every load inside the seqlock." },
+	{ "libperf_nosext", "libperf since Linux 6.18 (u64 evcnt): the shifts "
+	  "that sign-extended now mask the counter to pmc_width, so the count "
+	  "is 2^pmc_width too big after every reload; and, as in every libperf, "
+	  "a pinned event's times are those of the last page update.",
+	  "shift a signed value (s64), i.e. sign-extend from pmc_width, and "
+	  "always add the time delta when cap_user_time is set." },
+	{ "jevents_mask48", "masks the sum rdpmc + offset to 48 bits: right "
+	  "modulo 2^48 on x86 only (not with arm64's 32-bit counters, not once "
+	  "the count reaches 2^48), and with index 0 it returns offset without "
+	  "re-checking the lock, so an update landing after the index load "
+	  "goes unnoticed.", "sign-extend the counter from pmc_width and add "
+	  "in 64 bits; with index 0 re-check the lock (or read(2)) too." },
 	{ "papi_offset_mask", "adds offset and counter modulo 2^pmc_width: "
 	  "wrong once the count reaches 2^pmc_width, and stale times when not "
 	  "multiplexed.", "add in 64 bits after sign extension; always "
@@ -94,7 +101,8 @@ static const struct bug {
 	  "cyc = time_cycles + ((cyc - time_cycles) & time_mask) when "
 	  "cap_user_time_short." },
 	{ "arm64_swapped_table", "its per-register counter table has the "
-	  "entries for PMEVCNTR0 and PMEVCNTR1 swapped.",
+	  "entries for PMEVCNTR12 and PMEVCNTR13 swapped (as libperf's and "
+	  "PAPI's arm64 tables do): an event on one reads the other.",
 	  "generate the table (or use one mrs per case of a switch) so entry n "
 	  "reads PMEVCNTR<n>." },
 	{ "arm64_pmselr_unlocked", "selects the counter (PMSELR_EL0) once, "

@@ -7,6 +7,11 @@
  * What goes wrong: if the event moves to another counter (rotated out and
  * back in elsewhere, or migrated) after the select, a retry re-reads
  * index and offset but still reads the old counter through PMXEVCNTR.
+ * Likewise if index is 0 at the select (the event is rotated out, so
+ * nothing is selected) and the event is back on a counter when the loop
+ * runs: PMXEVCNTR reads whatever counter PMSELR_EL0 last named
+ * (PMEVCNTR0 here: the engine starts PMSELR_EL0 at 0) — the shortest
+ * counterexample on every arm64 scenario.
  *
  * Base: the corpus's correct values reader (no_zero_ext_fix.c) with the
  * reference reader's IOC_RESET correction; this is its only fault.

@@ -1,12 +1,28 @@
 /*
  * arm64_swapped_table — single-fault mutant (arm64 only): reads the counter
  * through a table of per-register functions (PMEVCNTR<n>_EL0 can only be
- * named in the instruction) in which the entries for counters 0 and 1 are
- * swapped — a copy-and-paste slip that type checks and mostly works.
+ * named in the instruction) in which the entries for counters 12 and 13
+ * are swapped, as they are in the published tables: libperf's
+ * read_perf_counter() in tools/lib/perf/mmap.c (torvalds/linux, since
+ * 407eb43ae87c "libperf: Add arm64 support to perf_mmap__read_self()",
+ * Linux 5.17, and still at 8dc364fa484d, Linux 6.18) and PAPI's rdpmc()
+ * for __aarch64__ in src/components/perf_event/perf_helpers.h
+ * (icl-utk-edu/papi, since 9a1f2d897, PAPI 7.0.1, which ported libperf's
+ * table).  In both the 32-entry read_f[] lists read_pmevcntr_13 at index
+ * 12 and read_pmevcntr_12 at index 13; the other 30 entries are right.
  *
- * What goes wrong: an event on PMEVCNTR0 or PMEVCNTR1 is read from the
- * other register; the count is another event's counter plus this event's
- * offset.  Events on the cycle counter or counters >= 2 are right.
+ * What goes wrong: an event on PMEVCNTR12 or PMEVCNTR13 is read from the
+ * other register, so the count is the partner counter's value plus this
+ * event's offset — wrong whenever the two registers differ (another event
+ * counting there at another rate or from another start; with no event on
+ * the partner, whatever it last held).  Only a PMU with more than 12
+ * event counters (PMCR_EL0.N > 12) can put an event there, and mainline's
+ * armv8pmu_get_single_idx() (drivers/perf/arm_pmuv3.c) hands out the
+ * lowest free counter first, so with few events the slip never shows (a
+ * proposed KVM PMU-partitioning patch that allocates host counters from
+ * the top down would change that).  Events on the cycle counter or on
+ * counters 0..11 and 14..30 are right: the mutant passes every bundled
+ * scenario but traces/arm64_swapped.scn (counters 12 and 13).
  *
  * Base: the corpus's correct values reader (no_zero_ext_fix.c) with the
  * reference reader's IOC_RESET correction; this is its only fault.
@@ -38,11 +54,11 @@ static uint64_t read_pmccntr(void)
 	return v;
 }
 
-/* FAULT: the entries for counters 0 and 1 are swapped. */
+/* FAULT: the entries for counters 12 and 13 are swapped, as published. */
 static uint64_t (*const read_counter[32])(void) = {
-	read_pmev1, read_pmev0, read_pmev2, read_pmev3, read_pmev4,
+	read_pmev0, read_pmev1, read_pmev2, read_pmev3, read_pmev4,
 	read_pmev5, read_pmev6, read_pmev7, read_pmev8, read_pmev9,
-	read_pmev10, read_pmev11, read_pmev12, read_pmev13, read_pmev14,
+	read_pmev10, read_pmev11, read_pmev13, read_pmev12, read_pmev14,
 	read_pmev15, read_pmev16, read_pmev17, read_pmev18, read_pmev19,
 	read_pmev20, read_pmev21, read_pmev22, read_pmev23, read_pmev24,
 	read_pmev25, read_pmev26, read_pmev27, read_pmev28, read_pmev29,

@@ -1,21 +1,34 @@
 /*
- * libperf_nosext — libperf-style reader (perf_mmap__read_self() plus the
- * read(2) fallback of perf_evsel__read()) without the sign extension from
- * pmc_width: the rdpmc value is added to offset as the instruction returns
- * it.  The brief calls this "the older libperf"; as far as I know even the
- * first libperf version (5.12) sign-extended, so take this variant as the
- * libperf algorithm minus sign extension, i.e. what readers built from the
- * pre-2022 uapi loop (whose loop itself never sign-extended) look like with
- * libperf's structure.  Otherwise identical to libperf_sext.c: refuse
+ * libperf_nosext — re-implementation of libperf's perf_mmap__read_self()
+ * (torvalds/linux, tools/lib/perf/mmap.c) as it is since Linux 6.18,
+ * together with the read(2) fallback of perf_evsel__read(), like
+ * libperf_sext.c.  6.18 took 8dc364fa484d "libperf mmap: In user mmap
+ * rdpmc avoid undefined behavior" (Ian Rogers, perf-tools-for-v6.18),
+ * which changed the counter's variable from s64 evcnt to u64 evcnt to keep
+ * ubsan quiet about shifting a negative value left.  The two shifts that
+ * sign-extended from pmc_width (evcnt <<= 64 - width; evcnt >>= 64 -
+ * width) are now logical shifts: they clear the bits above pmc_width
+ * instead of copying bit width - 1 into them.  So libperf has not
+ * sign-extended since 6.18: it adds the counter, masked to pmc_width, to
+ * offset.  Everything else is libperf_sext.c (5.17 to 6.17): refuse
  * unless cap_user_rdpmc, READ_ONCE seqlock loop without odd check, TSC
  * extrapolation only when enabled != running, give up from inside the
  * loop when index == 0, then read(2).  Values ABI.
  *
+ * Like every libperf since 5.17, on arm64 libperf reads the counter
+ * through read_perf_counter()'s table of per-register functions, whose
+ * entries 12 and 13 are swapped; this variant reads the right register
+ * (that slip is arm64_swapped_table.c's single fault).
+ *
  * What goes wrong:
  *  - after every reload (sched-in, rotate_in, enable, migrate, overflow)
- *    the count is 2^48 too big, i.e. on practically every read served
- *    from the page; right after IOC_RESET it is correct until the next
- *    reload;
+ *    the count is 2^pmc_width too big, i.e. on practically every read
+ *    served from the page: 2^48 on x86 (where rdpmc returns the 48-bit
+ *    counter zero-extended, so the mask changes nothing) and riscv64's
+ *    48-bit counters, 2^32 on arm64 — there even for a 32-bit event on a
+ *    64-bit counter (PMCCNTR, PMUv3p5 long counters), whose upper-32-bit
+ *    bias would have cancelled had the mask not removed it; right after
+ *    IOC_RESET it is correct until the next reload;
  *  - enabled/running are not extrapolated when they were equal at the
  *    last page update (an event that is not multiplexed): they are the
  *    times of that update, older than the read;
@@ -63,7 +76,13 @@ static int read_self(const struct perf_event_mmap_page *pc,
 		idx = READ_ONCE(pc->index);
 		cnt = (uint64_t)READ_ONCE(pc->offset);
 		if (pc->cap_user_rdpmc && idx) {
-			cnt += rdpmc(idx - 1); /* zero-extended as read */
+			uint64_t evcnt = rdpmc(idx - 1);
+			uint16_t width = READ_ONCE(pc->pmc_width);
+
+			/* unsigned: the shifts keep the low width bits only */
+			evcnt <<= 64 - width;
+			evcnt >>= 64 - width;
+			cnt += evcnt;
 		} else {
 			return -1;
 		}

@@ -1,16 +1,29 @@
 /*
  * libperf_sext — re-implementation of libperf's perf_mmap__read_self()
- * (tools/lib/perf/mmap.c, since Linux 5.12) together with the caller
- * behaviour of perf_evsel__read(): when the page cannot be used the
- * counter is read with read(2) instead.
+ * (torvalds/linux, tools/lib/perf/mmap.c) as it is from Linux 5.17 to
+ * 6.17, together with the caller behaviour of perf_evsel__read()
+ * (tools/lib/perf/evsel.c): when the page cannot be used the counter is
+ * read with read(2) instead.
+ *
+ * History checked: perf_mmap__read_self() came in Linux 5.13 (47d01e7b9999
+ * "libperf: Add support for user space counter access", x86 only), which
+ * also scaled the count, cnt = mul_u64_u64_div64(cnt, ena, run), whenever
+ * enabled != running; 5.17 removed that scaling (f2c4dcf19190 "libperf:
+ * Remove scaling process from perf_mmap__read_self()") and added arm64
+ * (407eb43ae87c), reading PMEVCNTR<n>_EL0 through a per-register table
+ * whose entries 12 and 13 are swapped — this variant reads the right
+ * register (the slip is arm64_swapped_table.c's single fault).  Linux
+ * 6.18 (8dc364fa484d) made evcnt unsigned, which ended the sign extension:
+ * that libperf is libperf_nosext.c.
  *
  * Algorithm: refuse (-> read(2)) unless cap_user_rdpmc; seqlock loop (no
  * odd check) with READ_ONCE loads: time_enabled, time_running; if
  * cap_user_time && enabled != running: rdtsc, time_mult, time_shift,
  * time_offset and, with cap_user_time_short, time_cycles/time_mask; index,
  * offset; if cap_user_rdpmc && index: add rdpmc(index - 1) sign-extended
- * from pmc_width, else give up (-> read(2)) from inside the loop; retry
- * while the lock moved.  After the loop, only if enabled != running:
+ * from pmc_width (s64 evcnt shifted left then right by 64 - pmc_width),
+ * else give up (-> read(2)) from inside the loop; retry while the lock
+ * moved.  After the loop, only if enabled != running:
  * cyc = time_cycles + ((cyc - time_cycles) & time_mask) (time_mask ~0 when
  * not short), delta = time_offset + mul_u64_u32_shr(cyc, mult, shift),
  * enabled += delta, running += delta if index.  Values ABI: returns the
@@ -18,7 +31,8 @@
  *
  * What goes wrong:
  *  - after IOC_RESET (sign extension vs the kernel's zero-extended
- *    prev_count) the count is 2^48 too small until the next reload;
+ *    prev_count) the count is 2^pmc_width too small (2^48 on x86, 2^32 on
+ *    arm64) until the next reload;
  *  - enabled/running are not extrapolated when they were equal at the
  *    last page update (an event that is not multiplexed): they are the
  *    times of that update, older than the read — exact only for the

@@ -32,9 +32,9 @@ SELFMON_VARIANT(pinned_loop, RAW, "2011 pinned-counter loop (seed 002, Ingo): of
 SELFMON_VARIANT(uapi_pre2022, SCALED, "uapi perf_event.h comment before the 2022 patch (seed 000 before side): sign-extends, u64 quot/rem time, no running == 0 guard")
 SELFMON_VARIANT(uapi_2022, SCALED, "uapi perf_event.h comment after the 2022 patch (seed 000 after side): time_short, sign extension, mul_u64_u32_shr, running != 0 guard")
 SELFMON_VARIANT(manpage, SCALED, "perf_event_open(2) man page sketch: count += raw rdpmc(idx - 1) in the loop (no sign extension), quot/rem time, no running guard")
-SELFMON_VARIANT(libperf_sext, VALUES, "libperf perf_mmap__read_self + read(2) fallback: sign extension from pmc_width, times extrapolated only if enabled != running")
-SELFMON_VARIANT(libperf_nosext, VALUES, "libperf-style perf_mmap__read_self + read(2) fallback without sign extension")
-SELFMON_VARIANT(jevents_mask48, RAW, "jevents rdpmc_read style: rdpmc masked to 48 bits + offset, no sign extension, index 0 returns offset without re-check")
+SELFMON_VARIANT(libperf_sext, VALUES, "libperf perf_mmap__read_self, Linux 5.17 to 6.17, + read(2) fallback: sign extension from pmc_width, times extrapolated only if enabled != running")
+SELFMON_VARIANT(libperf_nosext, VALUES, "libperf perf_mmap__read_self since Linux 6.18 (u64 evcnt) + read(2) fallback: counter masked to pmc_width, no sign extension")
+SELFMON_VARIANT(jevents_mask48, RAW, "pmu-tools jevents rdpmc_read: (rdpmc + offset) & (2^48 - 1), no odd check, index 0 returns the masked offset without re-checking the lock")
 SELFMON_VARIANT(papi_offset_mask, VALUES, "PAPI style: offset and counter masked to pmc_width and added modulo 2^width (wrong once the count reaches 2^width)")
 
 /* Single-fault mutants of the corpus's correct values reader */
@@ -55,7 +55,7 @@ SELFMON_VARIANT(no_time_mask, VALUES, "mutant: ignores cap_user_time_short (time
 #define SELFMON_VARIANT_ARM64(name, abi, what)
 #define SELFMON_VARIANT_ARM64_DEFAULTED
 #endif
-SELFMON_VARIANT_ARM64(arm64_swapped_table, VALUES, "mutant (arm64): counter read through a per-register function table with entries 0 and 1 swapped")
+SELFMON_VARIANT_ARM64(arm64_swapped_table, VALUES, "mutant (arm64): counter read through a per-register function table with entries 12 and 13 swapped, as in libperf and PAPI")
 SELFMON_VARIANT_ARM64(arm64_pmselr_unlocked, VALUES, "mutant (arm64): PMSELR_EL0 select outside the seqlock, PMXEVCNTR_EL0 read inside")
 #ifdef SELFMON_VARIANT_ARM64_DEFAULTED
 #undef SELFMON_VARIANT_ARM64

@@ -1,15 +1,17 @@
 /*
  * manpage — re-implementation of the self-monitoring sketch in the
- * perf_event_open(2) man page (section "MMAP layout", under
- * cap_usr_rdpmc / pmc_width / time_shift), written from my knowledge of
- * the man page's algorithm, not from its text.  Uncertain points: I
- * recall the man page's loop adding the raw rdpmc(idx - 1) to count
- * directly inside the loop (loading pmc_width there but leaving the sign
- * extension to the separate pmc_width paragraph), and its time paragraph
- * using the ((u64)1 << time_shift) quotient/remainder split and the
- * unguarded count * enabled / running scaling of the pre-2022 uapi
- * comment.  This variant follows the loop literally (no sign extension),
- * which is what sets it apart from uapi_pre2022.
+ * perf_event_open(2) man page (mkerrisk/man-pages, man2/perf_event_open.2,
+ * section "MMAP layout": the loop under cap_user_rdpmc "(since Linux
+ * 3.12)", then the pmc_width and the time_shift/time_mult/time_offset
+ * paragraphs; added by 135cba8b7, 2013, unchanged at ae6b2218, 2021).
+ * Checked against the text: the loop loads pmc_width into width but adds
+ * the raw rdpmc(idx - 1) to count right there, inside the loop, while the
+ * sign extension (pmc <<= 64 - pmc_width; pmc >>= 64 - pmc_width; count
+ * += pmc) is a separate paragraph that a reader of the loop never reaches
+ * — so this variant follows the loop literally (no sign extension), which
+ * is what sets it apart from uapi_pre2022; the time paragraph is the
+ * ((u64)1 << time_shift) quotient/remainder split and the unguarded
+ * count * enabled / running scaling of the pre-2022 uapi comment.
  *
  * Algorithm: loop (no odd check): enabled, running; if cap_usr_time &&
  * enabled != running: rdtsc, time_offset, time_mult, time_shift; idx =
@@ -26,9 +28,10 @@
  *    (no sign extension), so the scaled result is wrong on practically
  *    every read served by rdpmc; right after IOC_RESET it is correct
  *    until the next reload;
- *  - running == 0 divides by zero (#DE): an event that has never run
- *    (index 0, time_running 0), or a page with time_enabled ==
- *    time_running == 0;
+ *  - running == 0 divides by zero (#DE on x86; arm64's udiv gives 0 and
+ *    riscv64's divu all ones, so there it is a wrong value): an event that
+ *    has never run (index 0, time_running 0), or a page with time_enabled
+ *    == time_running == 0;
  *  - a retry whose last pass has enabled == running reuses the previous
  *    pass's TSC and time fields (wrong when that pass has index 0);
  *  - rotate_out of an event that had always run so far leaves index 0

@@ -16,7 +16,8 @@
  * >= 2^64.
  *
  * What goes wrong (the fault): running == 0 after the extrapolation
- * divides by zero (#DE at the div instruction): an event that has never
+ * divides by zero (#DE at the div instruction on x86; arm64's udiv gives
+ * 0 and riscv64's divu all ones, a wrong value): an event that has never
  * run — index 0 and time_running 0, e.g. a flexible event that failed to
  * schedule or was rotated out before its first tick — or a page with
  * time_running == 0 read with no TSC time elapsed since the update.

@@ -1,15 +1,27 @@
 /*
  * papi_offset_mask — re-implementation in the style of PAPI's perf_event
- * component (mmap_read_self() in src/components/perf_event/
- * perf_helpers.h, "based on the code in include/uapi/linux/perf_event.h",
- * and its caller, which falls back to read(2) when mmap_read_self()
- * returns the all-ones marker).  PAPI's distinctive step is that it
- * reduces BOTH the offset and the counter to pmc_width bits before adding
- * them ("If we don't sign extend it, we get large negative numbers which
- * break if an IOC_RESET is done").  PAPI does that with shifts; this
- * variant does it as the brief describes, with the mask M = 2^width - 1:
+ * component (icl-utk-edu/papi: mmap_read_self() in src/components/
+ * perf_event/perf_helpers.h, "based on the code in include/uapi/linux/
+ * perf_event.h", and _pe_read(), which falls back to read(2) when
+ * mmap_read_self() returns the all-ones marker) as it was from PAPI 5.6.0
+ * (6600cafff "rdpmc: need to sign extend offset too", 2017) to 7.0.0.
+ * Those versions' distinctive step is that they reduce BOTH the offset
+ * and the counter to pmc_width bits before adding them ("If we don't sign
+ * extend it, we get large negative numbers which break if an IOC_RESET is
+ * done").  PAPI does that by sign-extending both from pmc_width (shifts)
+ * and adding in 64 bits; this variant does what DESIGN.md asks for,
+ * "PAPI-style offset masking", with the mask M = 2^width - 1:
  * count = ((offset & M) + (rdpmc & M)) & M, i.e. the count modulo
- * 2^width.
+ * 2^width.  The two agree modulo 2^width but fail at different counts:
+ * PAPI's sum is right only while the offset after a reload (count +
+ * left) stays below 2^(width - 1), 2^47 on x86; a counting event's first
+ * overflow takes it past that, and from then on PAPI's count is off by a
+ * multiple of 2^48 (first 2^48 too small: a number near 2^64), while the
+ * mask fails only from a count of 2^48.  PAPI 7.0.1 (9a1f2d897, 2023)
+ * replaced the routine with a port of libperf's: offset no longer
+ * sign-extended, time extrapolated after the loop with time_cycles/
+ * time_mask, a reset workaround, and on arm64 libperf's counter table
+ * with entries 12 and 13 swapped (arm64_swapped_table.c).
  *
  * Algorithm: seqlock loop (no odd check), plain loads and barrier():
  * enabled, running; if cap_user_time && enabled != running: rdtsc,

@@ -8,7 +8,11 @@
  * user rdpmc not allowed for it — the reader executes rdpmc with
  * ECX = 0xffffffff, which names no counter: #GP (SIGSEGV) instead of the
  * read(2) fallback.  With sysfs rdpmc=0 (CR4.PCE clear) every rdpmc
- * faults.
+ * faults.  On arm64 and riscv64 the counter register is named in the
+ * instruction, so the corpus's rdpmc() is a switch over the counter
+ * number with no case for 0xffffffff: no instruction runs, the value is
+ * 0, and the read(2) fallback after the loop gives the right result —
+ * the mutant is caught on x86 only.
  *
  * Base: the corpus's correct values-ABI reader (see no_zero_ext_fix.c:
  * seqlock retried while odd or moved, READ_ONCE loads, sign extension

@@ -21,9 +21,10 @@
  *    rotate_in, enable, migrate, overflow) the raw count is 2^48 too big
  *    (no sign extension), so the scaled count is (C + 2^48) * E / R;
  *    right after IOC_RESET it is correct until the next reload;
- *  - running == 0 with enabled != running divides by zero (#DE): an event
- *    that has never run (index 0, time_running 0: a flexible event that
- *    failed to schedule or was rotated out before it ever ran);
+ *  - running == 0 with enabled != running divides by zero (#DE on x86;
+ *    arm64's udiv gives 0 and riscv64's divu all ones, a wrong value): an
+ *    event that has never run (index 0, time_running 0: a flexible event
+ *    that failed to schedule or was rotated out before it ever ran);
  *  - without cap_user_time the time fields are 0, delta is time_offset
  *    (0), and the ratio of the last page update is used: wrong under
  *    multiplexing when the clock is not stable;

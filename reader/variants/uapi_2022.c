@@ -24,7 +24,8 @@
  *
  * What goes wrong:
  *  - after IOC_RESET (sign extension vs the kernel's zero-extended
- *    prev_count) the count is 2^48 too small until the next reload;
+ *    prev_count) the count is 2^pmc_width too small (2^48 on x86,
+ *    2^32 on arm64) until the next reload;
  *  - running == 0 returns the unscaled count (the documented guard);
  *  - a retry whose last pass has enabled == running reuses the previous
  *    pass's TSC and time fields (wrong when that pass has index 0);

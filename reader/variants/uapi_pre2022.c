@@ -27,10 +27,12 @@
  *
  * What goes wrong:
  *  - after IOC_RESET (sign extension vs the kernel's zero-extended
- *    prev_count) the count is 2^48 too small until the next reload;
- *  - running == 0 divides by zero (#DE): an event that has never run
- *    (index 0 and time_running 0), or a page whose time_enabled ==
- *    time_running == 0 (no extrapolation then);
+ *    prev_count) the count is 2^pmc_width too small (2^48 on x86,
+ *    2^32 on arm64) until the next reload;
+ *  - running == 0 divides by zero (#DE on x86; arm64's udiv gives 0 and
+ *    riscv64's divu all ones, so there it is a wrong value): an event that
+ *    has never run (index 0 and time_running 0), or a page whose
+ *    time_enabled == time_running == 0 (no extrapolation then);
  *  - pmc survives a retry: a rotate_out (or disable) landing after the
  *    rdpmc of one pass and before its lock re-check makes the next pass
  *    see index 0 and count = offset (the whole count) + the old pass's pmc;
