@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "action_filter.h"
 #include "commands.h"
 #include "explore.h"
 #include "json.h"
@@ -30,7 +31,10 @@ struct job {
 	const struct sm_reader *reader;
 	const struct sm_scenario *scn;
 	const char *scn_name;
+	unsigned dropped;           /* scripted lines skipped */
+	unsigned dropped_kinds;     /* of these actions */
 	enum sm_verdict expected;
+	bool unjudged;              /* no expectation applies (see add_job) */
 	struct sm_cell cell;
 	char error[512];
 	char trace[600];
@@ -51,12 +55,15 @@ struct opts {
 	int abi;                 /* --abi, -1: not given */
 	const char *scenarios[MAX_SCENARIOS];
 	unsigned nscenarios;
+	struct sm_action_filter af;
 };
 
 struct plan {
 	struct opts o;
 	struct sm_scenario *scn[MAX_SCENARIOS];
 	char *scn_name[MAX_SCENARIOS];
+	unsigned dropped[MAX_SCENARIOS]; /* scripted lines --drop-scripted took */
+	unsigned dropped_kinds[MAX_SCENARIOS]; /* ... of these actions */
 	unsigned nscn;
 	struct sm_user_reader *users;
 	struct job *jobs;
@@ -84,6 +91,7 @@ static const char usage[] =
 	"  -j N            worker threads (default: number of CPUs)\n"
 	"  --shard I/N     only cells I, I+N, I+2N, ... (0 <= I < N): the shards\n"
 	"                  of a sweep together are the whole sweep\n"
+	SM_ACTION_FILTER_USAGE
 	"  --traces DIR    where counterexample traces go (default traces/cex)\n"
 	"  --no-traces     write none\n"
 	"  --json          one JSON document with every verdict\n\n"
@@ -115,6 +123,8 @@ static int number_arg(const char *opt, const char *v, uint64_t max,
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	uint64_t v;
+	char err[160];
+	int rc;
 
 	o->x.bound = 2;
 	o->arch = -1;
@@ -190,6 +200,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return 2;
 			o->jobs = v ? (unsigned)v : 1;
 			i += !a[2];
+		} else if ((rc = sm_action_filter_opt(&o->af, argc, argv, &i, err,
+		                                      sizeof(err))) != 0) {
+			if (rc < 0)
+				return usage_error("check: %s", err);
 		} else if (a[0] == '-') {
 			return usage_error("check: unknown option '%s'", a);
 		} else if (sm_reader_find(a)) {
@@ -280,6 +294,8 @@ static int load_scenarios(struct plan *p)
 				free(names[k]);
 			return usage_error("%s", err);
 		}
+		p->dropped[p->nscn] = sm_action_filter_apply(&p->o.af, s,
+		                                             &p->dropped_kinds[p->nscn]);
 		p->scn[p->nscn] = s;
 		p->scn_name[p->nscn++] = names[i];
 	}
@@ -344,12 +360,29 @@ static void add_job(struct plan *p, const struct sm_reader *r,
 
 	j->reader = r;
 	j->scn = p->scn[si];
+	j->dropped = p->dropped[si];
+	j->dropped_kinds = p->dropped_kinds[si];
 	j->scn_name = p->scn_name[si];
 	j->expected = r->image ? V_PASS
 	                       : expected(r, p->scn_name[si], p->o.engine);
 	if (r->image && j->scn->expect >= 0) /* a kernel hazard: no escape */
 		j->expected = (enum sm_verdict)sm_verdict_from_name(
 			sm_expect_names[j->scn->expect]);
+	/* The corpus's declared verdicts are for the scenarios' own actions:
+	 * under --actions/--without/--drop-scripted only the readers that
+	 * must always pass (reference, users') are held to theirs. */
+	j->unjudged = sm_action_filter_given(&p->o.af) && !r->image &&
+	              strcmp(r->name, "reference");
+}
+
+static bool as_expected(const struct job *j)
+{
+	return j->unjudged || j->cell.verdict == j->expected;
+}
+
+static const char *expected_name(const struct job *j)
+{
+	return j->unjudged ? "-" : sm_verdict_name(j->expected);
 }
 
 static int plan_jobs(struct plan *p)
@@ -390,7 +423,7 @@ static int plan_jobs(struct plan *p)
 }
 
 struct tally {
-	unsigned unexpected, errors, incomplete;
+	unsigned unexpected, errors, incomplete, unjudged;
 	uint64_t runs;
 };
 
@@ -473,10 +506,13 @@ static void run_all(struct plan *p)
 static char *line_for(const struct plan *p, const struct job *j,
                       const struct sm_schedule *s)
 {
+	struct sm_schedule sch = *s;
+
+	sch.dropped = j->dropped_kinds; /* the scenario as it was run */
 	char *line = sm_schedule_text(j->scn->cfg.arch, p->o.engine,
 	                              j->reader->sched_name
 	                              ? j->reader->sched_name : j->reader->name,
-	                              j->scn_name, s);
+	                              j->scn_name, &sch);
 	return line ? line : strdup("?");
 }
 
@@ -527,6 +563,31 @@ static void write_trace(const struct plan *p, struct job *j)
 	}
 }
 
+/* What --actions, --without and --drop-scripted changed, under the
+ * arch's header. */
+static void print_filter(const struct plan *p, enum sm_arch arch)
+{
+	const struct sm_action_filter *f = &p->o.af;
+	char buf[256];
+
+	if (!sm_action_filter_given(f))
+		return;
+	if (f->only)
+		printf("kernel actions injected: %s (--actions)\n",
+		       sm_action_set_text(f->only & ~f->without, buf, sizeof(buf)));
+	if (f->without)
+		printf("never injected: %s (--without)\n",
+		       sm_action_set_text(f->without, buf, sizeof(buf)));
+	for (unsigned i = 0; i < p->nscn; i++)
+		if (p->scn[i]->cfg.arch == arch && p->dropped[i])
+			printf("%s: %u scripted 'at' line%s skipped (--drop-scripted)"
+			       "\n", p->scn_name[i], p->dropped[i],
+			       p->dropped[i] == 1 ? "" : "s");
+	if (!f->drop_scripted)
+		printf("scripted 'at' lines still run (--drop-scripted skips those "
+		       "of the actions left out)\n");
+}
+
 #define COL 18 /* width of the reader and scenario columns */
 
 /* s cut to COL characters by its middle, so the table stays aligned (the
@@ -553,6 +614,7 @@ static void print_table(const struct plan *p)
 			printf("%s%s, %s engine, bound %u%s\n", prev_arch ? "\n" : "",
 			       arch, sm_engine_name(p->o.engine), p->o.x.bound,
 			       p->o.x.random_runs ? ", random" : "");
+			print_filter(p, j->scn->cfg.arch);
 			printf("%-18s %-18s %-12s %-12s %8s  %s\n", "reader", "scenario",
 			       "verdict", "expected", "runs", "counterexample (minimised)");
 			prev_arch = arch;
@@ -560,17 +622,17 @@ static void print_table(const struct plan *p)
 		const char *rn = fit(j->reader->name, rb), *sn = fit(j->scn_name, sb);
 		if (j->error[0]) {
 			printf("%-18s %-18s %-12s %-12s %8s  %s\n", rn, sn, "ERROR",
-			       sm_verdict_name(j->expected), "-", j->error);
+			       expected_name(j), "-", j->error);
 			continue;
 		}
 		bool fails = sm_verdict_fails(j->cell.verdict);
 		char *line = fails ? line_for(p, j, &j->cell.min) : NULL;
 		printf("%-18s %-18s %-12s %-12s %8" PRIu64 "  %s%s\n",
 		       rn, sn, sm_verdict_name(j->cell.verdict),
-		       j->cell.verdict == j->expected ? "(as expected)"
-		                                      : sm_verdict_name(j->expected),
+		       j->unjudged ? "-" : as_expected(j) ? "(as expected)"
+		                                          : expected_name(j),
 		       j->cell.runs, line ? line : "-",
-		       j->cell.verdict == j->expected ? ""
+		       as_expected(j) ? ""
 		       : incomplete(j) ? "   <-- not every schedule judged"
 		                       : "   <-- UNEXPECTED");
 		free(line);
@@ -585,11 +647,10 @@ static void print_details(const struct plan *p)
 {
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
-		if (j->error[0] || j->cell.verdict == j->expected)
+		if (j->error[0] || as_expected(j))
 			continue;
 		printf("\n%s in %s: %s, expected %s\n", j->reader->name, j->scn_name,
-		       sm_verdict_name(j->cell.verdict),
-		       sm_verdict_name(j->expected));
+		       sm_verdict_name(j->cell.verdict), expected_name(j));
 		printf("  %s\n", j->cell.res.detail);
 		if (sm_verdict_fails(j->cell.verdict)) {
 			char *found = line_for(p, j, &j->cell.found),
@@ -630,13 +691,16 @@ static void print_json(const struct plan *p, const struct tally *t)
 		json_str(&js, "scenario", j->scn_name);
 		json_str(&js, "verdict", j->error[0] ? "ERROR"
 		                                     : sm_verdict_name(j->cell.verdict));
-		json_str(&js, "expected", sm_verdict_name(j->expected));
-		json_bool(&js, "as_expected", !j->error[0] &&
-		          j->cell.verdict == j->expected);
+		json_str(&js, "expected", expected_name(j));
+		json_bool(&js, "as_expected", !j->error[0] && as_expected(j));
 		json_bool(&js, "exhaustive", !j->error[0] && !p->o.x.random_runs &&
 		          j->cell.verdict != V_INCOMPLETE);
 		json_u64(&js, "schedules", j->cell.runs);
 		json_u64(&js, "blocked", j->cell.blocked);
+		char acts[256];
+		json_str(&js, "actions", sm_action_set_text(j->scn->explore, acts,
+		                                            sizeof(acts)));
+		json_u64(&js, "scripted_dropped", j->dropped);
 		json_str(&js, "detail", j->error[0] ? j->error : j->cell.res.detail);
 		if (sm_verdict_fails(j->cell.verdict)) {
 			char *found = line_for(p, j, &j->cell.found),
@@ -708,8 +772,8 @@ static int run_check(int argc, char **argv, bool stats)
 		struct job *j = &p->jobs[i];
 		t.errors += j->error[0] != 0;
 		t.incomplete += !j->error[0] && incomplete(j);
-		t.unexpected += !j->error[0] && !incomplete(j) &&
-		                j->cell.verdict != j->expected;
+		t.unexpected += !j->error[0] && !incomplete(j) && !as_expected(j);
+		t.unjudged += !j->error[0] && !incomplete(j) && j->unjudged;
 		t.runs += j->cell.runs;
 		write_trace(p, j);
 	}
@@ -719,8 +783,11 @@ static int run_check(int argc, char **argv, bool stats)
 		print_table(p);
 		print_details(p);
 		printf("\n%u cells: %u as expected, %u unexpected", p->njobs,
-		       p->njobs - t.unexpected - t.errors - t.incomplete,
-		       t.unexpected);
+		       p->njobs - t.unexpected - t.errors - t.incomplete -
+		       t.unjudged, t.unexpected);
+		if (t.unjudged)
+			printf(", %u with no expectation under --actions/--without",
+			       t.unjudged);
 		if (t.incomplete)
 			printf(", %u INCOMPLETE (not every schedule judged: see the "
 			       "table)", t.incomplete);

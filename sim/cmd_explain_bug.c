@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "action_filter.h"
 #include "commands.h"
 #include "explain.h"
 #include "explore.h"
@@ -147,9 +148,10 @@ struct best {
 	bool found;
 };
 
-/* The bundled scenario with the shortest minimised counterexample. */
+/* The bundled scenario with the shortest minimised counterexample, the
+ * user's action filter applied to each. */
 static void search(const struct sm_reader *r, enum sm_arch arch,
-                   struct best *b)
+                   const struct sm_action_filter *af, struct best *b)
 {
 	static struct sm_scenario scn;
 	struct sm_explore_opts o = { .bound = 2 };
@@ -166,6 +168,8 @@ static void search(const struct sm_reader *r, enum sm_arch arch,
 		if (sm_scenario_load(path, &scn, err, sizeof(err)) < 0 ||
 		    scn.cfg.arch != arch || scn.expect >= 0)
 			continue; /* a kernel hazard explains no reader's bug */
+		unsigned dropped;
+		sm_action_filter_apply(af, &scn, &dropped);
 		struct sm_session *s = sm_session_new();
 		if (!s || sm_session_init(s, &scn, r, ENGINE_UNICORN, err,
 		                          sizeof(err)) < 0) {
@@ -181,6 +185,7 @@ static void search(const struct sm_reader *r, enum sm_arch arch,
 		         e->d_name);
 		b->scn = scn;
 		b->cell = cell;
+		b->cell.min.dropped = dropped;
 		b->found = true;
 	}
 	if (d)
@@ -190,17 +195,25 @@ static void search(const struct sm_reader *r, enum sm_arch arch,
 int cmd_explain_bug(int argc, char **argv)
 {
 	static struct best b;
+	struct sm_action_filter af = { 0 };
 	char line[1200], err[256];
 
 	if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
-		puts("usage: selfmon explain-bug NAME\n\nFor a reader of the corpus "
-		     "(see 'selfmon list'): its shortest failing schedule\nover the "
-		     "bundled scenarios, the step-by-step listing of it, and what\n"
-		     "the fault is and how to fix it.");
+		fputs("usage: selfmon explain-bug NAME [options]\n\nFor a reader of "
+		      "the corpus (see 'selfmon list'): its shortest failing\n"
+		      "schedule over the bundled scenarios, the step-by-step listing "
+		      "of it, and\nwhat the fault is and how to fix it.\n\n"
+		      SM_ACTION_FILTER_USAGE, stdout);
 		return argc < 1 ? 2 : 0;
 	}
-	if (argc > 1)
-		return usage_error("explain-bug: unexpected argument '%s'", argv[1]);
+	for (int i = 1; i < argc; i++) {
+		int rc = sm_action_filter_opt(&af, argc, argv, &i, err, sizeof(err));
+		if (rc < 0)
+			return usage_error("explain-bug: %s", err);
+		if (rc == 0)
+			return usage_error("explain-bug: unexpected argument '%s'",
+			                   argv[i]);
+	}
 	const struct sm_reader *r = sm_reader_find(argv[0]);
 	const struct bug *bug = bug_of(argv[0]);
 	if (!r)
@@ -216,7 +229,7 @@ int cmd_explain_bug(int argc, char **argv)
 			continue;
 		if (arch == SM_NARCH)
 			arch = (enum sm_arch)a;
-		search(r, (enum sm_arch)a, &cand);
+		search(r, (enum sm_arch)a, &af, &cand);
 		if (cand.found && (!b.found || cand.cell.min.n < b.cell.min.n)) {
 			b = cand;
 			arch = (enum sm_arch)a;
@@ -228,7 +241,9 @@ int cmd_explain_bug(int argc, char **argv)
 	printf("%s (%s ABI): %s\n\n", r->name, sm_abi_name(r->abi), r->what);
 	paragraph("The fault", bug->fault);
 	if (!b.found) {
-		printf("\nNo bundled scenario makes it fail at bound 2.\n");
+		printf("\nNo bundled scenario makes it fail at bound 2%s.\n",
+		       sm_action_filter_given(&af) ? " with these kernel actions"
+		                                   : "");
 		paragraph("\nThe fix", bug->fix);
 		return 0;
 	}

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "action_filter.h"
 #include "commands.h"
 #include "explore.h"
 
@@ -46,6 +47,7 @@ struct plot {
 	unsigned ncall;
 	struct sm_result res;
 	const char *reader;
+	unsigned dropped;        /* scripted lines skipped (--drop-scripted) */
 };
 
 static void on_update(void *ctx, const void *model, int ev,
@@ -244,8 +246,9 @@ static void draw(FILE *f, const struct plot *p)
 	char title[400];
 	const char *base = strrchr(p->s->name, '/');
 	snprintf(title, sizeof(title), "%s (%s): truth of %s, pages, kernel "
-	         "actions", base ? base + 1 : p->s->name, sm_arch_name(c->arch),
-	         c->event[0].name);
+	         "actions%s", base ? base + 1 : p->s->name, sm_arch_name(c->arch),
+	         c->event[0].name, p->dropped ? " (some scripted lines skipped: "
+	         "--drop-scripted)" : "");
 	text(f, 10, 20, "start", "#000", title);
 	static const char *const lanes[3] = { "true count", "enabled (ns)",
 	                                      "running (ns)" };
@@ -330,7 +333,8 @@ static const char usage[] =
 	"update as a tick coloured by its cause; the scenario's kernel actions.\n"
 	"With --reader, one call of that built-in reader at the scenario's\n"
 	"'check at=' instant (with ACTIONS injected, e.g. reset@12,overflow@30)\n"
-	"is drawn over it: its observation points and its verdict.\n";
+	"is drawn over it: its observation points and its verdict.\n\n"
+	SM_ACTION_FILTER_USAGE;
 
 int cmd_plot(int argc, char **argv)
 {
@@ -338,6 +342,8 @@ int cmd_plot(int argc, char **argv)
 	static struct sm_scenario scn;
 	const char *path = NULL, *out = NULL, *reader = NULL, *sched = NULL;
 	char spath[1024], err[600], tmp[1100];
+	struct sm_action_filter af = { 0 };
+	int rc;
 
 	for (int i = 0; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -349,6 +355,11 @@ int cmd_plot(int argc, char **argv)
 			reader = argv[++i];
 		else if (!strcmp(argv[i], "--schedule") && v)
 			sched = argv[++i];
+		else if ((rc = sm_action_filter_opt(&af, argc, argv, &i, err,
+		                                    sizeof(err))) < 0)
+			return usage_error("plot: %s", err);
+		else if (rc > 0)
+			continue;
 		else if (argv[i][0] == '-')
 			return usage_error("plot: unknown or incomplete option '%s'",
 			                   argv[i]);
@@ -363,6 +374,7 @@ int cmd_plot(int argc, char **argv)
 	    sm_scenario_load(spath, &scn, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
 	memset(&p, 0, sizeof(p));
+	p.dropped = sm_action_filter_apply(&af, &scn, NULL);
 	p.s = &scn;
 	p.end = scn.end > scn.check_at ? scn.end : scn.check_at + 200;
 	struct sm_schedule_line sl;
@@ -372,12 +384,19 @@ int cmd_plot(int argc, char **argv)
 		if (!line)
 			return usage_error("plot: out of memory");
 		sprintf(line, "x86_64:unicorn:r:s:%s", sched);
-		int rc = sm_schedule_parse(line, &sl, err, sizeof(err));
+		rc = sm_schedule_parse(line, &sl, err, sizeof(err));
 		free(line);
 		if (rc < 0)
 			return usage_error("plot: %s", err);
+		for (unsigned k = 0; k < sl.sched.n; k++)
+			if (sm_action_filter_excludes(&af, sl.sched.item[k].kind)) {
+				sm_schedule_line_free(&sl);
+				return usage_error("plot: --schedule has %s, which "
+				                   "--actions/--without leave out",
+				                   sm_action_name(sl.sched.item[k].kind));
+			}
 	}
-	int rc = sample(&p, err, sizeof(err)) < 0 ? 1
+	rc = sample(&p, err, sizeof(err)) < 0 ? 1
 	         : reader && call_reader(&p, reader, &sl.sched, err,
 	                                 sizeof(err)) < 0 ? 2 : 0;
 	sm_schedule_line_free(&sl);

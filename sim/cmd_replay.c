@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "action_filter.h"
 #include "commands.h"
 #include "explain.h"
 #include "explore.h"
@@ -124,6 +125,9 @@ static int resolve(const struct sm_schedule_line *sl,
 		return snprintf(err, n, "replay: scenario path too long"), -1;
 	if (sm_scenario_load(path, scn, err, n) < 0)
 		return -1;
+	struct sm_action_filter drop = { .without = sl->sched.dropped,
+	                                 .drop_scripted = true };
+	sm_action_filter_apply(&drop, scn, NULL); /* ;dropped= */
 	if (scn->cfg.arch != sl->arch)
 		return snprintf(err, n, "replay: scenario %s is for %s, not %s",
 		                sl->scenario, sm_arch_name(scn->cfg.arch),

@@ -265,6 +265,14 @@ size_t sm_schedule_format(char *buf, size_t n, enum sm_arch arch,
 		                         used < n ? n - used : 0, "%s%s@%" PRIu64,
 		                         i ? "," : "", sm_action_name(sch->item[i].kind),
 		                         sch->item[i].step);
+	for (int k = 0, first = 1; k < SM_NACTIONS; k++)
+		if (sch->dropped & (1u << k)) {
+			used += (size_t)snprintf(buf + (used < n ? used : n),
+			                         used < n ? n - used : 0, "%s%s",
+			                         first ? ";dropped=" : ",",
+			                         sm_action_name((enum sm_action_kind)k));
+			first = 0;
+		}
 	return used;
 }
 
@@ -287,11 +295,37 @@ static int bad(char *err, size_t n, const char *what, const char *tok)
 	return -1;
 }
 
+/* ";dropped=a,b" after the items, parsed in place. */
+static int parse_dropped(char *list, struct sm_schedule *sch, char *err,
+                         size_t n)
+{
+	if (strncmp(list, "dropped=", 8))
+		return bad(err, n, "expected ;dropped=ACTION,... at", list);
+	for (char *save = NULL, *it = strtok_r(list + 8, ",", &save); it;
+	     it = strtok_r(NULL, ",", &save)) {
+		int kind = sm_action_from_name(it);
+		if (kind < 0)
+			return bad(err, n, "unknown action", it);
+		sch->dropped |= 1u << kind;
+	}
+	if (!sch->dropped)
+		return bad(err, n, "empty dropped= list in", list);
+	return 0;
+}
+
 /* Parses items in place. */
 static int parse_items(char *items, struct sm_schedule *sch, char *err,
                        size_t n)
 {
+	char *semi = strchr(items, ';');
+
 	sch->n = 0;
+	sch->dropped = 0;
+	if (semi) {
+		*semi = '\0';
+		if (parse_dropped(semi + 1, sch, err, n) < 0)
+			return -1;
+	}
 	if (!strcmp(items, "-"))
 		return 0;
 	for (char *save = NULL, *it = strtok_r(items, ",", &save); it;

@@ -83,6 +83,9 @@ struct sm_sched_item {
 struct sm_schedule {
 	unsigned n;
 	struct sm_sched_item item[SM_MAX_BOUND];
+	/* 1 << kind: the scenario's scripted lines of these actions are
+	 * skipped (--drop-scripted); the caller applies it to the scenario */
+	unsigned dropped;
 };
 
 /* ---- a session ------------------------------------------------------- */

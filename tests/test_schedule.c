@@ -10,7 +10,7 @@
 static void test_round_trip(void **state)
 {
 	struct sm_schedule s = { 3, { { 0, SM_ACT_RESET }, { 17, SM_ACT_ROTATE_OUT },
-	                              { 30, SM_ACT_ROTATE_IN } } };
+	                              { 30, SM_ACT_ROTATE_IN } }, 0 };
 	struct sm_schedule_line l;
 	char buf[256], err[128];
 	(void)state;
@@ -37,13 +37,23 @@ static void test_round_trip(void **state)
 	assert_int_equal(l.sched.n, 0);
 	assert_int_equal(l.engine, ENGINE_NATIVE);
 	sm_schedule_line_free(&l);
+	/* scripted lines skipped by --drop-scripted are part of the line */
+	s.dropped = (1u << SM_ACT_RESET) | (1u << SM_ACT_MIGRATE);
+	sm_schedule_format(buf, sizeof(buf), SM_X86_64, ENGINE_UNICORN, "r",
+	                   "x86_reset", &s);
+	assert_string_equal(buf, "x86_64:unicorn:r:x86_reset:-;dropped=migrate,"
+	                    "reset");
+	assert_int_equal(sm_schedule_parse(buf, &l, err, sizeof(err)), 0);
+	assert_int_equal(l.sched.dropped, s.dropped);
+	assert_int_equal(l.sched.n, 0);
+	sm_schedule_line_free(&l);
 }
 
 /* Any reader and scenario name round-trips, however long (a user's
  * PATH#SYMBOL#ABI reader at a deep path); the form says its length. */
 static void test_long_names(void **state)
 {
-	struct sm_schedule s = { 1, { { 12, SM_ACT_OVERFLOW } } };
+	struct sm_schedule s = { 1, { { 12, SM_ACT_OVERFLOW } }, 0 };
 	struct sm_schedule_line l;
 	char reader[3000], scn[2000], err[128];
 	(void)state;
@@ -89,6 +99,8 @@ static void test_refused(void **state)
 	refused("x86_64:unicorn::s:-", "empty reader");
 	refused("x86_64:unicorn:reference::-", "empty reader or scenario");
 	refused("", "expected ARCH");
+	refused("x86_64:unicorn:r:s:-;drop=reset", "expected ;dropped=");
+	refused("x86_64:unicorn:r:s:-;dropped=bogus", "unknown action");
 }
 
 int main(void)

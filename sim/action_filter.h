@@ -1,0 +1,47 @@
+/*
+ * action_filter.h — which kernel actions the user's environment can
+ * produce: --actions LIST (replaces a scenario's explore= set), --without
+ * LIST (removes from it) and --drop-scripted (also skips the scenario's
+ * scripted `at` lines of the actions left out), shared by check, explore,
+ * explain-bug and plot.
+ */
+#ifndef SELFMON_ACTION_FILTER_H
+#define SELFMON_ACTION_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scenario.h"
+
+struct sm_action_filter {
+	unsigned only;      /* --actions: 1 << kind; 0 not given */
+	unsigned without;   /* --without */
+	bool drop_scripted; /* --drop-scripted */
+};
+
+#define SM_ACTION_FILTER_USAGE                                                 \
+	"  --actions LIST  the kernel actions to inject (comma-separated, e.g.\n"  \
+	"                  overflow,rotate_out,rotate_in), instead of each\n"      \
+	"                  scenario's explore= set\n"                              \
+	"  --without LIST  never inject these (e.g. reset, for a library that\n"   \
+	"                  never issues PERF_EVENT_IOC_RESET)\n"                   \
+	"  --drop-scripted also skip the scenarios' scripted 'at' lines of the\n"  \
+	"                  actions left out (the table says how many)\n"
+
+/* Takes argv[*i] if it is one of the options (advancing *i past its
+ * value): 1 taken, 0 not ours, -1 bad (one line in err). */
+int sm_action_filter_opt(struct sm_action_filter *f, int argc, char **argv,
+                         int *i, char *err, size_t n);
+bool sm_action_filter_given(const struct sm_action_filter *f);
+/* Is this action left out? */
+bool sm_action_filter_excludes(const struct sm_action_filter *f,
+                               enum sm_action_kind kind);
+/* Apply to a loaded scenario: its explore set, and with --drop-scripted
+ * its scripted lines.  Returns the number of scripted lines dropped, and
+ * in *kinds (may be NULL) the set of their actions. */
+unsigned sm_action_filter_apply(const struct sm_action_filter *f,
+                                struct sm_scenario *s, unsigned *kinds);
+/* "overflow,rotate_out" of a set, into buf. */
+const char *sm_action_set_text(unsigned set, char *buf, size_t n);
+
+#endif
