@@ -60,10 +60,10 @@ struct opts {
 
 struct plan {
 	struct opts o;
-	struct sm_scenario *scn[MAX_SCENARIOS];
-	char *scn_name[MAX_SCENARIOS];
-	unsigned dropped[MAX_SCENARIOS]; /* scripted lines --drop-scripted took */
-	unsigned dropped_kinds[MAX_SCENARIOS]; /* ... of these actions */
+	struct sm_scenario **scn;  /* nscn of each, allocated together */
+	char **scn_name;
+	unsigned *dropped;         /* scripted lines --drop-scripted took */
+	unsigned *dropped_kinds;   /* ... of these actions */
 	unsigned nscn;
 	struct sm_user_reader *users;
 	struct job *jobs;
@@ -256,50 +256,77 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The bundled scenarios: traces/NAME.scn, sorted by name. */
-static unsigned bundled(char **names, unsigned max)
+/* The bundled scenarios' names (traces/NAME.scn), sorted, in *out (free
+ * each and the array); how many, or -1 out of memory. */
+static int bundled(char ***out)
 {
 	DIR *d = opendir(sm_traces_dir());
-	unsigned n = 0;
+	char **names = NULL;
+	unsigned n = 0, cap = 0;
 
+	*out = NULL;
 	if (!d)
 		return 0;
-	for (struct dirent *e; (e = readdir(d)) && n < max;) {
+	for (struct dirent *e; (e = readdir(d));) {
 		size_t len = strlen(e->d_name);
-		if (len > 4 && !strcmp(e->d_name + len - 4, ".scn"))
-			names[n++] = strndup(e->d_name, len - 4);
+		if (len <= 4 || strcmp(e->d_name + len - 4, ".scn"))
+			continue;
+		if (n == cap) {
+			char **more = realloc(names, (cap = 2 * cap + 16) *
+			                             sizeof(*names));
+			if (!more)
+				break;
+			names = more;
+		}
+		if (!(names[n] = strndup(e->d_name, len - 4)))
+			break;
+		n++;
 	}
+	bool short_of_memory = errno == ENOMEM;
 	closedir(d);
 	qsort(names, n, sizeof(names[0]), cmp_str);
-	return n;
+	*out = names;
+	return short_of_memory ? -1 : (int)n;
 }
 
 static int load_scenarios(struct plan *p)
 {
-	char path[1024], err[512];
-	char *names[MAX_SCENARIOS];
-	unsigned n = p->o.nscenarios;
+	char path[4096], err[512], **names;
+	int n = (int)p->o.nscenarios;
 
-	if (n)
-		for (unsigned i = 0; i < n; i++)
+	errno = 0;
+	if (n) {
+		names = calloc((size_t)n, sizeof(*names));
+		for (int i = 0; names && i < n; i++)
 			names[i] = strdup(p->o.scenarios[i]);
-	else
-		n = bundled(names, MAX_SCENARIOS);
-	for (unsigned i = 0; i < n; i++) {
-		struct sm_scenario *s = malloc(sizeof(*s));
-		if (sm_scenario_resolve(names[i], path, sizeof(path)) < 0 ||
-		    sm_scenario_load(path, s, err, sizeof(err)) < 0) {
+	} else {
+		n = bundled(&names);
+	}
+	p->scn = calloc((size_t)n + 1, sizeof(*p->scn));
+	p->scn_name = calloc((size_t)n + 1, sizeof(*p->scn_name));
+	p->dropped = calloc((size_t)n + 1, sizeof(*p->dropped));
+	p->dropped_kinds = calloc((size_t)n + 1, sizeof(*p->dropped_kinds));
+	int rc = n < 0 || !names || !p->scn || !p->scn_name || !p->dropped ||
+	         !p->dropped_kinds ? usage_error("check: out of memory") : 0;
+	for (int i = 0; i < n; i++) {
+		struct sm_scenario *s = rc ? NULL : malloc(sizeof(*s));
+		if (!rc && (!s || !names[i]))
+			rc = usage_error("check: out of memory");
+		else if (!rc && (sm_scenario_resolve(names[i], path, sizeof(path)) < 0
+		                 || sm_scenario_load(path, s, err, sizeof(err)) < 0))
+			rc = usage_error("%s", err);
+		if (rc) {
 			free(s);
-			for (unsigned k = i; k < n; k++)
-				free(names[k]);
-			return usage_error("%s", err);
+			free(names[i]);
+			continue;
 		}
 		p->dropped[p->nscn] = sm_action_filter_apply(&p->o.af, s,
 		                                             &p->dropped_kinds[p->nscn]);
 		p->scn[p->nscn] = s;
 		p->scn_name[p->nscn++] = names[i];
 	}
-	return 0;
+	free(names);
+	return rc;
 }
 
 /* "x86_reset=WRONG_VALUE other=FAULT" -> the verdict for `scn`. */
@@ -728,6 +755,10 @@ static void free_plan(struct plan *p)
 		free(p->scn[i]);
 		free(p->scn_name[i]);
 	}
+	free(p->scn);
+	free(p->scn_name);
+	free(p->dropped);
+	free(p->dropped_kinds);
 	for (unsigned i = 0; p->users && i < p->o.nusers; i++)
 		sm_user_reader_free(&p->users[i]);
 	free(p->users);
