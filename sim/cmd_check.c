@@ -98,11 +98,13 @@ static const char usage[] =
 	"Verdicts: PASS (no schedule within the bound breaks the reader),\n"
 	"WRONG_VALUE, FAULT, LIVELOCK, and INCOMPLETE: no failure found, but a\n"
 	"schedule was still retrying at the step budget while the kernel kept\n"
-	"writing, so not every schedule was judged.  ERROR is selfmon's own.\n\n"
+	"writing, so not every schedule was judged.  ERROR is selfmon's own;\n"
+	"UNSUPPORTED, an instruction a real CPU runs that the emulator cannot.\n\n"
 	"Exit status: 0 every verdict as expected (and every cell explored\n"
 	"exhaustively, or --random asked for), 1 a reader failed or a built-in\n"
 	"reader did not get its expected verdict, 2 bad input or selfmon's own\n"
-	"error, 3 no failure, but some cell INCOMPLETE.\n";
+	"error, 3 no failure, but some cell INCOMPLETE, 4 no failure, but some\n"
+	"cell UNSUPPORTED.\n";
 
 static int number_arg(const char *opt, const char *v, uint64_t max,
                       uint64_t *out)
@@ -450,15 +452,17 @@ static int plan_jobs(struct plan *p)
 }
 
 struct tally {
-	unsigned unexpected, errors, incomplete, unjudged;
+	unsigned unexpected, errors, incomplete, unjudged, unsupported;
 	uint64_t runs;
 };
 
 /* A cell that found no failure where one was expected to pass, but could
- * not judge every schedule. */
+ * not judge every schedule; or that met an instruction the emulator
+ * cannot run. */
 static bool incomplete(const struct job *j)
 {
-	return j->cell.verdict == V_INCOMPLETE && j->expected == V_PASS;
+	return (j->cell.verdict == V_INCOMPLETE && j->expected == V_PASS) ||
+	       j->cell.verdict == V_UNSUPPORTED;
 }
 
 static void run_job(struct plan *p, struct job *j)
@@ -660,6 +664,8 @@ static void print_table(const struct plan *p)
 		                                          : expected_name(j),
 		       j->cell.runs, line ? line : "-",
 		       as_expected(j) ? ""
+		       : j->cell.verdict == V_UNSUPPORTED
+		         ? "   <-- selfmon cannot run this reader"
 		       : incomplete(j) ? "   <-- not every schedule judged"
 		                       : "   <-- UNEXPECTED");
 		free(line);
@@ -743,6 +749,7 @@ static void print_json(const struct plan *p, const struct tally *t)
 	json_end(&js, '[');
 	json_u64(&js, "unexpected", t->unexpected);
 	json_u64(&js, "incomplete", t->incomplete);
+	json_u64(&js, "unsupported", t->unsupported);
 	json_u64(&js, "errors", t->errors);
 	json_u64(&js, "schedules", t->runs);
 	json_end(&js, '{');
@@ -802,7 +809,9 @@ static int run_check(int argc, char **argv, bool stats)
 	for (unsigned i = 0; i < p->njobs; i++) {
 		struct job *j = &p->jobs[i];
 		t.errors += j->error[0] != 0;
-		t.incomplete += !j->error[0] && incomplete(j);
+		t.incomplete += !j->error[0] && incomplete(j) &&
+		                j->cell.verdict == V_INCOMPLETE;
+		t.unsupported += !j->error[0] && j->cell.verdict == V_UNSUPPORTED;
 		t.unexpected += !j->error[0] && !incomplete(j) && !as_expected(j);
 		t.unjudged += !j->error[0] && !incomplete(j) && j->unjudged;
 		t.runs += j->cell.runs;
@@ -815,7 +824,10 @@ static int run_check(int argc, char **argv, bool stats)
 		print_details(p);
 		printf("\n%u cells: %u as expected, %u unexpected", p->njobs,
 		       p->njobs - t.unexpected - t.errors - t.incomplete -
-		       t.unjudged, t.unexpected);
+		       t.unjudged - t.unsupported, t.unexpected);
+		if (t.unsupported)
+			printf(", %u UNSUPPORTED (an instruction the emulator cannot "
+			       "run)", t.unsupported);
 		if (t.unjudged)
 			printf(", %u with no expectation under --actions/--without",
 			       t.unjudged);
@@ -828,7 +840,8 @@ static int run_check(int argc, char **argv, bool stats)
 		       ? "; random sampling, not exhaustive" : "");
 	}
 	free_plan(p);
-	return t.errors ? 2 : t.unexpected ? 1 : t.incomplete ? 3 : 0;
+	return t.errors ? 2 : t.unexpected ? 1 : t.unsupported ? 4
+	       : t.incomplete ? 3 : 0;
 }
 
 int cmd_check(int argc, char **argv)

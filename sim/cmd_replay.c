@@ -23,7 +23,8 @@ static const char usage[] =
 	"file check wrote.  --explain lists every executed instruction, every\n"
 	"page field loaded, every trapped read and every kernel action.\n"
 	"Exit status: 0 PASS (or BLOCKED), 1 another verdict, 2 bad input or\n"
-	"selfmon's own error (ERROR).\n";
+	"selfmon's own error (ERROR), 4 UNSUPPORTED (the emulator cannot run\n"
+	"an instruction).\n";
 
 /* The `schedule` line of a trace file, in memory of its own (free() it),
  * or NULL. */
@@ -94,7 +95,7 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
 	       sm_verdict_name(res->verdict), res->steps, res->detail);
 	if (res->verdict == V_PASS || res->verdict == V_WRONG_VALUE)
 		print_returned(r, res);
-	int rc = res->verdict == V_ERROR ? 2
+	int rc = res->verdict == V_ERROR ? 2 : res->verdict == V_UNSUPPORTED ? 4
 	         : sm_verdict_fails(res->verdict) ? 1 : 0;
 	if (explain)
 		sm_explain_done(&x);

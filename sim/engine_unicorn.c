@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <capstone/capstone.h>
 #include <unicorn/unicorn.h>
 
 #include "elf_load.h"
@@ -40,6 +41,7 @@ struct usnap {
 	struct sm_result res;
 	size_t model_bytes;
 	uint8_t stack[STACK_SIZE], out[64];
+	uint8_t *data;         /* the image's writable segments, data_bytes */
 	struct sm_model model; /* copied partially: up to the used pages */
 };
 
@@ -54,6 +56,54 @@ void sm_uc_fault(struct sm_session *s, const char *fmt, uint64_t a,
 	sm_result_set(&s->res, V_FAULT, "%s", msg);
 	e->done = true;
 	uc_emu_stop(e->uc);
+}
+
+bool sm_uc_disasm(enum sm_arch arch, const uint8_t *b, size_t n, uint64_t pc,
+                  char *text, size_t tn)
+{
+	static const struct { cs_arch arch; cs_mode mode; } cs[SM_NARCH] = {
+		[SM_X86_64] = { CS_ARCH_X86, CS_MODE_64 },
+		[SM_ARM64] = { CS_ARCH_ARM64, CS_MODE_ARM },
+	};
+	csh h;
+	cs_insn *insn;
+	bool ok = false;
+
+	if (arch == SM_RISCV64 ||
+	    cs_open(cs[arch].arch, cs[arch].mode, &h) != CS_ERR_OK)
+		return false;
+	if (cs_disasm(h, b, n, pc, 1, &insn) == 1) {
+		snprintf(text, tn, "%s %s", insn->mnemonic, insn->op_str);
+		cs_free(insn, 1);
+		ok = true;
+	}
+	cs_close(&h);
+	return ok;
+}
+
+void sm_uc_refused(struct sm_session *s, uint64_t pc, const char *what)
+{
+	struct ueng *e = s->eng;
+	uint8_t b[16] = { 0 };
+	char name[96];
+
+	if (pc >= SM_CODE_BASE && pc - SM_CODE_BASE < e->code_size)
+		memcpy(b, e->code + (pc - SM_CODE_BASE),
+		       e->code_size - (pc - SM_CODE_BASE) < sizeof(b)
+		       ? e->code_size - (pc - SM_CODE_BASE) : sizeof(b));
+	if (e->arch->unsupported(b, pc, name, sizeof(name))) {
+		s->res.steps = s->step;
+		sm_result_set(&s->res, V_UNSUPPORTED, "the emulator (Unicorn "
+		              "2.0.1) cannot run '%s' at 0x%" PRIx64 ", which a "
+		              "real CPU runs: selfmon cannot judge this reader",
+		              name, pc);
+		e->done = true;
+		uc_emu_stop(e->uc);
+		return;
+	}
+	char fmt[128];
+	snprintf(fmt, sizeof(fmt), "%s at 0x%%" PRIx64 "%%.0" PRIu64, what);
+	sm_uc_fault(s, fmt, pc, 0);
 }
 
 void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
@@ -95,17 +145,49 @@ static uint64_t libc_result(struct ueng *e, int64_t r)
 	return (uint64_t)-1;
 }
 
-/* memcpy/memset of at most 1 MiB through the emulator's memory. */
+/* May the reader access [addr, addr + n) with prot (UC_PROT_READ or
+ * UC_PROT_WRITE)?  uc_mem_read/write ignore page protection, so the
+ * stubs ask this first, as the reader's own loads and stores would. */
+static bool allowed(const struct ueng *e, uint64_t addr, uint64_t n,
+                    uint32_t prot)
+{
+	while (n) {
+		unsigned i = 0;
+		while (i < e->nregion && !(addr >= e->region[i].lo &&
+		                           addr <= e->region[i].hi))
+			i++;
+		if (i == e->nregion || !(e->region[i].prot & prot))
+			return false;
+		uint64_t room = e->region[i].hi - addr + 1;
+		if (room >= n)
+			return true;
+		n -= room;
+		addr += room;
+	}
+	return true;
+}
+
+/* memcpy/memset of at most 1 MiB through the emulator's memory, with the
+ * reader's own access rights. */
 static uint64_t mem_op(struct sm_session *s, bool copy, uint64_t dst,
                        uint64_t src, uint64_t n)
 {
 	static _Thread_local uint8_t buf[1 << 20];
 	struct ueng *e = s->eng;
 
-	if (n > sizeof(buf) ||
-	    (copy ? uc_mem_read(e->uc, src, buf, n) : (memset(buf, (int)src, n),
-	                                               UC_ERR_OK)) ||
-	    uc_mem_write(e->uc, dst, buf, n))
+	if (n > sizeof(buf))
+		sm_uc_fault(s, "a memcpy/memset of %" PRIu64 " bytes at 0x%" PRIx64
+		            " (more than selfmon's stubs copy)", n, dst);
+	else if (copy && !allowed(e, src, n, UC_PROT_READ))
+		sm_uc_fault(s, "memcpy from 0x%" PRIx64 " (%" PRIu64 " bytes): "
+		            "not readable memory", src, n);
+	else if (!allowed(e, dst, n, UC_PROT_WRITE))
+		sm_uc_fault(s, "memcpy/memset to 0x%" PRIx64 " (%" PRIu64 " bytes):"
+		            " not writable memory (the page and code are "
+		            "read-only)", dst, n);
+	else if ((copy ? uc_mem_read(e->uc, src, buf, n)
+	               : (memset(buf, (int)src, n), UC_ERR_OK)) ||
+	         uc_mem_write(e->uc, dst, buf, n))
 		sm_uc_fault(s, "bad memory range in a memcpy/memset of %" PRIu64
 		            " bytes at 0x%" PRIx64, n, dst);
 	return dst;
@@ -228,12 +310,39 @@ int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
 		ret = -38;
 	else if (fd != SM_EVENT_FD)
 		ret = -9;
+	else if (len >= sizeof(vals) &&
+	         !allowed(e, buf, sizeof(vals), UC_PROT_WRITE))
+		ret = -14; /* EFAULT: the kernel's copy_to_user() checks */
 	else if ((ret = sm_model_read(&s->model, 0, vals, len)) > 0 &&
 	         uc_mem_write(e->uc, buf, vals, (size_t)ret) != UC_ERR_OK)
 		ret = -14;
 	s->deadline = sm_model_next_activity(&s->model);
 	sm_uc_trapped(s, s->step - 1, "read", fd, (uint64_t)ret);
 	return ret;
+}
+
+/* What an invalid access is, in the reader's terms. */
+static const char *access_name(const struct ueng *e, uc_mem_type type,
+                               uint64_t addr)
+{
+	bool page = addr >= PAGE_ADDR && addr < PAGE_ADDR + 4096;
+
+	switch (type) {
+	case UC_MEM_WRITE_PROT:
+		return page ? "write to the read-only perf page"
+		            : allowed(e, addr, 1, UC_PROT_EXEC)
+		            ? "write to read-only code" : "write to read-only memory";
+	case UC_MEM_READ_PROT:
+		return "read of unreadable memory";
+	case UC_MEM_FETCH_PROT:
+		return "jump into non-executable memory (data or stack)";
+	case UC_MEM_FETCH_UNMAPPED:
+		return "jump to unmapped";
+	case UC_MEM_WRITE_UNMAPPED:
+		return "write to unmapped";
+	default:
+		return "read of unmapped";
+	}
 }
 
 static bool hook_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr,
@@ -246,12 +355,8 @@ static bool hook_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	(void)size, (void)value;
 
 	uc_reg_read(uc, e->arch->reg_pc, &pc);
-	const char *what = type == UC_MEM_WRITE_PROT ? "write to the read-only "
-	                   "page" : type == UC_MEM_FETCH_UNMAPPED ? "jump to "
-	                   "unmapped" : type == UC_MEM_WRITE_UNMAPPED ? "write to "
-	                   "unmapped" : "read of unmapped";
 	snprintf(fmt, sizeof(fmt), "%s address 0x%%" PRIx64 " at 0x%%" PRIx64,
-	         what);
+	         access_name(e, type, addr));
 	sm_uc_fault(s, fmt, addr, pc);
 	return false;
 }
@@ -269,7 +374,12 @@ static int map(struct ueng *e, uint64_t addr, uint64_t size, uint32_t prot,
 {
 	uc_err err = host ? uc_mem_map_ptr(e->uc, addr, size, prot, host)
 	                  : uc_mem_map(e->uc, addr, size, prot);
-	return err == UC_ERR_OK ? 0 : -1;
+	if (err != UC_ERR_OK || e->nregion == UC_MAX_REGIONS)
+		return -1;
+	e->region[e->nregion].lo = addr;
+	e->region[e->nregion].hi = addr + size - 1;
+	e->region[e->nregion++].prot = prot;
+	return 0;
 }
 
 /* The reader's code: a user's loaded ELF image, or the built-in readers'
@@ -291,7 +401,7 @@ static int load_code(struct sm_session *s, struct sm_image *view, char *err,
 	view->mem = (uint8_t *)b->code;
 	view->size = (b->size + 0xfff) & ~0xfffull;
 	view->seg[0] = (struct sm_segment){ 0, view->size,
-	                                    SM_PROT_R | SM_PROT_W | SM_PROT_X };
+	                                    SM_PROT_R | SM_PROT_X };
 	view->nseg = 1;
 	view->entry = symbol(b, s->reader->symbol);
 	if (!view->entry)
@@ -300,20 +410,49 @@ static int load_code(struct sm_session *s, struct sm_image *view, char *err,
 	return 0;
 }
 
+/* The image's segments.  No page is both writable and executable: a
+ * writable and executable segment is mapped read-execute (code wins; a
+ * write to it is the reader's fault), so whatever runs is the image's
+ * own code, decoded and hooked.  Writable segments live in host memory,
+ * so that each run starts from their first bytes and snapshots copy
+ * them. */
 static int map_code(struct ueng *e, const struct sm_image *v, uint64_t avail)
 {
 	for (unsigned i = 0; i < v->nseg; i++) {
 		const struct sm_segment *g = &v->seg[i];
+		bool x = g->prot & SM_PROT_X, w = (g->prot & SM_PROT_W) && !x;
 		uint32_t prot = (g->prot & SM_PROT_R ? UC_PROT_READ : 0) |
-		                (g->prot & SM_PROT_W ? UC_PROT_WRITE : 0) |
-		                (g->prot & SM_PROT_X ? UC_PROT_EXEC : 0);
+		                (w ? UC_PROT_WRITE : 0) | (x ? UC_PROT_EXEC : 0);
 		uint64_t bytes = g->off < avail ? avail - g->off : 0;
-		if (map(e, SM_CODE_BASE + g->off, g->size, prot, NULL) < 0 ||
-		    uc_mem_write(e->uc, SM_CODE_BASE + g->off, v->mem + g->off,
-		                 bytes < g->size ? bytes : g->size))
+		uint8_t *host = NULL;
+		if (bytes > g->size)
+			bytes = g->size;
+		if (w) {
+			if (e->ndata == sizeof(e->data) / sizeof(e->data[0]) ||
+			    !(host = aligned_alloc(4096, g->size)))
+				return -1;
+			e->data[e->ndata].host = host;
+			e->data[e->ndata].init = v->mem + g->off;
+			e->data[e->ndata].ninit = bytes;
+			e->data[e->ndata++].size = g->size;
+			e->data_bytes += g->size;
+		}
+		if (map(e, SM_CODE_BASE + g->off, g->size, prot, host) < 0 ||
+		    (!w && uc_mem_write(e->uc, SM_CODE_BASE + g->off,
+		                        v->mem + g->off, bytes)))
 			return -1;
 	}
 	return 0;
+}
+
+/* Each run starts with the image's writable segments as loaded. */
+static void reset_data(struct ueng *e)
+{
+	for (unsigned i = 0; i < e->ndata; i++) {
+		memcpy(e->data[i].host, e->data[i].init, e->data[i].ninit);
+		memset(e->data[i].host + e->data[i].ninit, 0,
+		       e->data[i].size - e->data[i].ninit);
+	}
 }
 
 /* Each import stub holds the arch's `ret`: the code hook answers the call
@@ -333,6 +472,26 @@ static int fill_stubs(struct ueng *e)
 	for (size_t k = 0; k < sizeof(page); k += 4)
 		memcpy(page + k, r, 4);
 	return uc_mem_write(e->uc, UC_STUB_ADDR, page, sizeof(page)) ? -1 : 0;
+}
+
+/* The reader runs as user code, as on Linux (x86 CPL3, arm64 EL0,
+ * riscv64 U-mode), so privileged instructions fault as they do there:
+ * one exception return from the emulator's start level lands at
+ * RET_ADDR, and the trampoline's page is gone before the reader runs.
+ * The context saved after it is every run's start. */
+static int to_user(struct ueng *e)
+{
+	const struct sm_uc_arch *a = e->arch;
+	uint64_t pc = 0;
+
+	if (uc_mem_map(e->uc, UC_TRAMP_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC) ||
+	    uc_mem_write(e->uc, UC_TRAMP_ADDR, a->tramp, a->tramp_len) ||
+	    a->prepare_user(e->uc) < 0 ||
+	    uc_emu_start(e->uc, UC_TRAMP_ADDR, RET_ADDR, 0, 1) != UC_ERR_OK ||
+	    uc_reg_read(e->uc, a->reg_pc, &pc) || pc != RET_ADDR ||
+	    uc_mem_unmap(e->uc, UC_TRAMP_ADDR, 4096))
+		return -1;
+	return 0;
 }
 
 static int u_open(struct sm_session *s, char *err, size_t n)
@@ -362,10 +521,11 @@ static int u_open(struct sm_session *s, char *err, size_t n)
 	    map(e, STACK_ADDR, STACK_SIZE, UC_PROT_READ | UC_PROT_WRITE,
 	        e->stack) < 0 ||
 	    map(e, OUT_ADDR, OUT_SIZE, UC_PROT_READ | UC_PROT_WRITE, e->out) < 0 ||
-	    map(e, RET_ADDR, 4096, UC_PROT_ALL, NULL) < 0 ||
+	    map(e, RET_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC, NULL) < 0 ||
 	    uc_mem_write(e->uc, RET_ADDR, hlt, sizeof(hlt)) ||
-	    map(e, UC_STUB_ADDR, 4096, UC_PROT_ALL, NULL) < 0 ||
-	    fill_stubs(e) < 0)
+	    map(e, UC_STUB_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC, NULL) < 0 ||
+	    fill_stubs(e) < 0 ||
+	    map(e, UC_ERRNO_ADDR, 4096, UC_PROT_READ | UC_PROT_WRITE, NULL) < 0)
 		return snprintf(err, n, "cannot map the reader's memory"), -1;
 	/* every hook before the first uc_emu_start (DESIGN.md §6) */
 	if (uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)hook_code, s,
@@ -378,6 +538,8 @@ static int u_open(struct sm_session *s, char *err, size_t n)
 	                1, 0) ||
 	    e->arch->add_hooks(s, e->uc))
 		return snprintf(err, n, "cannot add the emulator hooks"), -1;
+	if (to_user(e) < 0)
+		return snprintf(err, n, "cannot run the reader at user level"), -1;
 	if (uc_context_alloc(e->uc, &e->fresh) != UC_ERR_OK ||
 	    uc_context_save(e->uc, e->fresh) != UC_ERR_OK)
 		return snprintf(err, n, "cannot save the emulator context"), -1;
@@ -396,6 +558,8 @@ static void u_close(struct sm_session *s)
 		uc_close(e->uc);
 	free(e->stack);
 	free(e->out);
+	for (unsigned i = 0; i < e->ndata; i++)
+		free(e->data[i].host);
 	free(e);
 	s->eng = NULL;
 }
@@ -412,6 +576,7 @@ static void u_begin(struct sm_session *s)
 	sm_session_start(s);
 	memset(e->stack, 0, STACK_SIZE);
 	memset(e->out, 0, 64);
+	reset_data(e);
 	if (s->reader->abi == ABI_TIMES) {
 		args[1] = OUT_ADDR;
 		args[2] = OUT_ADDR + 8;
@@ -482,14 +647,26 @@ static bool u_run(struct sm_session *s, uint64_t stop)
 		uc_reg_read(e->uc, e->arch->reg_pc, &pc);
 		if (err == UC_ERR_OK && pc == RET_ADDR)
 			returned(s);
+		else if (err == UC_ERR_INSN_INVALID)
+			sm_uc_refused(s, pc, "invalid instruction (#UD)");
 		else
-			sm_uc_fault(s, err == UC_ERR_INSN_INVALID
-			             ? "invalid instruction (#UD, %" PRIu64 ") at 0x%"
-			             PRIx64 : "emulation error %" PRIu64 " at 0x%" PRIx64,
-			             (uint64_t)err, pc);
+			sm_uc_fault(s, "emulation error %" PRIu64 " at 0x%" PRIx64,
+			            (uint64_t)err, pc);
 	}
 	e->done = true;
 	return false;
+}
+
+/* The image's writable segments into (save) or from a snapshot. */
+static void copy_data(struct ueng *e, uint8_t *buf, bool save)
+{
+	for (unsigned i = 0; i < e->ndata; i++) {
+		if (save)
+			memcpy(buf, e->data[i].host, e->data[i].size);
+		else
+			memcpy(e->data[i].host, buf, e->data[i].size);
+		buf += e->data[i].size;
+	}
 }
 
 static void *u_save(struct sm_session *s, void *snap)
@@ -499,7 +676,10 @@ static void *u_save(struct sm_session *s, void *snap)
 
 	if (!p) {
 		p = aligned_alloc(4096, (sizeof(*p) + 4095) & ~(size_t)4095);
-		if (!p || uc_context_alloc(e->uc, &p->ctx) != UC_ERR_OK)
+		if (!p)
+			abort();
+		p->data = malloc(e->data_bytes + 1);
+		if (!p->data || uc_context_alloc(e->uc, &p->ctx) != UC_ERR_OK)
 			abort();
 	}
 	uc_context_save(e->uc, p->ctx);
@@ -518,6 +698,7 @@ static void *u_save(struct sm_session *s, void *snap)
 	memcpy(&p->model, &s->model, p->model_bytes);
 	memcpy(p->stack, e->stack, STACK_SIZE);
 	memcpy(p->out, e->out, sizeof(p->out));
+	copy_data(e, p->data, true);
 	return p;
 }
 
@@ -540,6 +721,7 @@ static void u_restore(struct sm_session *s, const void *snap)
 	memcpy(&s->model, &p->model, p->model_bytes);
 	memcpy(e->stack, p->stack, STACK_SIZE);
 	memcpy(e->out, p->out, sizeof(p->out));
+	copy_data(e, p->data, false);
 }
 
 static void u_free_snap(void *snap)
@@ -549,6 +731,7 @@ static void u_free_snap(void *snap)
 	if (!p)
 		return;
 	uc_context_free(p->ctx);
+	free(p->data);
 	free(p);
 }
 

@@ -38,7 +38,7 @@ static void add(struct sm_schedule *sch, uint64_t step, enum sm_action_kind k)
  * error? */
 static bool stops(enum sm_verdict v)
 {
-	return sm_verdict_fails(v) || v == V_ERROR;
+	return sm_verdict_fails(v) || sm_verdict_selfmon(v);
 }
 
 /* Judge a finished run: true when exploration stops. */
@@ -229,7 +229,7 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 	} else {
 		dfs_rerun(&c, &none);
 	}
-	if (cell->verdict == V_ERROR) {
+	if (sm_verdict_selfmon(cell->verdict)) {
 		cell->min = cell->found;
 	} else if (sm_verdict_fails(cell->verdict)) {
 		cell->found_verdict = cell->verdict;

@@ -19,6 +19,7 @@ static const char *const verdict_names[NVERDICTS] = {
 	[V_PASS] = "PASS", [V_BLOCKED] = "BLOCKED", [V_INCOMPLETE] = "INCOMPLETE",
 	[V_WRONG_VALUE] = "WRONG_VALUE", [V_FAULT] = "FAULT",
 	[V_LIVELOCK] = "LIVELOCK", [V_ERROR] = "ERROR",
+	[V_UNSUPPORTED] = "UNSUPPORTED",
 };
 static const char *const abi_names[NABI] = {
 	[ABI_RAW] = "raw", [ABI_TIMES] = "times", [ABI_SCALED] = "scaled",
@@ -61,8 +62,8 @@ void sm_result_set(struct sm_result *r, enum sm_verdict v, const char *fmt,
 {
 	va_list ap;
 
-	if (r->verdict == V_ERROR)
-		return; /* selfmon's own error stands for the whole run */
+	if (sm_verdict_selfmon(r->verdict))
+		return; /* selfmon's own outcome stands for the whole run */
 	r->verdict = v;
 	va_start(ap, fmt);
 	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);

@@ -56,19 +56,26 @@ const struct sm_blob *sm_blob_for(enum sm_arch arch); /* NULL: not built */
 
 /* ---- verdicts -------------------------------------------------------- */
 
-/* Run verdicts, and two that only a whole exploration (a cell) gets:
+/* Run verdicts, and one that only a whole exploration (a cell) gets:
  * V_INCOMPLETE, no failure found but some schedule ran out of the step
- * budget while the kernel kept writing (BLOCKED), so it was not judged;
- * V_ERROR, selfmon's own failure (the emulator did not move past an
- * instruction it answered, a re-run disagreed with the first run), never
- * the reader's verdict: exit status 2. */
+ * budget while the kernel kept writing (BLOCKED), so it was not judged.
+ * Two are selfmon's, never the reader's: V_ERROR, its own failure (the
+ * emulator did not move past an instruction it answered, a re-run
+ * disagreed with the first run), exit status 2; V_UNSUPPORTED, an
+ * instruction a real CPU runs at user level that the emulator lacks
+ * (AVX, say), exit status 4. */
 enum sm_verdict { V_PASS, V_BLOCKED, V_INCOMPLETE, V_WRONG_VALUE, V_FAULT,
-                  V_LIVELOCK, V_ERROR, NVERDICTS };
+                  V_LIVELOCK, V_ERROR, V_UNSUPPORTED, NVERDICTS };
 const char *sm_verdict_name(enum sm_verdict v);
 int sm_verdict_from_name(const char *s);
 static inline bool sm_verdict_fails(enum sm_verdict v)
 {
-	return v >= V_WRONG_VALUE && v != V_ERROR;
+	return v >= V_WRONG_VALUE && v <= V_LIVELOCK;
+}
+/* selfmon could not judge: its own error or the emulator's limit. */
+static inline bool sm_verdict_selfmon(enum sm_verdict v)
+{
+	return v == V_ERROR || v == V_UNSUPPORTED;
 }
 
 /* ---- schedules ------------------------------------------------------- */

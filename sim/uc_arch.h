@@ -13,14 +13,18 @@
 
 #include "session.h"
 
-#define UC_PAGE_ADDR 0x20000000ull
-#define UC_STACK_ADDR 0x30000000ull
+/* The reader's address space: no page both writable and executable. */
+#define UC_PAGE_ADDR 0x20000000ull  /* the perf page, read-only */
+#define UC_STACK_ADDR 0x30000000ull /* read-write */
 #define UC_STACK_SIZE 0x4000ull
-#define UC_OUT_ADDR 0x40000000ull
+#define UC_OUT_ADDR 0x40000000ull   /* out-parameters, read-write */
 #define UC_OUT_SIZE 0x1000ull
-#define UC_RET_ADDR 0x50000000ull
-#define UC_STUB_ADDR 0x60000000ull /* imports of user readers (elf_load.h) */
-#define UC_ERRNO_ADDR (UC_STUB_ADDR + 0x800)
+#define UC_RET_ADDR 0x50000000ull   /* return address: read-execute, never run */
+#define UC_STUB_ADDR 0x60000000ull  /* imports of user readers (elf_load.h) */
+#define UC_ERRNO_ADDR 0x60001000ull /* the stubs' errno, read-write */
+#define UC_SYS_ADDR 0x70000000ull   /* x86 GDT, read-only to the reader */
+#define UC_TRAMP_ADDR 0x71000000ull /* the drop to user mode, unmapped after */
+#define UC_MAX_REGIONS 32
 
 struct ueng {
 	uc_engine *uc;
@@ -35,6 +39,17 @@ struct ueng {
 	char answered[32];      /* what selfmon answered there, or "" */
 	bool stopped, done;
 	uint8_t *stack, *out;   /* host memory behind the mappings */
+	/* every mapping the reader sees, for the stubs' access checks */
+	struct { uint64_t lo, hi; uint32_t prot; } region[UC_MAX_REGIONS];
+	unsigned nregion;
+	/* the image's writable segments: host memory, and their first bytes */
+	struct {
+		uint8_t *host;
+		const uint8_t *init;  /* the loaded bytes, ninit of them */
+		uint64_t ninit, size; /* the rest of size is zeroes (.bss) */
+	} data[16];
+	unsigned ndata;
+	uint64_t data_bytes;
 };
 
 struct sm_uc_arch {
@@ -47,6 +62,16 @@ struct sm_uc_arch {
 	int (*add_hooks)(struct sm_session *s, uc_engine *uc);
 	/* code hook: answer a trapped instruction at pc; true if handled */
 	bool (*trap)(struct sm_session *s, uint64_t pc, const uint8_t *b);
+	/* the drop from the emulator's start (x86 CPL0, arm64 EL1, riscv64
+	 * M-mode) to user mode (CPL3, EL0, U-mode), landing at UC_RET_ADDR:
+	 * the instruction's bytes at UC_TRAMP_ADDR and the state it needs */
+	uint8_t tramp[4];
+	unsigned tramp_len;
+	int (*prepare_user)(uc_engine *uc);
+	/* is the instruction the CPU refused (b, at pc) one a real CPU runs
+	 * at user level, that the emulator lacks?  Its name into name. */
+	bool (*unsupported)(const uint8_t *b, uint64_t pc, char *name,
+	                    size_t n);
 };
 
 extern const struct sm_uc_arch sm_uc_x86_64, sm_uc_arm64, sm_uc_riscv64;
@@ -54,6 +79,12 @@ extern const struct sm_uc_arch sm_uc_x86_64, sm_uc_arm64, sm_uc_riscv64;
 /* Shared by the arch files (engine_unicorn.c). */
 void sm_uc_fault(struct sm_session *s, const char *fmt, uint64_t a,
                  uint64_t b);
+/* The CPU refused the instruction at pc (#UD, UNDEFINED, illegal): the
+ * reader's FAULT, or selfmon's UNSUPPORTED when a real CPU runs it. */
+void sm_uc_refused(struct sm_session *s, uint64_t pc, const char *what);
+/* capstone's text for the instruction at b (x86-64, arm64), or false. */
+bool sm_uc_disasm(enum sm_arch arch, const uint8_t *b, size_t n, uint64_t pc,
+                  char *text, size_t tn);
 /* read(2) of `len` bytes to `buf` answered by the model; other syscalls
  * -ENOSYS, other fds -EBADF.  Returns the syscall's result. */
 int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,

@@ -126,6 +126,11 @@ static void arm64_intr(uc_engine *uc, uint32_t intno, void *user)
 {
 	uint64_t nr, fd, buf, len;
 
+	if (intno == 1) { /* EXCP_UDEF */
+		sm_uc_refused(user, pc_of(uc), "UNDEFINED instruction at EL0 "
+		              "(SIGILL)");
+		return;
+	}
 	if (intno != 2) {
 		sm_uc_fault(user, "CPU exception %" PRIu64 " at 0x%" PRIx64, intno,
 		            pc_of(uc));
@@ -198,6 +203,27 @@ static bool arm64_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	return true;
 }
 
+/* EL0 through eret from EL1: SPSR_EL1 is 0 after reset (EL0t). */
+static int arm64_prepare_user(uc_engine *uc)
+{
+	uint64_t elr = UC_RET_ADDR;
+
+	return uc_reg_write(uc, UC_ARM64_REG_ELR_EL1, &elr) ? -1 : 0;
+}
+
+/* UNDEFINED for an instruction capstone knows, other than a system
+ * register access (those are the reader's: EL0 may not) or udf, is
+ * Unicorn's gap. */
+static bool arm64_unsupported(const uint8_t *b, uint64_t pc, char *name,
+                              size_t n)
+{
+	uint32_t insn;
+
+	memcpy(&insn, b, 4);
+	return (insn & 0xffc00000) != 0xd5000000 && (insn >> 16) != 0 &&
+	       sm_uc_disasm(SM_ARM64, b, 4, pc, name, n);
+}
+
 const struct sm_uc_arch sm_uc_arm64 = {
 	.arch = UC_ARCH_ARM64, .mode = UC_MODE_ARM,
 	.reg_pc = UC_ARM64_REG_PC, .reg_sp = UC_ARM64_REG_SP,
@@ -207,4 +233,6 @@ const struct sm_uc_arch sm_uc_arm64 = {
 	.nr_read = 63,
 	.reg_ret = UC_ARM64_REG_X0,
 	.add_hooks = arm64_hooks, .trap = arm64_trap,
+	.tramp = { 0xe0, 0x03, 0x9f, 0xd6 }, .tramp_len = 4, /* eret */
+	.prepare_user = arm64_prepare_user, .unsupported = arm64_unsupported,
 };

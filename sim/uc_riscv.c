@@ -11,6 +11,13 @@
 
 #include "uc_arch.h"
 
+/* The unprivileged counter CSRs: cycle, time, instret, hpmcounter3..31
+ * (0xc00-0xc1f) and, RV32 only, their upper halves (0xc80-0xc9f). */
+static bool counter_csr(unsigned csr)
+{
+	return (csr >= 0xc00 && csr <= 0xc1f) || (csr >= 0xc80 && csr <= 0xc9f);
+}
+
 static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 {
 	struct ueng *e = s->eng;
@@ -22,9 +29,19 @@ static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		return false; /* compressed: never a CSR access */
 	memcpy(&insn, b, 4);
 	unsigned funct3 = (insn >> 12) & 7, rs1 = (insn >> 15) & 31;
-	if ((insn & 0x7f) != 0x73 || (funct3 != 2 && funct3 != 6) || rs1 != 0)
-		return false;
 	unsigned csr = insn >> 20, rd = (insn >> 7) & 31;
+	if ((insn & 0x7f) != 0x73 || funct3 == 0 || funct3 == 4 ||
+	    !counter_csr(csr))
+		return false;
+	/* csrrw(i) always writes; csrrs/c(i) write unless rs1/uimm is 0; a
+	 * write to a read-only CSR is illegal (Unicorn would let a zero
+	 * through to the host's counter) */
+	if ((funct3 & 3) == 1 || rs1 != 0 || csr >= 0xc80) {
+		sm_session_observe(s, s->step);
+		sm_uc_fault(s, "csr write or RV32 access of CSR 0x%" PRIx64 " is "
+		            "an illegal instruction (SIGILL) at 0x%" PRIx64, csr, pc);
+		return true;
+	}
 	if (sm_model_riscv_csr(&s->model, csr, &v) != SM_OK) {
 		sm_session_observe(s, s->step);
 		sm_uc_fault(s, "csrr of CSR 0x%" PRIx64 " is an illegal instruction "
@@ -45,6 +62,10 @@ static void rv_intr(uc_engine *uc, uint32_t intno, void *user)
 	uint64_t nr, fd, buf, len, pc;
 
 	uc_reg_read(uc, UC_RISCV_REG_PC, &pc);
+	if (intno == 2) { /* illegal instruction */
+		sm_uc_refused(user, pc, "illegal instruction (SIGILL)");
+		return;
+	}
 	if (intno != 8 && intno != 11) {
 		sm_uc_fault(user, "CPU exception %" PRIu64 " at 0x%" PRIx64, intno,
 		            pc);
@@ -70,6 +91,32 @@ static int rv_hooks(struct sm_session *s, uc_engine *uc)
 	return uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)rv_intr, s, 1, 0);
 }
 
+/* U-mode through mret: mstatus.MPP = U, FS = initial (user code may use
+ * the FPU, as on Linux), mepc the landing address. */
+static int rv_prepare_user(uc_engine *uc)
+{
+	uint64_t mstatus, mepc = UC_RET_ADDR;
+
+	if (uc_reg_read(uc, UC_RISCV_REG_MSTATUS, &mstatus))
+		return -1;
+	mstatus = (mstatus & ~(3ull << 11)) | (1ull << 13);
+	return uc_reg_write(uc, UC_RISCV_REG_MSTATUS, &mstatus) ||
+	       uc_reg_write(uc, UC_RISCV_REG_MEPC, &mepc) ? -1 : 0;
+}
+
+/* Debian's capstone has no RISC-V: the vector extension (OP-V, which
+ * Unicorn 2.0.1 lacks) is recognised by its major opcode. */
+static bool rv_unsupported(const uint8_t *b, uint64_t pc, char *name,
+                           size_t n)
+{
+	(void)pc;
+	if ((b[0] & 0x7f) != 0x57)
+		return false;
+	snprintf(name, n, "vector instruction %02x%02x%02x%02x", b[3], b[2],
+	         b[1], b[0]);
+	return true;
+}
+
 const struct sm_uc_arch sm_uc_riscv64 = {
 	.arch = UC_ARCH_RISCV, .mode = UC_MODE_RISCV64,
 	.reg_pc = UC_RISCV_REG_PC, .reg_sp = UC_RISCV_REG_SP,
@@ -79,4 +126,6 @@ const struct sm_uc_arch sm_uc_riscv64 = {
 	.nr_read = 63,
 	.reg_ret = UC_RISCV_REG_A0,
 	.add_hooks = rv_hooks, .trap = rv_trap,
+	.tramp = { 0x73, 0x00, 0x20, 0x30 }, .tramp_len = 4, /* mret */
+	.prepare_user = rv_prepare_user, .unsupported = rv_unsupported,
 };

@@ -2,20 +2,51 @@
  * uc_x86.c — x86-64 in the Unicorn engine: SysV calling convention;
  * rdpmc, rdtsc and rdtscp decoded in the code hook, answered by the model
  * and skipped (Unicorn 2.0.1 cannot hook them as instructions, and rdpmc
- * would raise #UD); read(2) through the syscall instruction; CPU exceptions
- * (a divide error) as faults.
+ * would raise #UD), whatever their prefixes; read(2) through the syscall
+ * instruction; the reader at CPL3, so privileged instructions and port I/O
+ * raise #GP; CPU exceptions (a divide error) as faults.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "uc_arch.h"
+
+/* Legacy and REX prefixes before the opcode: a prefixed rdtsc is still
+ * rdtsc, and must not reach the host's clock. */
+static unsigned prefixes(const uint8_t *b)
+{
+	static const uint8_t legacy[] = { 0x66, 0x67, 0xf0, 0xf2, 0xf3, 0x2e,
+	                                  0x36, 0x3e, 0x26, 0x64, 0x65 };
+	unsigned k = 0;
+
+	while (k < 14 && (memchr(legacy, b[k], sizeof(legacy)) ||
+	                  (b[k] & 0xf0) == 0x40))
+		k++;
+	return k;
+}
+
+/* in, out, ins, outs: with IOPL 0 and no I/O bitmap, user code takes #GP
+ * (Unicorn 2.0.1 runs them, so they are refused here). */
+static bool port_io(const uint8_t *b)
+{
+	return (b[0] >= 0xe4 && b[0] <= 0xe7) || (b[0] >= 0xec && b[0] <= 0xef) ||
+	       (b[0] >= 0x6c && b[0] <= 0x6f);
+}
 
 static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 {
 	struct ueng *e = s->eng;
 	uint64_t v, rcx = 0;
-	unsigned len;
+	unsigned len, pre = prefixes(b);
 	const char *what;
 
+	if (port_io(b + pre)) {
+		sm_session_observe(s, s->step);
+		sm_uc_fault(s, "port I/O at 0x%" PRIx64 " raised #GP (user code "
+		            "without I/O privilege)%.0" PRIu64, pc, 0);
+		return true;
+	}
+	b += pre;
 	if (b[0] != 0x0f)
 		return false;
 	if (b[1] == 0x31 || (b[1] == 0x01 && b[2] == 0xf9)) {
@@ -40,7 +71,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	} else {
 		return false;
 	}
-	uint64_t lo = v & 0xffffffffu, hi = v >> 32, next = pc + len;
+	uint64_t lo = v & 0xffffffffu, hi = v >> 32, next = pc + pre + len;
 	uc_reg_write(e->uc, UC_X86_REG_RAX, &lo);
 	uc_reg_write(e->uc, UC_X86_REG_RDX, &hi);
 	uc_reg_write(e->uc, UC_X86_REG_RIP, &next);
@@ -65,9 +96,15 @@ static void x86_intr(uc_engine *uc, uint32_t intno, void *user)
 	uint64_t pc;
 
 	uc_reg_read(uc, UC_X86_REG_RIP, &pc);
+	if (intno == 6) {
+		sm_uc_refused(user, pc, "invalid instruction (#UD)");
+		return;
+	}
 	sm_uc_fault(user, intno == 0 ? "divide error (#DE, vector %" PRIu64
-	            ") at 0x%" PRIx64 : "CPU exception %" PRIu64 " at 0x%" PRIx64,
-	            intno, pc);
+	            ") at 0x%" PRIx64 : intno == 13 ? "general protection fault "
+	            "(#GP, vector %" PRIu64 ": a privileged instruction at user "
+	            "level) at 0x%" PRIx64 : "CPU exception %" PRIu64 " at 0x%"
+	            PRIx64, intno, pc);
 }
 
 static int x86_hooks(struct sm_session *s, uc_engine *uc)
@@ -79,6 +116,35 @@ static int x86_hooks(struct sm_session *s, uc_engine *uc)
 	       uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)x86_intr, s, 1, 0);
 }
 
+/* CPL3 through iretq: a GDT with flat 64-bit user code (0x2b) and data
+ * (0x33) at UC_SYS_ADDR, and the frame the iretq pops just after it. */
+static int x86_prepare_user(uc_engine *uc)
+{
+	uint64_t gdt[7] = {
+		[5] = 0x00affa000000ffffull, /* code: L, DPL 3, present */
+		[6] = 0x00cff2000000ffffull, /* data: writable, DPL 3 */
+	};
+	uint64_t frame[5] = { UC_RET_ADDR, 0x2b, 0x2, UC_STACK_ADDR + 0x1000,
+	                      0x33 };
+	uint64_t sp = UC_SYS_ADDR + 0x800;
+	uc_x86_mmr gdtr = { 0, UC_SYS_ADDR, sizeof(gdt) - 1, 0 };
+
+	return uc_mem_map(uc, UC_SYS_ADDR, 4096, UC_PROT_READ) ||
+	       uc_mem_write(uc, UC_SYS_ADDR, gdt, sizeof(gdt)) ||
+	       uc_mem_write(uc, sp, frame, sizeof(frame)) ||
+	       uc_reg_write(uc, UC_X86_REG_GDTR, &gdtr) ||
+	       uc_reg_write(uc, UC_X86_REG_RSP, &sp) ? -1 : 0;
+}
+
+/* A #UD for an instruction capstone knows (AVX, AVX-512, FMA, ...) is
+ * Unicorn's gap, not the reader's fault; ud0/ud1/ud2 are meant. */
+static bool x86_unsupported(const uint8_t *b, uint64_t pc, char *name,
+                            size_t n)
+{
+	return sm_uc_disasm(SM_X86_64, b, 16, pc, name, n) &&
+	       strncmp(name, "ud", 2) != 0;
+}
+
 const struct sm_uc_arch sm_uc_x86_64 = {
 	.arch = UC_ARCH_X86, .mode = UC_MODE_64,
 	.reg_pc = UC_X86_REG_RIP, .reg_sp = UC_X86_REG_RSP, .reg_link = -1,
@@ -87,4 +153,6 @@ const struct sm_uc_arch sm_uc_x86_64 = {
 	.nr_read = 0,
 	.reg_ret = UC_X86_REG_RAX,
 	.add_hooks = x86_hooks, .trap = x86_trap,
+	.tramp = { 0x48, 0xcf }, .tramp_len = 2, /* iretq */
+	.prepare_user = x86_prepare_user, .unsupported = x86_unsupported,
 };

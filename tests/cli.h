@@ -79,4 +79,39 @@ static inline bool arch_built(const char *arch)
 	return strstr(r.out, want) != NULL;
 }
 
+/* A private temporary directory for this test binary, made on first use
+ * and removed (with what is in it) at exit. */
+static char cli_dir[] = "/tmp/selfmon-testXXXXXX";
+
+static inline void cli_rmdir(void)
+{
+	char cmd[64];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cli_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", cli_dir);
+}
+
+static inline const char *tmpdir(void)
+{
+	if (cli_dir[strlen(cli_dir) - 1] == 'X') {
+		assert_non_null(mkdtemp(cli_dir));
+		atexit(cli_rmdir);
+	}
+	return cli_dir;
+}
+
+/* Compiles tests/readers/SRC with `cc FLAGS` into tmpdir()/OBJ (its path
+ * into path); false if that toolchain cannot. */
+static inline bool compile_reader(const char *cc, const char *flags,
+                                  const char *src, const char *obj,
+                                  char *path, size_t n)
+{
+	char cmd[2048];
+	snprintf(path, n, "%s/%s", tmpdir(), obj);
+	snprintf(cmd, sizeof(cmd), "%s %s -c -I'%s/model' -I'%s/reader' "
+	         "'%s/tests/readers/%s' -o '%s' 2>/dev/null", cc, flags,
+	         SELFMON_SRC, SELFMON_SRC, SELFMON_SRC, src, path);
+	return system(cmd) == 0;
+}
+
 #endif

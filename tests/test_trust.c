@@ -16,38 +16,20 @@
 #include "session.h"
 #include "uc_arch.h"
 
-static char dir[] = "/tmp/selfmon-trustXXXXXX";
-
-static void setup_dir(void)
-{
-	static bool made;
-	if (!made)
-		assert_non_null(mkdtemp(dir));
-	made = true;
-}
-
-/* Writes dir/name with text; the path into path. */
+/* Writes tmpdir()/name with text; the path into path. */
 static void put(const char *name, const char *text, char *path, size_t n)
 {
-	setup_dir();
-	snprintf(path, n, "%s/%s", dir, name);
+	snprintf(path, n, "%s/%s", tmpdir(), name);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
 }
 
-/* Compiles tests/readers/src with cc into dir/obj; false if it cannot. */
 static bool compile(const char *cc, const char *src, const char *obj,
                     char *path, size_t n)
 {
-	char cmd[2048];
-	setup_dir();
-	snprintf(path, n, "%s/%s", dir, obj);
-	snprintf(cmd, sizeof(cmd), "%s -O2 -c -I'%s/model' -I'%s/reader' "
-	         "'%s/tests/readers/%s' -o '%s' 2>/dev/null", cc, SELFMON_SRC,
-	         SELFMON_SRC, SELFMON_SRC, src, path);
-	return system(cmd) == 0;
+	return compile_reader(cc, "-O2", src, obj, path, n);
 }
 
 static unsigned count(const char *s, const char *what)
@@ -184,13 +166,13 @@ static void test_long_path(void **state)
 	(void)state;
 	assert_true(compile("gcc", "long_reader.c", "long.o", obj, sizeof(obj)));
 	snprintf(deep, sizeof(deep), "%s/a_directory_name_long_enough_to_pass_"
-	         "seventy_characters_in_the_path_of_the_reader", dir);
+	         "seventy_characters_in_the_path_of_the_reader", tmpdir());
 	assert_int_equal(mkdir(deep, 0700), 0);
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/reader_object.o'", obj, deep);
 	assert_int_equal(system(cmd), 0);
 	snprintf(args, sizeof(args), "check %s/reader_object.o:long_read --abi "
 	         "raw --scenario x86_overflow --scenario x86_reset --bound 1 "
-	         "--traces %s/cex", deep, dir);
+	         "--traces %s/cex", deep, tmpdir());
 	run(args);
 	assert_int_equal(r.status, 1);
 	/* every row's verdict column starts where the header's does */
@@ -218,7 +200,7 @@ static void test_long_path(void **state)
 		fail_msg("replay '%s' (%s): %d %s %s", line, verdict, r.status,
 		         r.out, r.err);
 	snprintf(args, sizeof(args), "replay %s/cex/reader_object.o_long_read-"
-	         "x86_overflow-unicorn.trace", dir);
+	         "x86_overflow-unicorn.trace", tmpdir());
 	run(args);
 	if (r.status != 1 || strncmp(r.out, verdict, strlen(verdict)))
 		fail_msg("%s: %d %s %s", args, r.status, r.out, r.err);
@@ -279,9 +261,8 @@ static void test_action_filter(void **state)
 	    "rotate_out,overflow --drop-scripted");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "No bundled scenario makes it fail"));
-	setup_dir();
 	snprintf(args, sizeof(args), "plot x86_reset --without reset --reader "
-	         "reference --schedule reset@3 -o %s/p.svg", dir);
+	         "reference --schedule reset@3 -o %s/p.svg", tmpdir());
 	expect_usage_error(args, "--schedule has reset");
 	expect_usage_error("check --actions bogus", "unknown action 'bogus'");
 	expect_usage_error("check --without", "--without needs a list");
@@ -372,10 +353,5 @@ int main(void)
 		cmocka_unit_test(test_spin_is_livelock),
 		cmocka_unit_test(test_replay_by_abi),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (dir[strlen(dir) - 1] != 'X')
-		(void)system(cmd);
-	return rc;
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

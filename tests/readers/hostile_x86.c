@@ -1,0 +1,135 @@
+/*
+ * hostile_x86.c — x86-64 readers for test_hostile that attack the
+ * emulator instead of reading the page.  Raw ABI, each named for its
+ * attack; selfmon must end each in a verdict, in bounded time, touching
+ * nothing outside the emulator.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef uint64_t (*fn)(void);
+
+/* `jmp .` written into the return page, then jumped to. */
+uint64_t jmp_ret_page(const void *page)
+{
+	volatile uint8_t *p = (uint8_t *)0x50000010;
+	(void)page;
+	p[0] = 0xeb;
+	p[1] = 0xfe;
+	return ((fn)(uintptr_t)0x50000010)();
+}
+
+/* rdtsc written onto the stack, then run there. */
+uint64_t rdtsc_on_stack(const void *page)
+{
+	uint8_t code[8] = { 0x0f, 0x31, 0x48, 0xc1, 0xe2, 0x20, 0xc3 };
+	(void)page;
+	return ((fn)(uintptr_t)code)();
+}
+
+uint64_t priv_cli(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("cli");
+	return 0;
+}
+
+uint64_t priv_rdmsr(const void *page)
+{
+	uint32_t lo, hi;
+	(void)page;
+	__asm__ __volatile__("rdmsr" : "=a"(lo), "=d"(hi) : "c"(0x10));
+	return lo | (uint64_t)hi << 32;
+}
+
+uint64_t priv_cr0(const void *page)
+{
+	uint64_t v;
+	(void)page;
+	__asm__ __volatile__("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+uint64_t port_in(const void *page)
+{
+	uint8_t v;
+	(void)page;
+	__asm__ __volatile__("inb $0x60, %0" : "=a"(v));
+	return v;
+}
+
+uint64_t halt(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("hlt");
+	return 0;
+}
+
+/* A prefixed rdtsc (REX.W, then an operand-size prefix). */
+uint64_t prefixed_rdtsc(const void *page)
+{
+	uint32_t lo, hi;
+	(void)page;
+	__asm__ __volatile__(".byte 0x66, 0x48, 0x0f, 0x31"
+	                     : "=a"(lo), "=d"(hi));
+	return lo | (uint64_t)hi << 32;
+}
+
+/* read(2) into the read-only page: the kernel's copy_to_user() fails
+ * with EFAULT (the result, -1, is returned as the count). */
+uint64_t read_into_page(const void *page)
+{
+	return (uint64_t)read(3, (void *)page, 24);
+}
+
+/* memcpy over the read-only page: SIGSEGV on Linux. */
+uint64_t memcpy_to_page(const void *page)
+{
+	uint64_t zero[3] = { 0, 0, 0 };
+	memcpy((void *)page, zero, sizeof(zero));
+	return 0;
+}
+
+/* A correct pinned-counter read on its first call only: a counter in
+ * .bss remembers earlier calls, so if any state survived from one run to
+ * the next, the later runs would return 99. */
+static uint64_t calls;
+uint64_t bss_counter(const void *page)
+{
+	const volatile struct { uint32_t v, c, lock, index; int64_t offset; }
+		*pc = page;
+	uint32_t seq, lo, hi;
+	uint64_t count;
+
+	if (calls++)
+		return 99;
+	do {
+		seq = pc->lock;
+		__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi)
+		                     : "c"(pc->index - 1));
+		count = (uint64_t)pc->offset +
+		        (uint64_t)((int64_t)((lo | (uint64_t)hi << 32) << 16) >> 16);
+	} while (pc->lock != seq);
+	return count;
+}
+
+uint64_t avx(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("vpxor %%ymm0, %%ymm0, %%ymm0" ::: "xmm0");
+	return 0;
+}
+
+/* rep stosb of 12,000 bytes, twice: each iteration is a step, so the
+ * budget ends it however long the count. */
+uint64_t rep_long(const void *page)
+{
+	for (int k = 0; k < 2; k++) {
+		uint64_t n = 12000;
+		void *d = (void *)0x30000000;
+		__asm__ __volatile__("rep stosb" : "+D"(d), "+c"(n) : "a"(0)
+		                     : "memory");
+	}
+	return ((const volatile uint64_t *)page)[0];
+}

@@ -1,0 +1,118 @@
+/*
+ * test_hostile.c — reader code that attacks the emulator ends in a
+ * verdict, in bounded time, touching nothing outside it: code written
+ * into the return page or onto the stack never runs (no page is both
+ * writable and executable), so no counter read escapes the traps; the
+ * reader runs as user code (x86 CPL3, arm64 EL0, riscv64 U-mode), so
+ * privileged instructions fault as on hardware; the import stubs honour
+ * the reader's permissions; writable reader memory starts afresh in every
+ * run; an instruction the emulator lacks is UNSUPPORTED (exit 4), not the
+ * reader's fault; a long `rep` is bounded by the step budget.  Sources:
+ * tests/readers/hostile_*.c.
+ */
+#include "cli.h"
+
+/* The verdict and detail of one cell of check --json. */
+static void cell(const char *obj, const char *fn, const char *scn,
+                 const char *extra, char *verdict, size_t vn)
+{
+	char args[2048];
+	snprintf(args, sizeof(args), "check %s:%s --abi raw --scenario %s "
+	         "--no-traces --json %s", obj, fn, scn, extra);
+	run(args);
+	const char *v = strstr(r.out, "\"verdict\":\"");
+	if (!v)
+		fail_msg("%s: %d %s %s", args, r.status, r.out, r.err);
+	snprintf(verdict, vn, "%.*s", (int)strcspn(v + 11, "\""), v + 11);
+}
+
+static void expect(const char *obj, const char *fn, const char *scn,
+                   const char *extra, const char *verdict, const char *detail)
+{
+	char v[32];
+	cell(obj, fn, scn, extra, v, sizeof(v));
+	if (strcmp(v, verdict) || !strstr(r.out, detail))
+		fail_msg("%s in %s: %s, expected %s with '%s': %.600s", fn, scn, v,
+		         verdict, detail, r.out);
+}
+
+static void test_x86(void **state)
+{
+	char obj[512];
+	(void)state;
+	assert_true(compile_reader("gcc", "-O2 -fno-builtin", "hostile_x86.c",
+	                           "hx.o", obj, sizeof(obj)));
+	const char *scn = "x86_pinned", *b0 = "--bound 0";
+	expect(obj, "jmp_ret_page", scn, b0, "FAULT", "write to read-only code");
+	expect(obj, "rdtsc_on_stack", scn, b0, "FAULT",
+	       "jump into non-executable memory");
+	expect(obj, "priv_cli", scn, b0, "FAULT", "#GP");
+	expect(obj, "priv_rdmsr", scn, b0, "FAULT", "#GP");
+	expect(obj, "priv_cr0", scn, b0, "FAULT", "#GP");
+	expect(obj, "halt", scn, b0, "FAULT", "#GP");
+	expect(obj, "port_in", scn, b0, "FAULT", "port I/O");
+	/* the model's TSC (cycle 2.9e9 + 5000), not the host's */
+	expect(obj, "prefixed_rdtsc", scn, b0, "WRONG_VALUE", "count = 2900005000");
+	/* read(2) into the read-only page: EFAULT, the page untouched */
+	expect(obj, "read_into_page", scn, b0, "WRONG_VALUE",
+	       "count = 18446744073709551615");
+	expect(obj, "memcpy_to_page", scn, b0, "FAULT", "not writable memory");
+	expect(obj, "rep_long", scn, b0, "LIVELOCK", "after 20000 steps");
+	assert_int_equal(r.status, 1);
+	expect(obj, "avx", scn, b0, "UNSUPPORTED", "cannot run 'vpxor ymm0");
+	assert_int_equal(r.status, 4);
+}
+
+/* .bss state from one run must not reach the next: every schedule of a
+ * reader correct on its first call passes, and all are explored. */
+static void test_fresh_memory(void **state)
+{
+	char obj[512];
+	(void)state;
+	assert_true(compile_reader("gcc", "-O2 -fno-builtin", "hostile_x86.c",
+	                           "hx.o", obj, sizeof(obj)));
+	expect(obj, "bss_counter", "x86_pinned", "--actions overflow --bound 2",
+	       "PASS", "\"schedules\":");
+	const char *n = strstr(r.out, "\"schedules\":");
+	assert_true(strtoul(n + 12, NULL, 10) > 5);
+}
+
+static void test_arm64(void **state)
+{
+	char obj[512];
+	(void)state;
+	if (!arch_built("arm64") ||
+	    !compile_reader("aarch64-linux-gnu-gcc", "-O2", "hostile_arm64.c",
+	                    "ha.o", obj, sizeof(obj)))
+		skip();
+	const char *scn = "arm64_counters", *b0 = "--bound 0";
+	expect(obj, "jmp_ret_page", scn, b0, "FAULT", "write to read-only code");
+	expect(obj, "priv_vbar", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
+	expect(obj, "pmcr", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
+	expect(obj, "cntpct", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
+}
+
+static void test_riscv64(void **state)
+{
+	char obj[512];
+	(void)state;
+	if (!arch_built("riscv64") ||
+	    !compile_reader("riscv64-linux-gnu-gcc", "-O2", "hostile_riscv64.c",
+	                    "hr.o", obj, sizeof(obj)))
+		skip();
+	const char *scn = "riscv64", *b0 = "--bound 0";
+	expect(obj, "jmp_ret_page", scn, b0, "FAULT", "write to read-only code");
+	expect(obj, "csrrs_cycle", scn, b0, "FAULT", "csr write");
+	expect(obj, "mstatus", scn, b0, "FAULT", "illegal instruction");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_x86),
+		cmocka_unit_test(test_fresh_memory),
+		cmocka_unit_test(test_arm64),
+		cmocka_unit_test(test_riscv64),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
