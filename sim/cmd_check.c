@@ -88,6 +88,8 @@ static const char usage[] =
 	"  --bound K       at most K injected actions per schedule (default 2)\n"
 	"  --engine E      unicorn (default) or native\n"
 	"  --random N      N random schedules instead of all (with --seed S)\n"
+	"  --time-limit S  stop exploring a cell after S seconds; it is then\n"
+	"                  INCOMPLETE (default 600, 0 for none)\n"
 	"  -j N            worker threads (default: number of CPUs)\n"
 	"  --shard I/N     only cells I, I+N, I+2N, ... (0 <= I < N): the shards\n"
 	"                  of a sweep together are the whole sweep\n"
@@ -129,6 +131,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	int rc;
 
 	o->x.bound = 2;
+	o->x.time_limit = 600;
 	o->arch = -1;
 	o->abi = -1;
 	o->nshards = 1;
@@ -192,6 +195,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (number_arg(a, val, 100000000, &v))
 				return 2;
 			o->x.random_runs = (unsigned)v;
+			i++;
+		} else if (!strcmp(a, "--time-limit")) {
+			if (number_arg(a, val, 86400 * 365, &v))
+				return 2;
+			o->x.time_limit = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--seed")) {
 			if (number_arg(a, val, UINT64_MAX, &o->x.seed))

@@ -11,6 +11,7 @@ struct sm_explore_opts {
 	unsigned bound;        /* at most this many injected actions */
 	unsigned random_runs;  /* 0: exhaustive; else this many random ones */
 	uint64_t seed;
+	unsigned time_limit;   /* seconds for one cell; 0: none */
 };
 
 struct sm_cell {
@@ -19,6 +20,7 @@ struct sm_cell {
 	 * schedule's); or ERROR (selfmon's own) */
 	enum sm_verdict verdict;
 	enum sm_verdict found_verdict; /* of `found` */
+	bool timed_out;                /* stopped at the time limit */
 	uint64_t runs, blocked;
 	struct sm_schedule found, min;
 	struct sm_result res;     /* of the minimised schedule */

@@ -134,6 +134,25 @@ static void test_late_points(void **state)
 	assert_true(strtoull(at + 9, NULL, 10) > 4096 * 3);
 }
 
+/* A cell's time limit, when hit, leaves it INCOMPLETE, never PASS. */
+static void test_time_limit(void **state)
+{
+	char obj[512], scn[512], args[2048];
+	(void)state;
+	assert_true(compile("gcc", "long_reader.c", "long.o", obj, sizeof(obj)));
+	put("overflow_reset.scn", "arch x86_64\npmu gp=4 fixed=3 width=48\n"
+	    "clock hz=2900000000\nevent branches counter=gp1 left=100000\n"
+	    "check at=3000 explore=stall\nend 40000\n", scn, sizeof(scn));
+	snprintf(args, sizeof(args), "check %s:long_read --abi raw --scenario "
+	         "%s --bound 2 --time-limit 1 --no-traces", obj, scn);
+	run(args);
+	if (r.status != 3 || !strstr(r.out, "INCOMPLETE") ||
+	    !strstr(r.out, "time limit of 1 s"))
+		fail_msg("%d %s %s", r.status, r.out, r.err);
+	expect_usage_error("check --time-limit x", "bad value 'x' for "
+	                   "--time-limit");
+}
+
 /* Item 3: a schedule still retrying at the budget is not judged: the cell
  * is INCOMPLETE, not PASS, in the table, the JSON and the exit status. */
 static void test_blocked_is_incomplete(void **state)
@@ -345,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_cntvctss),
 		cmocka_unit_test(test_late_points),
 		cmocka_unit_test(test_blocked_is_incomplete),
+		cmocka_unit_test(test_time_limit),
 		cmocka_unit_test(test_long_path),
 		cmocka_unit_test(test_page_rounding),
 		cmocka_unit_test(test_action_filter),
