@@ -393,8 +393,7 @@ static void add_job(struct plan *p, const struct sm_reader *r,
 	j->expected = r->image ? V_PASS
 	                       : expected(r, p->scn_name[si], p->o.engine);
 	if (r->image && j->scn->expect >= 0) /* a kernel hazard: no escape */
-		j->expected = (enum sm_verdict)sm_verdict_from_name(
-			sm_expect_names[j->scn->expect]);
+		j->expected = (enum sm_verdict)j->scn->expect;
 	/* The corpus's declared verdicts are for the scenarios' own actions:
 	 * under --actions/--without/--drop-scripted only the readers that
 	 * must always pass (reference, users') are held to theirs. */

@@ -15,6 +15,7 @@
 
 #include "model.h"
 #include "scenario.h"
+#include "verdict.h"
 
 struct sm_image;
 
@@ -54,22 +55,7 @@ struct sm_blob {
 const struct sm_blob *sm_blob_for(enum sm_arch arch); /* NULL: not built */
 #define SM_CODE_BASE 0x10000000ull
 
-/* ---- verdicts -------------------------------------------------------- */
-
-/* Run verdicts, and two that only a whole exploration (a cell) gets:
- * V_INCOMPLETE, no failure found but some schedule ran out of the step
- * budget while the kernel kept writing (BLOCKED), so it was not judged;
- * V_ERROR, selfmon's own failure (the emulator did not move past an
- * instruction it answered, a re-run disagreed with the first run), never
- * the reader's verdict: exit status 2. */
-enum sm_verdict { V_PASS, V_BLOCKED, V_INCOMPLETE, V_WRONG_VALUE, V_FAULT,
-                  V_LIVELOCK, V_ERROR, NVERDICTS };
-const char *sm_verdict_name(enum sm_verdict v);
-int sm_verdict_from_name(const char *s);
-static inline bool sm_verdict_fails(enum sm_verdict v)
-{
-	return v >= V_WRONG_VALUE && v != V_ERROR;
-}
+/* ---- verdicts: enum sm_verdict and its names are model/verdict.h ---- */
 
 /* ---- schedules ------------------------------------------------------- */
 

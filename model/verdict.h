@@ -1,0 +1,36 @@
+/*
+ * verdict.h — the verdicts selfmon gives a reader, and their names.
+ *
+ * Owns: enum sm_verdict and its spelling, the one list of verdict names:
+ * sim/ prints and parses them, a scenario's `check expect=V` (scenario.c)
+ * names one, the corpus table (reader/variants/list.h) declares them.
+ * Must not touch: anything else; it is here, in model/, only so that the
+ * scenario parser can use it without depending on sim/.
+ */
+#ifndef SELFMON_VERDICT_H
+#define SELFMON_VERDICT_H
+
+#include <stdbool.h>
+
+/* Run verdicts, and two that only a whole exploration (a cell) gets:
+ * V_INCOMPLETE, no failure found but some schedule ran out of the step
+ * budget while the kernel kept writing (BLOCKED), so it was not judged;
+ * V_ERROR, selfmon's own failure (the emulator did not move past an
+ * instruction it answered, a re-run disagreed with the first run), never
+ * the reader's verdict: exit status 2. */
+enum sm_verdict { V_PASS, V_BLOCKED, V_INCOMPLETE, V_WRONG_VALUE, V_FAULT,
+                  V_LIVELOCK, V_ERROR, NVERDICTS };
+const char *sm_verdict_name(enum sm_verdict v); /* "?" out of range */
+int sm_verdict_from_name(const char *s);        /* -1: no such verdict */
+static inline bool sm_verdict_fails(enum sm_verdict v)
+{
+	return v >= V_WRONG_VALUE && v != V_ERROR;
+}
+/* A verdict one run can get (all but V_INCOMPLETE and V_ERROR): what a
+ * scenario's `check expect=V` may name. */
+static inline bool sm_verdict_of_run(enum sm_verdict v)
+{
+	return v != V_INCOMPLETE && v != V_ERROR && v < NVERDICTS;
+}
+
+#endif
