@@ -24,9 +24,20 @@ struct sm_image;
 enum sm_abi { ABI_RAW, ABI_TIMES, ABI_SCALED, ABI_VALUES, NABI };
 const char *sm_abi_name(enum sm_abi abi);
 
+/* A verdict a built-in reader is declared to get in one bundled scenario
+ * (reader/variants/list.h); where none is declared it expects PASS. */
+struct sm_expect {
+	const char *scenario; /* traces/scenario.scn; NULL ends a list */
+	unsigned engines;     /* 1 << enum sm_engine_kind it applies on */
+	enum sm_verdict verdict;
+};
+
 struct sm_reader {
 	const char *name;
 	const char *what;     /* one line: the algorithm or the fault */
+	const char *fault;    /* one line each, explain-bug; NULL: no bug */
+	const char *fix;
+	const struct sm_expect *expect; /* NULL-terminated; NULL: none */
 	enum sm_abi abi;
 	void (*native)(void); /* the routed build, cast by ABI; NULL: none */
 	const char *symbol;   /* entry in the built reader code */
@@ -78,10 +89,11 @@ struct sm_schedule {
 
 enum sm_engine_kind { ENGINE_UNICORN, ENGINE_NATIVE, NENGINES };
 const char *sm_engine_name(enum sm_engine_kind e);
-/* "scenario=VERDICT ..." pairs; scenarios not named expect PASS.  The
- * native engine sees page updates only at routed calls, so some faults
- * have engine-specific expectations. */
-const char *sm_reader_expect(const struct sm_reader *r, enum sm_engine_kind e);
+/* The verdict r is declared to get in the bundled scenario on engine e
+ * (PASS where none is).  The native engine sees page updates only at
+ * routed calls, so some faults have engine-specific expectations. */
+enum sm_verdict sm_reader_expected(const struct sm_reader *r,
+                                   const char *scenario, enum sm_engine_kind e);
 
 
 #define SM_BUDGET 20000        /* instructions (native: routed calls) */
