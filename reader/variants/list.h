@@ -42,6 +42,9 @@
  * expectations are the macro's variadic arguments.  sim/readers.c expands
  * it into the records of sm_readers[], each with its list of struct
  * sm_expect (sim/session.h).
+ *
+ * The correct reader the mutants copy, base_reader.c, has no record: it
+ * is no corpus reader (see its header).
  */
 #if !defined(SELFMON_VARIANT) || !defined(SELFMON_EXPECT)
 #error "define SELFMON_VARIANT and SELFMON_EXPECT before including list.h"
@@ -262,7 +265,7 @@ SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
 
-/* ---- Single-fault mutants of the corpus's correct values reader ----- */
+/* ---- Single-fault mutants of the correct values reader, base_reader.c */
 
 SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	"mutant: never re-reads the lock after reading the page and the "
