@@ -10,8 +10,9 @@
  * traces/README.md: change the two together.
  *
  * Must not touch: model state (struct sm_model) or anything other than the
- * struct sm_scenario it is handed.  It calls only sm_config_default() and the
- * arch/action name tables of config.c.  No global mutable state: everything
+ * struct sm_scenario it is handed.  It calls only sm_config_default(), the
+ * arch/action name tables of config.c and the verdict names of verdict.c
+ * (check expect=).  No global mutable state: everything
  * the parser knows lives in a struct parser on the caller's stack, and all
  * tables below are const.
  *
@@ -41,6 +42,7 @@
 #include <string.h>
 
 #include "scenario.h"
+#include "verdict.h"
 
 #define LINE_MAX_LEN 1024
 #define MAX_TOKENS (LINE_MAX_LEN / 2 + 1)
@@ -453,18 +455,16 @@ static const struct keydef check_keys[] = {
 	  FIELD(struct sm_scenario, expect) },
 };
 
-const char *const sm_expect_names[] = {
-	"PASS", "BLOCKED", "WRONG_VALUE", "FAULT", "LIVELOCK", NULL,
-};
-
-/* expect=VERDICT: what every reader without its own expectation gets. */
+/* expect=VERDICT: what every reader without its own expectation gets, a
+ * verdict one run can get (verdict.h). */
 static int word_expect(struct parser *p, const struct tok *v, uint64_t *out)
 {
-	for (uint64_t i = 0; sm_expect_names[i]; i++)
-		if (!strcmp(v->s, sm_expect_names[i])) {
-			*out = i;
-			return 0;
-		}
+	int verdict = sm_verdict_from_name(v->s);
+
+	if (verdict >= 0 && sm_verdict_of_run((enum sm_verdict)verdict)) {
+		*out = (uint64_t)verdict;
+		return 0;
+	}
 	return fail(p, v->col, "bad value '%s' for expect (expected PASS, "
 	            "BLOCKED, WRONG_VALUE, FAULT or LIVELOCK)", v->s);
 }

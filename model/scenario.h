@@ -25,14 +25,12 @@ struct sm_scenario {
 	uint64_t end;         /* cycles after the start the run lasts */
 	uint64_t check_at;    /* cycles after the start the reader is called */
 	unsigned explore;     /* actions the explorer injects: 1 << kind */
-	int expect;           /* check expect=V: index in sm_expect_names, or
-	                       * -1; the verdict of readers without their own
+	int expect;           /* check expect=V: an enum sm_verdict (verdict.h),
+	                       * or -1; the verdict of readers without their own
 	                       * declared expectation (a kernel hazard) */
 	unsigned nactions;    /* sorted by `at`, stable */
 	struct sm_timed_action act[SM_MAX_TIMED];
 };
-
-extern const char *const sm_expect_names[]; /* NULL-terminated */
 
 /* 0 on success; -1 with "FILE:LINE:COL: message" in err. */
 int sm_scenario_parse(const char *name, const char *text,

@@ -339,25 +339,6 @@ static int load_scenarios(struct plan *p)
 	return rc;
 }
 
-/* "x86_reset=WRONG_VALUE other=FAULT" -> the verdict for `scn`. */
-static enum sm_verdict expected(const struct sm_reader *r, const char *scn,
-                                enum sm_engine_kind engine)
-{
-	const char *e = sm_reader_expect(r, engine);
-	size_t n = strlen(scn);
-
-	for (const char *p = e; (p = strstr(p, scn)); p += n) {
-		if ((p == e || p[-1] == ' ') && p[n] == '=') {
-			char v[32];
-			size_t k = strcspn(p + n + 1, " ");
-			snprintf(v, sizeof(v), "%.*s", (int)k, p + n + 1);
-			int verdict = sm_verdict_from_name(v);
-			return verdict < 0 ? V_PASS : (enum sm_verdict)verdict;
-		}
-	}
-	return V_PASS;
-}
-
 static bool arch_selected(const struct plan *p, enum sm_arch a)
 {
 	bool built = sm_blob_for(a) != NULL;
@@ -401,10 +382,10 @@ static void add_job(struct plan *p, const struct sm_reader *r,
 	j->dropped_kinds = p->dropped_kinds[si];
 	j->scn_name = p->scn_name[si];
 	j->expected = r->image ? V_PASS
-	                       : expected(r, p->scn_name[si], p->o.engine);
+	                       : sm_reader_expected(r, p->scn_name[si],
+	                                            p->o.engine);
 	if (r->image && j->scn->expect >= 0) /* a kernel hazard: no escape */
-		j->expected = (enum sm_verdict)sm_verdict_from_name(
-			sm_expect_names[j->scn->expect]);
+		j->expected = (enum sm_verdict)j->scn->expect;
 	/* The corpus's declared verdicts are for the scenarios' own actions:
 	 * under --actions/--without/--drop-scripted only the readers that
 	 * must always pass (reference, users') are held to theirs. */

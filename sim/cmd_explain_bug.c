@@ -3,8 +3,9 @@
  * corpus, its minimal failing schedule with the --explain listing, and a
  * paragraph on the fault and the fix.
  *
- * Owns: the fault/fix texts of the corpus (one entry per variant) and the
- * search for the shortest counterexample among the bundled scenarios.
+ * Owns: the search for the shortest counterexample among the bundled
+ * scenarios and the page it prints.  The fault and fix texts are the
+ * corpus table's (reader/variants/list.h, through struct sm_reader).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -15,109 +16,6 @@
 #include "commands.h"
 #include "explain.h"
 #include "explore.h"
-
-static const struct bug {
-	const char *name, *fault, *fix;
-} bugs[] = {
-	{ "rfc2011_test", "adds the raw counter to offset without sign "
-	  "extension, returns 0 when index is 0, and adds the time delta to "
-	  "running even when the event is not on a counter.",
-	  "sign-extend the counter from pmc_width, fall back to read(2) when "
-	  "index is 0, and add the delta to running only when index != 0." },
-	{ "rfc2011_mux", "no sign extension, (1 << time_shift) computed as an "
-	  "int, and count / running with running possibly 0.",
-	  "sign-extend from pmc_width, use 64-bit or 128-bit time arithmetic, "
-	  "and scale only when running != 0." },
-	{ "pinned_loop", "assumes the counter is always on the PMU: no odd-lock "
-	  "check, no capability check, no sign extension.",
-	  "check cap_user_rdpmc and index, sign-extend, retry while the lock "
-	  "is odd or has moved." },
-	{ "uapi_pre2022", "the header's loop before 2022: divides by running "
-	  "without checking it and keeps the IOC_RESET quirk.",
-	  "guard running != 0 and correct a count that comes out negative by "
-	  "2^pmc_width." },
-	{ "uapi_2022", "the 2022 header loop: right arithmetic, but after "
-	  "PERF_EVENT_IOC_RESET the sign-extended count is 2^pmc_width low.",
-	  "a count that comes out negative after sign extension was computed "
-	  "from a zero-extended prev_count: add 2^pmc_width." },
-	{ "manpage", "adds the raw rdpmc value (no sign extension) and divides "
-	  "by running without a guard.",
-	  "sign-extend from pmc_width and guard running != 0." },
-	{ "libperf_sext", "extrapolates enabled/running only when they differ "
-	  "on the page, so a pinned event's times are those of the last page "
-	  "update; also keeps the IOC_RESET quirk.",
-	  "always add the time delta when cap_user_time is set, and correct the "
-	  "reset quirk." },
-	{ "libperf_nosext", "libperf since Linux 6.18 (u64 evcnt): the shifts "
-	  "that sign-extended now mask the counter to pmc_width, so the count "
-	  "is 2^pmc_width too big after every reload; and, as in every libperf, "
-	  "a pinned event's times are those of the last page update.",
-	  "shift a signed value (s64), i.e. sign-extend from pmc_width, and "
-	  "always add the time delta when cap_user_time is set." },
-	{ "jevents_mask48", "masks the sum rdpmc + offset to 48 bits: right "
-	  "modulo 2^48 on x86 only (not with arm64's 32-bit counters, not once "
-	  "the count reaches 2^48), and with index 0 it returns offset without "
-	  "re-checking the lock, so an update landing after the index load "
-	  "goes unnoticed.", "sign-extend the counter from pmc_width and add "
-	  "in 64 bits; with index 0 re-check the lock (or read(2)) too." },
-	{ "papi_offset_mask", "adds offset and counter modulo 2^pmc_width: "
-	  "wrong once the count reaches 2^pmc_width, and stale times when not "
-	  "multiplexed.", "add in 64 bits after sign extension; always "
-	  "extrapolate the times." },
-	{ "no_recheck", "never re-reads the lock, so an update between its "
-	  "loads (a migration, an overflow) goes unnoticed.",
-	  "re-read the lock after the last load and retry if it moved." },
-	{ "inverted_recheck", "retries while the lock is unchanged: without "
-	  "kernel activity it never returns; with it, it returns a torn read.",
-	  "retry while the lock HAS changed (or is odd)." },
-	{ "no_barrier", "without compiler barriers and with plain loads the "
-	  "compiler folds the two lock loads into one: the re-check is gone.",
-	  "load each field once with READ_ONCE and put barriers (rmb on arm64 "
-	  "and riscv64) between the lock and the fields." },
-	{ "stale_delta", "takes the clock and the time delta on the first pass "
-	  "only and reuses them after a retry.",
-	  "read the clock and compute the delta inside every pass." },
-	{ "shift_int", "computes the time with an int mask (1 << time_shift) "
-	  "- 1; for every shift the kernel writes (<= 31) the mask happens to "
-	  "be right, so no page exposes it.", "use unsigned 64-bit (or "
-	  "mul_u64_u32_shr) arithmetic all the same." },
-	{ "no_running_guard", "scales count * enabled / running without "
-	  "checking running: an event that never ran divides by zero.",
-	  "return the count unscaled (it is 0) when running is 0." },
-	{ "rdpmc_index0", "calls rdpmc(index - 1) without checking index: with "
-	  "index 0 that is counter 0xffffffff, a #GP (SIGSEGV).",
-	  "read the counter only when cap_user_rdpmc and index != 0; else "
-	  "read(2)." },
-	{ "caps_outside_loop", "reads the capability bits once before the "
-	  "seqlock: a page update in flight shows cap_user_time cleared and the "
-	  "reader returns stale times.",
-	  "load capabilities inside the seqlock pass with the other fields." },
-	{ "no_sext", "adds the raw counter without sign extension: off by "
-	  "2^pmc_width after every reload.", "sign-extend from pmc_width." },
-	{ "no_zero_ext_fix", "always sign-extends: right after IOC_RESET the "
-	  "kernel's prev_count is zero-extended and the count is 2^pmc_width "
-	  "low.", "add 2^pmc_width to a count that comes out negative." },
-	{ "no_time_mask", "ignores time_cycles/time_mask: across a timer wrap "
-	  "(arm64, riscv64) the time jumps back by the timer's period.",
-	  "cyc = time_cycles + ((cyc - time_cycles) & time_mask) when "
-	  "cap_user_time_short." },
-	{ "arm64_swapped_table", "its per-register counter table has the "
-	  "entries for PMEVCNTR12 and PMEVCNTR13 swapped (as libperf's and "
-	  "PAPI's arm64 tables do): an event on one reads the other.",
-	  "generate the table (or use one mrs per case of a switch) so entry n "
-	  "reads PMEVCNTR<n>." },
-	{ "arm64_pmselr_unlocked", "selects the counter (PMSELR_EL0) once, "
-	  "outside the seqlock; when the event moves the read goes to the old "
-	  "counter.", "select and read inside the same seqlock pass." },
-};
-
-static const struct bug *bug_of(const char *name)
-{
-	for (size_t i = 0; i < sizeof(bugs) / sizeof(bugs[0]); i++)
-		if (!strcmp(bugs[i].name, name))
-			return &bugs[i];
-	return NULL;
-}
 
 static void paragraph(const char *label, const char *text)
 {
@@ -215,11 +113,10 @@ int cmd_explain_bug(int argc, char **argv)
 			                   argv[i]);
 	}
 	const struct sm_reader *r = sm_reader_find(argv[0]);
-	const struct bug *bug = bug_of(argv[0]);
 	if (!r)
 		return usage_error("explain-bug: unknown reader '%s' (see 'selfmon "
 		                   "list')", argv[0]);
-	if (!bug)
+	if (!r->fault)
 		return usage_error("explain-bug: '%s' has no bug to explain (the "
 		                   "reference reader passes every scenario)", argv[0]);
 	static struct best cand;
@@ -239,12 +136,12 @@ int cmd_explain_bug(int argc, char **argv)
 		return usage_error("explain-bug: no reader code for '%s' in this "
 		                   "selfmon", r->name);
 	printf("%s (%s ABI): %s\n\n", r->name, sm_abi_name(r->abi), r->what);
-	paragraph("The fault", bug->fault);
+	paragraph("The fault", r->fault);
 	if (!b.found) {
 		printf("\nNo bundled scenario makes it fail at bound 2%s.\n",
 		       sm_action_filter_given(&af) ? " with these kernel actions"
 		                                   : "");
-		paragraph("\nThe fix", bug->fix);
+		paragraph("\nThe fix", r->fix);
 		return 0;
 	}
 	sm_schedule_format(line, sizeof(line), arch, ENGINE_UNICORN, r->name,
@@ -266,6 +163,6 @@ int cmd_explain_bug(int argc, char **argv)
 	sm_explain_done(&x);
 	printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict), s->res.detail);
 	sm_session_free(s);
-	paragraph("The fix", bug->fix);
+	paragraph("The fix", r->fix);
 	return 0;
 }

@@ -15,12 +15,6 @@
 #include "explain.h"
 #include "session.h"
 
-static const char *const verdict_names[NVERDICTS] = {
-	[V_PASS] = "PASS", [V_BLOCKED] = "BLOCKED", [V_INCOMPLETE] = "INCOMPLETE",
-	[V_WRONG_VALUE] = "WRONG_VALUE", [V_FAULT] = "FAULT",
-	[V_LIVELOCK] = "LIVELOCK", [V_ERROR] = "ERROR",
-	[V_UNSUPPORTED] = "UNSUPPORTED",
-};
 static const char *const abi_names[NABI] = {
 	[ABI_RAW] = "raw", [ABI_TIMES] = "times", [ABI_SCALED] = "scaled",
 	[ABI_VALUES] = "values",
@@ -28,19 +22,6 @@ static const char *const abi_names[NABI] = {
 static const char *const engine_names[NENGINES] = {
 	[ENGINE_UNICORN] = "unicorn", [ENGINE_NATIVE] = "native",
 };
-
-const char *sm_verdict_name(enum sm_verdict v)
-{
-	return (unsigned)v < NVERDICTS ? verdict_names[v] : "?";
-}
-
-int sm_verdict_from_name(const char *s)
-{
-	for (int i = 0; i < NVERDICTS; i++)
-		if (!strcmp(s, verdict_names[i]))
-			return i;
-	return -1;
-}
 
 const char *sm_abi_name(enum sm_abi abi)
 {

@@ -15,6 +15,7 @@
 
 #include "model.h"
 #include "scenario.h"
+#include "verdict.h"
 
 struct sm_image;
 
@@ -23,9 +24,20 @@ struct sm_image;
 enum sm_abi { ABI_RAW, ABI_TIMES, ABI_SCALED, ABI_VALUES, NABI };
 const char *sm_abi_name(enum sm_abi abi);
 
+/* A verdict a built-in reader is declared to get in one bundled scenario
+ * (reader/variants/list.h); where none is declared it expects PASS. */
+struct sm_expect {
+	const char *scenario; /* traces/scenario.scn; NULL ends a list */
+	unsigned engines;     /* 1 << enum sm_engine_kind it applies on */
+	enum sm_verdict verdict;
+};
+
 struct sm_reader {
 	const char *name;
 	const char *what;     /* one line: the algorithm or the fault */
+	const char *fault;    /* one line each, explain-bug; NULL: no bug */
+	const char *fix;
+	const struct sm_expect *expect; /* NULL-terminated; NULL: none */
 	enum sm_abi abi;
 	void (*native)(void); /* the routed build, cast by ABI; NULL: none */
 	const char *symbol;   /* entry in the built reader code */
@@ -54,29 +66,7 @@ struct sm_blob {
 const struct sm_blob *sm_blob_for(enum sm_arch arch); /* NULL: not built */
 #define SM_CODE_BASE 0x10000000ull
 
-/* ---- verdicts -------------------------------------------------------- */
-
-/* Run verdicts, and one that only a whole exploration (a cell) gets:
- * V_INCOMPLETE, no failure found but some schedule ran out of the step
- * budget while the kernel kept writing (BLOCKED), so it was not judged.
- * Two are selfmon's, never the reader's: V_ERROR, its own failure (the
- * emulator did not move past an instruction it answered, a re-run
- * disagreed with the first run), exit status 2; V_UNSUPPORTED, an
- * instruction a real CPU runs at user level that the emulator lacks
- * (AVX, say), exit status 4. */
-enum sm_verdict { V_PASS, V_BLOCKED, V_INCOMPLETE, V_WRONG_VALUE, V_FAULT,
-                  V_LIVELOCK, V_ERROR, V_UNSUPPORTED, NVERDICTS };
-const char *sm_verdict_name(enum sm_verdict v);
-int sm_verdict_from_name(const char *s);
-static inline bool sm_verdict_fails(enum sm_verdict v)
-{
-	return v >= V_WRONG_VALUE && v <= V_LIVELOCK;
-}
-/* selfmon could not judge: its own error or the emulator's limit. */
-static inline bool sm_verdict_selfmon(enum sm_verdict v)
-{
-	return v == V_ERROR || v == V_UNSUPPORTED;
-}
+/* ---- verdicts: enum sm_verdict and its names are model/verdict.h ---- */
 
 /* ---- schedules ------------------------------------------------------- */
 
@@ -99,10 +89,11 @@ struct sm_schedule {
 
 enum sm_engine_kind { ENGINE_UNICORN, ENGINE_NATIVE, NENGINES };
 const char *sm_engine_name(enum sm_engine_kind e);
-/* "scenario=VERDICT ..." pairs; scenarios not named expect PASS.  The
- * native engine sees page updates only at routed calls, so some faults
- * have engine-specific expectations. */
-const char *sm_reader_expect(const struct sm_reader *r, enum sm_engine_kind e);
+/* The verdict r is declared to get in the bundled scenario on engine e
+ * (PASS where none is).  The native engine sees page updates only at
+ * routed calls, so some faults have engine-specific expectations. */
+enum sm_verdict sm_reader_expected(const struct sm_reader *r,
+                                   const char *scenario, enum sm_engine_kind e);
 
 
 #define SM_BUDGET 20000        /* instructions (native: routed calls) */

@@ -127,18 +127,51 @@ static void test_unicorn_table(void **state)
 	 * writes (<= 31), so no page can expose it. */
 	for (unsigned i = 0; i < sm_nreaders; i++) {
 		const char *name = sm_readers[i].name;
-		const char *e = sm_reader_expect(&sm_readers[i], ENGINE_UNICORN);
 		unsigned fails = 0;
-		for (const char *p = e; (p = strchr(p, '=')); p++) {
-			const char *start = p;
-			while (start > e && start[-1] != ' ')
-				start--;
-			fails += strncmp(start, HAZARD "=", strlen(HAZARD) + 1) != 0;
-		}
+		for (const struct sm_expect *x = sm_readers[i].expect;
+		     x && x->scenario; x++)
+			fails += (x->engines & (1u << ENGINE_UNICORN)) &&
+			         sm_verdict_fails(x->verdict) &&
+			         strcmp(x->scenario, HAZARD) != 0;
 		if (!strcmp(name, "reference") || !strcmp(name, "shift_int"))
 			assert_int_equal(fails, 0);
 		else if (fails == 0)
 			fail_msg("variant %s is not declared to fail anywhere", name);
+	}
+}
+
+/* The corpus table (reader/variants/list.h) holds together: every
+ * variant has a fault and a fix (the reference neither), and every
+ * expectation names a bundled scenario of an arch the reader runs on, on
+ * an engine that runs it, at most once per engine. */
+static void test_corpus_table(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < sm_nreaders; i++) {
+		const struct sm_reader *rd = &sm_readers[i];
+		bool ref = !strcmp(rd->name, "reference");
+		assert_true(ref ? !rd->fault && !rd->fix : rd->fault && rd->fix);
+		for (const struct sm_expect *x = rd->expect; x && x->scenario; x++) {
+			char path[512], err[512];
+			static struct sm_scenario scn;
+			snprintf(path, sizeof(path), "%s/traces/%s.scn", SELFMON_SRC,
+			         x->scenario);
+			if (sm_scenario_load(path, &scn, err, sizeof(err)) < 0)
+				fail_msg("%s expects %s: %s", rd->name, x->scenario, err);
+			assert_true(sm_reader_on(rd, scn.cfg.arch));
+			assert_true(x->engines != 0 &&
+			            x->engines < (1u << NENGINES));
+			if (x->engines & (1u << ENGINE_NATIVE))
+				assert_true(x->engines & (1u << ENGINE_UNICORN) ||
+				            (scn.cfg.arch == SM_X86_64 &&
+				             scn.cfg.writer == SM_WRITER_LOCAL));
+			assert_true(sm_verdict_of_run(x->verdict));
+			for (const struct sm_expect *y = x + 1; y->scenario; y++)
+				if (!strcmp(x->scenario, y->scenario) &&
+				    (x->engines & y->engines))
+					fail_msg("%s: %s declared twice", rd->name,
+					         x->scenario);
+		}
 	}
 }
 
@@ -432,6 +465,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unicorn_table),
 		cmocka_unit_test(test_native_table),
+		cmocka_unit_test(test_corpus_table),
 		cmocka_unit_test(test_skipped_arches),
 		cmocka_unit_test(test_replay_counterexample),
 		cmocka_unit_test(test_explain),

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "scenario.h"
+#include "verdict.h"
 
 /* Scenarios live on the stack so that a failing assertion leaks nothing. */
 static struct sm_scenario *parse_ok(struct sm_scenario *s, const char *text)
@@ -364,6 +365,20 @@ static void test_design_example(void **state)
 	assert_int_equal(s->end, 10000);
 }
 
+/* check expect=V names a verdict of verdict.h that one run can get. */
+static void test_check_expect(void **state)
+{
+	struct sm_scenario sc, *s;
+
+	(void)state;
+	s = parse_ok(&sc, "end 100\n");
+	assert_int_equal(s->expect, -1);
+	s = parse_ok(&sc, "check expect=FAULT\n");
+	assert_int_equal(s->expect, V_FAULT);
+	s = parse_ok(&sc, "check expect=LIVELOCK\n");
+	assert_int_equal(s->expect, V_LIVELOCK);
+}
+
 static void test_many_actions(void **state)
 {
 	char text[20 * (SM_MAX_TIMED + 1)];
@@ -528,6 +543,8 @@ static const struct bad bad_cases[] = {
 	{ "task 3\n", "t.scn:1:6: missing '=' in '3'" },
 	{ "arch\n", "t.scn:1:5: missing arch name" },
 	{ "arch arm64 extra\n", "t.scn:1:12: unexpected 'extra'" },
+	{ "check expect=INCOMPLETE\n", "t.scn:1:14: bad value 'INCOMPLETE' for "
+	  "expect (expected PASS, BLOCKED, WRONG_VALUE, FAULT or LIVELOCK)" },
 	{ "at 1 reset =1\n", "t.scn:1:12: unknown key '' for 'at'" },
 	{ "at 1 reset bogus=1\n", "t.scn:1:12: unknown key 'bogus' for 'at'" },
 	{ "pmu gp=4=5\n", "t.scn:1:8: bad number '4=5' for gp" },
@@ -685,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_riscv64),
 		cmocka_unit_test(test_arch_resets_and_numbers),
 		cmocka_unit_test(test_design_example),
+		cmocka_unit_test(test_check_expect),
 		cmocka_unit_test(test_many_actions),
 		cmocka_unit_test(test_line_too_long),
 		cmocka_unit_test(test_small_err_buffer),

@@ -13,7 +13,7 @@
  * (PMEVCNTR0 here: the engine starts PMSELR_EL0 at 0) — the shortest
  * counterexample on every arm64 scenario.
  *
- * Base: the corpus's correct values reader (no_zero_ext_fix.c) with the
+ * Base: the corpus's correct values reader (base_reader.c), which has the
  * reference reader's IOC_RESET correction; this is its only fault.
  */
 #include "base.h"

@@ -24,7 +24,7 @@
  * counters 0..11 and 14..30 are right: the mutant passes every bundled
  * scenario but traces/arm64_swapped.scn (counters 12 and 13).
  *
- * Base: the corpus's correct values reader (no_zero_ext_fix.c) with the
+ * Base: the corpus's correct values reader (base_reader.c), which has the
  * reference reader's IOC_RESET correction; this is its only fault.
  */
 #include "base.h"

@@ -1,7 +1,7 @@
 /*
  * base.h — arithmetic shared by the single-fault mutants: each mutant is
- * the corpus's correct values reader with one fault, and these helpers are
- * the parts no mutant changes.  Only the variants include it.
+ * the corpus's correct values reader (base_reader.c) with one fault, and
+ * these helpers are the parts no mutant changes.  Only the variants include it.
  */
 #ifndef SELFMON_VARIANTS_BASE_H
 #define SELFMON_VARIANTS_BASE_H

@@ -1,63 +1,466 @@
 /*
- * list.h — the reader corpus as an X-macro list.
+ * list.h — the reader corpus, one record per variant: what each reader
+ * is, what is wrong with it, and the verdict it is declared to get in
+ * every bundled scenario.  Its prose lives in the variant's own file
+ * (reader/variants/NAME.c, the comment at the top); this table is the one
+ * place for the rest.
  *
- * Each line is SELFMON_VARIANT(name, ABI, "description"):
- *   name         the variant; its source is reader/variants/name.c and
- *                its exported function is selfmon_v_name;
- *   ABI          RAW, TIMES, SCALED or VALUES (DESIGN.md §5; the function
- *                types are selfmon_raw_fn, selfmon_times_fn,
- *                selfmon_scaled_fn, selfmon_values_fn in prims.h);
- *   description  one line: the published algorithm re-implemented, or the
- *                single fault of a mutant.  Each .c file's header comment
- *                says in which kernel situations the variant goes wrong.
+ * Each record is
  *
- * Variants built for every arch use SELFMON_VARIANT; arm64-only ones use
- * SELFMON_VARIANT_ARM64 (same arguments; ignored unless defined).
+ *   SELFMON_VARIANT(name, ABI, ARCHES, what, fault, fix, expectations...)
  *
- * Define SELFMON_VARIANT before including this file (it has no include
- * guard, so it can be expanded several times), e.g.
+ *   name      the variant; its source is reader/variants/name.c and its
+ *             exported function selfmon_v_name;
+ *   ABI       RAW, TIMES, SCALED or VALUES (DESIGN.md §5; the function
+ *             types are selfmon_raw_fn, selfmon_times_fn, selfmon_scaled_fn,
+ *             selfmon_values_fn in prims.h);
+ *   ARCHES    ALL, or ARM64 for code written with arm64 instructions only
+ *             (no native or hw build);
+ *   what      one line for `selfmon list`: the published algorithm
+ *             re-implemented, or the single fault of a mutant;
+ *   fault     one line for `selfmon explain-bug`: what goes wrong;
+ *   fix       one line for `selfmon explain-bug`: how to put it right;
+ *   expectations
+ *             SELFMON_EXPECT(scenario, ENGINE, VERDICT) each, without
+ *             commas between them: the bundled scenario traces/scenario.scn,
+ *             BOTH engines or only UNICORN or NATIVE, and a verdict of
+ *             model/verdict.h without its V_.  A scenario not listed for
+ *             an engine expects PASS there.
  *
- *   #define SELFMON_VARIANT(n, abi, d) { #n, SELFMON_ABI_##abi, d },
- *   #include "variants/list.h"
- *   #undef SELFMON_VARIANT
+ * The expectations are what the reader's fault makes the kernel model
+ * produce under exhaustive exploration at the default bound (2) with the
+ * scenario's own actions; test_check asserts every cell.  riscv64_rotate
+ * is a kernel hazard (a counter read racing a rotation faults, SIGILL):
+ * every reader that runs there gets FAULT unless its own bug shows first.
+ * The native engine lands kernel actions only at routed calls (rdpmc,
+ * rdtsc, read), never between two page loads, and a routed call is opaque
+ * to the compiler, so the page is reloaded after each one: some faults
+ * show on UNICORN only.  It runs local-writer x86_64 scenarios only.
+ *
+ * Define SELFMON_VARIANT and SELFMON_EXPECT before including this file
+ * (it has no include guard, so it can be expanded several times); the
+ * expectations are the macro's variadic arguments.  sim/readers.c expands
+ * it into the records of sm_readers[], each with its list of struct
+ * sm_expect (sim/session.h).
+ *
+ * The correct reader the mutants copy, base_reader.c, has no record: it
+ * is no corpus reader (see its header).
  */
-#ifndef SELFMON_VARIANT
-#error "define SELFMON_VARIANT(name, abi, description) before including list.h"
+#if !defined(SELFMON_VARIANT) || !defined(SELFMON_EXPECT)
+#error "define SELFMON_VARIANT and SELFMON_EXPECT before including list.h"
 #endif
 
-/* Historical re-implementations */
-SELFMON_VARIANT(rfc2011_test, TIMES, "2011 RFC rdpmc test reader (seed 002): spins while odd, int time shift, no sign extension, index 0 returns 0")
-SELFMON_VARIANT(rfc2011_mux, SCALED, "2011 multiplexing mmap_read_self (seed 001): TSC-scaled, int (1 << time_shift), no sign extension, no running == 0 guard")
-SELFMON_VARIANT(pinned_loop, RAW, "2011 pinned-counter loop (seed 002, Ingo): offset + raw rdpmc, no odd check, no caps, no sign extension")
-SELFMON_VARIANT(uapi_pre2022, SCALED, "uapi perf_event.h comment before the 2022 patch (seed 000 before side): sign-extends, u64 quot/rem time, no running == 0 guard")
-SELFMON_VARIANT(uapi_2022, SCALED, "uapi perf_event.h comment after the 2022 patch (seed 000 after side): time_short, sign extension, mul_u64_u32_shr, running != 0 guard")
-SELFMON_VARIANT(manpage, SCALED, "perf_event_open(2) man page sketch: count += raw rdpmc(idx - 1) in the loop (no sign extension), quot/rem time, no running guard")
-SELFMON_VARIANT(libperf_sext, VALUES, "libperf perf_mmap__read_self, Linux 5.17 to 6.17, + read(2) fallback: sign extension from pmc_width, times extrapolated only if enabled != running")
-SELFMON_VARIANT(libperf_nosext, VALUES, "libperf perf_mmap__read_self since Linux 6.18 (u64 evcnt) + read(2) fallback: counter masked to pmc_width, no sign extension")
-SELFMON_VARIANT(jevents_mask48, RAW, "pmu-tools jevents rdpmc_read: (rdpmc + offset) & (2^48 - 1), no odd check, index 0 returns the masked offset without re-checking the lock")
-SELFMON_VARIANT(papi_offset_mask, VALUES, "PAPI style: offset and counter masked to pmc_width and added modulo 2^width (wrong once the count reaches 2^width)")
+/* ---- Historical re-implementations ----------------------------------- */
 
-/* Single-fault mutants of the corpus's correct values reader */
-SELFMON_VARIANT(no_recheck, VALUES, "mutant: never re-reads the lock after reading the page and the counter")
-SELFMON_VARIANT(inverted_recheck, VALUES, "mutant: retries while lock == seq and returns after the first change (livelock without updates)")
-SELFMON_VARIANT(no_barrier, VALUES, "mutant: no compiler barriers, plain loads: the compiler may fold the two lock loads into one")
-SELFMON_VARIANT(stale_delta, VALUES, "mutant: TSC and time delta taken on the first pass only, reused after a retry")
-SELFMON_VARIANT(shift_int, VALUES, "mutant: quot/rem time conversion with the int mask (1 << time_shift) - 1")
-SELFMON_VARIANT(no_running_guard, SCALED, "mutant (scaled): count * enabled / running without checking running == 0")
-SELFMON_VARIANT(rdpmc_index0, VALUES, "mutant: rdpmc(index - 1) without checking index != 0 or cap_user_rdpmc")
-SELFMON_VARIANT(caps_outside_loop, VALUES, "mutant: capability bits and pmc_width read once before the seqlock loop")
-SELFMON_VARIANT(no_sext, VALUES, "mutant: no sign extension of the rdpmc value from pmc_width")
-SELFMON_VARIANT(no_zero_ext_fix, VALUES, "the correct base reader itself: always sign-extends, so 2^48 low after IOC_RESET until the next reload")
-SELFMON_VARIANT(no_time_mask, VALUES, "mutant: ignores cap_user_time_short (time_cycles/time_mask): wrong across a timer wrap")
+SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
+	"2011 RFC rdpmc test reader (seed 002): spins while odd, int time "
+	"shift, no sign extension, index 0 returns 0",
+	"adds the raw counter to offset without sign extension, returns 0 "
+	"when index is 0, and adds the time delta to running even when the "
+	"event is not on a counter.",
+	"sign-extend the counter from pmc_width, fall back to read(2) when "
+	"index is 0, and add the delta to running only when index != 0.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_never_ran, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
 
-/* arm64 only: SELFMON_VARIANT_ARM64(name, ABI, description) */
-#ifndef SELFMON_VARIANT_ARM64
-#define SELFMON_VARIANT_ARM64(name, abi, what)
-#define SELFMON_VARIANT_ARM64_DEFAULTED
-#endif
-SELFMON_VARIANT_ARM64(arm64_swapped_table, VALUES, "mutant (arm64): counter read through a per-register function table with entries 12 and 13 swapped, as in libperf and PAPI")
-SELFMON_VARIANT_ARM64(arm64_pmselr_unlocked, VALUES, "mutant (arm64): PMSELR_EL0 select outside the seqlock, PMXEVCNTR_EL0 read inside")
-#ifdef SELFMON_VARIANT_ARM64_DEFAULTED
-#undef SELFMON_VARIANT_ARM64
-#undef SELFMON_VARIANT_ARM64_DEFAULTED
-#endif
+SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
+	"2011 multiplexing mmap_read_self (seed 001): TSC-scaled, int (1 << "
+	"time_shift), no sign extension, no running == 0 guard",
+	"no sign extension, (1 << time_shift) computed as an int, and count / "
+	"running with running possibly 0.",
+	"sign-extend from pmc_width, use 64-bit or 128-bit time arithmetic, "
+	"and scale only when running != 0.",
+	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_never_ran, UNICORN, FAULT)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(pinned_loop, RAW, ALL,
+	"2011 pinned-counter loop (seed 002, Ingo): offset + raw rdpmc, no "
+	"odd check, no caps, no sign extension",
+	"assumes the counter is always on the PMU: no odd-lock check, no "
+	"capability check, no sign extension.",
+	"check cap_user_rdpmc and index, sign-extend, retry while the lock is "
+	"odd or has moved.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
+	"uapi perf_event.h comment before the 2022 patch (seed 000 before "
+	"side): sign-extends, u64 quot/rem time, no running == 0 guard",
+	"the header's loop before 2022: divides by running without checking "
+	"it and keeps the IOC_RESET quirk.",
+	"guard running != 0 and correct a count that comes out negative by "
+	"2^pmc_width.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, FAULT)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(uapi_2022, SCALED, ALL,
+	"uapi perf_event.h comment after the 2022 patch (seed 000 after "
+	"side): time_short, sign extension, mul_u64_u32_shr, running != 0 "
+	"guard",
+	"the 2022 header loop: right arithmetic, but after "
+	"PERF_EVENT_IOC_RESET the sign-extended count is 2^pmc_width low.",
+	"a count that comes out negative after sign extension was computed "
+	"from a zero-extended prev_count: add 2^pmc_width.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(manpage, SCALED, ALL,
+	"perf_event_open(2) man page sketch: count += raw rdpmc(idx - 1) in "
+	"the loop (no sign extension), quot/rem time, no running guard",
+	"adds the raw rdpmc value (no sign extension) and divides by running "
+	"without a guard.",
+	"sign-extend from pmc_width and guard running != 0.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, FAULT)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(libperf_sext, VALUES, ALL,
+	"libperf perf_mmap__read_self, Linux 5.17 to 6.17, + read(2) "
+	"fallback: sign extension from pmc_width, times extrapolated only if "
+	"enabled != running",
+	"extrapolates enabled/running only when they differ on the page, so a "
+	"pinned event's times are those of the last page update; also keeps "
+	"the IOC_RESET quirk.",
+	"always add the time delta when cap_user_time is set, and correct the "
+	"reset quirk.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
+	"libperf perf_mmap__read_self since Linux 6.18 (u64 evcnt) + read(2) "
+	"fallback: counter masked to pmc_width, no sign extension",
+	"libperf since Linux 6.18 (u64 evcnt): the shifts that sign-extended "
+	"now mask the counter to pmc_width, so the count is 2^pmc_width too "
+	"big after every reload; and, as in every libperf, a pinned event's "
+	"times are those of the last page update.",
+	"shift a signed value (s64), i.e. sign-extend from pmc_width, and "
+	"always add the time delta when cap_user_time is set.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(jevents_mask48, RAW, ALL,
+	"pmu-tools jevents rdpmc_read: (rdpmc + offset) & (2^48 - 1), no odd "
+	"check, index 0 returns the masked offset without re-checking the "
+	"lock",
+	"masks the sum rdpmc + offset to 48 bits: right modulo 2^48 on x86 "
+	"only (not with arm64's 32-bit counters, not once the count reaches "
+	"2^48), and with index 0 it returns offset without re-checking the "
+	"lock, so an update landing after the index load goes unnoticed.",
+	"sign-extend the counter from pmc_width and add in 64 bits; with "
+	"index 0 re-check the lock (or read(2)) too.",
+	/* native: its only x86 fault the native engine can show is the 2^48
+	 * wrap of the masked sum; the other, taking offset after an index of
+	 * 0 without a re-check, needs an update between two page loads */
+	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT)
+	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE))
+
+SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
+	"PAPI style: offset and counter masked to pmc_width and added modulo "
+	"2^width (wrong once the count reaches 2^width)",
+	"adds offset and counter modulo 2^pmc_width: wrong once the count "
+	"reaches 2^pmc_width, and stale times when not multiplexed.",
+	"add in 64 bits after sign extension; always extrapolate the times.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+/* ---- Single-fault mutants of the correct values reader, base_reader.c */
+
+SELFMON_VARIANT(no_recheck, VALUES, ALL,
+	"mutant: never re-reads the lock after reading the page and the "
+	"counter",
+	"never re-reads the lock, so an update between its loads (a "
+	"migration, an overflow) goes unnoticed.",
+	"re-read the lock after the last load and retry if it moved.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
+	"mutant: retries while lock == seq and returns after the first change "
+	"(livelock without updates)",
+	"retries while the lock is unchanged: without kernel activity it "
+	"never returns; with it, it returns a torn read.",
+	"retry while the lock HAS changed (or is odd).",
+	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, UNICORN, LIVELOCK)
+	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, LIVELOCK)
+	SELFMON_EXPECT(riscv64, UNICORN, LIVELOCK)
+	SELFMON_EXPECT(riscv64_rotate, UNICORN, LIVELOCK)
+	SELFMON_EXPECT(x86_migrate, BOTH, LIVELOCK)
+	SELFMON_EXPECT(x86_multiplex, UNICORN, LIVELOCK)
+	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE)
+	SELFMON_EXPECT(x86_never_ran, BOTH, LIVELOCK)
+	SELFMON_EXPECT(x86_overflow, BOTH, LIVELOCK)
+	SELFMON_EXPECT(x86_pinned, BOTH, LIVELOCK)
+	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, LIVELOCK))
+
+SELFMON_VARIANT(no_barrier, VALUES, ALL,
+	"mutant: no compiler barriers, plain loads: the compiler may fold the "
+	"two lock loads into one",
+	"without compiler barriers and with plain loads the compiler folds "
+	"the two lock loads into one: the re-check is gone.",
+	"load each field once with READ_ONCE and put barriers (rmb on arm64 "
+	"and riscv64) between the lock and the fields.",
+	/* UNICORN only: the folded re-check misses an update that lands
+	 * between two page loads, where the native engine never lands one */
+	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT)
+	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, UNICORN, LIVELOCK)
+	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE))
+
+SELFMON_VARIANT(stale_delta, VALUES, ALL,
+	"mutant: TSC and time delta taken on the first pass only, reused "
+	"after a retry",
+	"takes the clock and the time delta on the first pass only and reuses "
+	"them after a retry.",
+	"read the clock and compute the delta inside every pass.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(shift_int, VALUES, ALL,
+	"mutant: quot/rem time conversion with the int mask (1 << time_shift) "
+	"- 1",
+	"computes the time with an int mask (1 << time_shift) - 1; for every "
+	"shift the kernel writes (<= 31) the mask happens to be right, so no "
+	"page exposes it.",
+	"use unsigned 64-bit (or mul_u64_u32_shr) arithmetic all the same.",
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT))
+
+SELFMON_VARIANT(no_running_guard, SCALED, ALL,
+	"mutant (scaled): count * enabled / running without checking running "
+	"== 0",
+	"scales count * enabled / running without checking running: an event "
+	"that never ran divides by zero.",
+	"return the count unscaled (it is 0) when running is 0.",
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
+	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT))
+
+SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
+	"mutant: rdpmc(index - 1) without checking index != 0 or "
+	"cap_user_rdpmc",
+	"calls rdpmc(index - 1) without checking index: with index 0 that is "
+	"counter 0xffffffff, a #GP (SIGSEGV).",
+	"read the counter only when cap_user_rdpmc and index != 0; else "
+	"read(2).",
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
+	SELFMON_EXPECT(x86_migrate, BOTH, FAULT)
+	SELFMON_EXPECT(x86_multiplex, BOTH, FAULT)
+	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT)
+	SELFMON_EXPECT(x86_overflow, BOTH, FAULT)
+	SELFMON_EXPECT(x86_pinned, BOTH, FAULT)
+	SELFMON_EXPECT(x86_remote, BOTH, FAULT)
+	SELFMON_EXPECT(x86_reset, BOTH, FAULT))
+
+SELFMON_VARIANT(caps_outside_loop, VALUES, ALL,
+	"mutant: capability bits and pmc_width read once before the seqlock "
+	"loop",
+	"reads the capability bits once before the seqlock: a page update in "
+	"flight shows cap_user_time cleared and the reader returns stale "
+	"times.",
+	"load capabilities inside the seqlock pass with the other fields.",
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(no_sext, VALUES, ALL,
+	"mutant: no sign extension of the rdpmc value from pmc_width",
+	"adds the raw counter without sign extension: off by 2^pmc_width "
+	"after every reload.",
+	"sign-extend from pmc_width.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
+	"the correct base reader itself: always sign-extends, so 2^48 low "
+	"after IOC_RESET until the next reload",
+	"always sign-extends: right after IOC_RESET the kernel's prev_count "
+	"is zero-extended and the count is 2^pmc_width low.",
+	"add 2^pmc_width to a count that comes out negative.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(no_time_mask, VALUES, ALL,
+	"mutant: ignores cap_user_time_short (time_cycles/time_mask): wrong "
+	"across a timer wrap",
+	"ignores time_cycles/time_mask: across a timer wrap (arm64, riscv64) "
+	"the time jumps back by the timer's period.",
+	"cyc = time_cycles + ((cyc - time_cycles) & time_mask) when "
+	"cap_user_time_short.",
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT))
+
+/* ---- arm64 only ------------------------------------------------------- */
+
+SELFMON_VARIANT(arm64_swapped_table, VALUES, ARM64,
+	"mutant (arm64): counter read through a per-register function table "
+	"with entries 12 and 13 swapped, as in libperf and PAPI",
+	"its per-register counter table has the entries for PMEVCNTR12 and "
+	"PMEVCNTR13 swapped (as libperf's and PAPI's arm64 tables do): an "
+	"event on one reads the other.",
+	"generate the table (or use one mrs per case of a switch) so entry n "
+	"reads PMEVCNTR<n>.",
+	/* only arm64_swapped puts events on PMEVCNTR12/13; every other arm64
+	 * scenario uses counters 0..3 and the cycle counter, where it is right */
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE))
+
+SELFMON_VARIANT(arm64_pmselr_unlocked, VALUES, ARM64,
+	"mutant (arm64): PMSELR_EL0 select outside the seqlock, PMXEVCNTR_EL0 "
+	"read inside",
+	"selects the counter (PMSELR_EL0) once, outside the seqlock; when the "
+	"event moves the read goes to the old counter.",
+	"select and read inside the same seqlock pass.",
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE))
+

@@ -11,13 +11,13 @@
  * event no longer owns; an update between the time_enabled and
  * time_running loads returns times of two different moments.
  *
- * Base: the corpus's correct values-ABI reader (see no_zero_ext_fix.c:
- * seqlock retried while odd or moved, READ_ONCE loads, sign extension
- * from pmc_width, 128-bit time delta, read(2) fallback when index == 0
- * or !cap_user_rdpmc).  This file is identical to it except for the one
- * fault described above.  Like the reference reader it corrects the
- * IOC_RESET quirk (a negative count is 2^pmc_width low), so the fault
- * above is its only one.
+ * Base: the corpus's correct values-ABI reader, base_reader.c: seqlock
+ * retried while odd or moved, READ_ONCE loads, sign extension from
+ * pmc_width, the reference reader's IOC_RESET correction (a negative
+ * count is 2^pmc_width low), 128-bit time delta, read(2) fallback when
+ * index == 0 or !cap_user_rdpmc.  This file is identical to it except
+ * for the one fault described above (diff the two to see it), so that
+ * fault is its only one.
  */
 #include "base.h"
 

@@ -1,6 +1,6 @@
 /*
  * no_running_guard — single-fault mutant, scaled ABI: the corpus's correct
- * reader (see no_zero_ext_fix.c: seqlock retried while odd or moved,
+ * reader (see base_reader.c: seqlock retried while odd or moved,
  * READ_ONCE loads, sign extension from pmc_width, 128-bit time delta,
  * enabled += delta, running += delta only while index != 0) followed by
  * the documented scaling count * enabled / running as quot * enabled +

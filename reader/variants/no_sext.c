@@ -11,13 +11,13 @@
  * the zero-extended prev_count) and until the next reload it is correct.
  * The read(2) fallback (index == 0) is correct.
  *
- * Base: the corpus's correct values-ABI reader (see no_zero_ext_fix.c:
- * seqlock retried while odd or moved, READ_ONCE loads, sign extension
- * from pmc_width, 128-bit time delta, read(2) fallback when index == 0
- * or !cap_user_rdpmc).  This file is identical to it except for the one
- * fault described above.  Without sign extension the IOC_RESET quirk
- * does not hurt it (the zero-extended prev_count matches); every reload
- * does.
+ * Base: the corpus's correct values-ABI reader, base_reader.c: seqlock
+ * retried while odd or moved, READ_ONCE loads, sign extension from
+ * pmc_width with the IOC_RESET correction, 128-bit time delta, read(2)
+ * fallback when index == 0 or !cap_user_rdpmc.  This file is identical
+ * to it except for the one fault described above, which drops the
+ * correction with the sign extension: without it the IOC_RESET quirk
+ * does not hurt (the zero-extended prev_count matches); every reload does.
  */
 #include "base.h"
 

@@ -9,7 +9,7 @@
  * small and enabled/running jump back by 2^width cycles' worth of ns.  On
  * x86-64 (cap_user_time_short = 0) it is right.
  *
- * Base: the corpus's correct values reader (no_zero_ext_fix.c) with the
+ * Base: the corpus's correct values reader (base_reader.c), which has the
  * reference reader's IOC_RESET correction; this is its only fault.
  */
 #include "base.h"

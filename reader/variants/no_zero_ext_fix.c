@@ -1,25 +1,25 @@
 /*
- * no_zero_ext_fix — the corpus's own correct values-ABI reader, which is
- * also the base every single-fault mutant in this directory starts from.
- * Its one weakness is the one it has by design: it always sign-extends the
- * counter from pmc_width.
+ * no_zero_ext_fix — single-fault mutant of the corpus's correct values
+ * reader (base_reader.c): it sign-extends the counter from pmc_width but
+ * leaves out the base's IOC_RESET correction, reset_fix().  (It was the
+ * base until the base got a file of its own, hence its list line, "the
+ * correct base reader itself".)
  *
- * Algorithm (the libperf / 2022 uapi way, written for this corpus):
- * seqlock loop that retries while the lock is odd or has moved; inside it
- * every page field is loaded once with READ_ONCE (times, capabilities,
- * time_mult/shift/offset and, with cap_user_time_short, time_cycles/mask,
- * index, offset, pmc_width) and rdtsc/rdpmc are executed; the time delta
- * is offset + mul_u64_u32_shr(cyc, mult, shift) in 128 bits; enabled +=
- * delta always, running += delta only while index != 0; with index == 0
- * or !cap_user_rdpmc it falls back to read(2).
+ * Base: base_reader.c (seqlock loop retried while the lock is odd or has
+ * moved; every page field loaded once with READ_ONCE; rdtsc and rdpmc in
+ * the loop; time delta offset + mul_u64_u32_shr(cyc, mult, shift) in 128
+ * bits; enabled += delta always, running += delta only while index != 0;
+ * read(2) when index == 0 or !cap_user_rdpmc).  This file is identical to
+ * it except for the one fault, on the line marked FAULT: the sign-extended
+ * count is used as it is, where the base passes it through reset_fix().
  *
  * What goes wrong: after PERF_EVENT_IOC_RESET (x86) the kernel computes
  * offset from a zero-extended prev_count while this reader sign-extends
  * the rdpmc value, so until the next reload (sched-in or overflow) the
  * count is 2^48 too small (it wraps to about 2^64 - 2^48).  The reference
- * reader handles that quirk; this one deliberately does not.  It differs
- * from libperf_sext in that it extrapolates enabled/running with the TSC
- * even when they were equal at the last page update.
+ * reader and the base handle that quirk; this one deliberately does not.
+ * It differs from libperf_sext in that it extrapolates enabled/running
+ * with the TSC even when they were equal at the last page update.
  */
 #include "base.h"
 
@@ -66,7 +66,7 @@ int selfmon_v_no_zero_ext_fix(const void *page, int fd,
 		count = (uint64_t)READ_ONCE(pc->offset);
 		width = READ_ONCE(pc->pmc_width);
 		if (user_rdpmc && idx)
-			count += sign_extend(rdpmc(idx - 1), width);
+			count += sign_extend(rdpmc(idx - 1), width); /* FAULT */
 
 		barrier();
 		if (READ_ONCE(pc->lock) == seq)
