@@ -146,14 +146,14 @@ static void take_apart(struct breakdown *b)
 	for (unsigned i = 0; i < n; i++) {
 		ops->restore(s, snap);
 		for (uint64_t k = 0; k < b->steps; k++)
-			s->step++, sm_session_tick(s);
+			s->run.step++, sm_session_tick(s);
 	}
 	b->model_ns = (now_s() - t0) * 1e9 / n - b->restore_ns;
 	/* an emulator start that stops at once, before the first step */
 	t0 = now_s();
 	for (unsigned i = 0; i < n; i++) {
 		ops->restore(s, snap);
-		ops->run(s, s->step);
+		ops->run(s, s->run.step);
 	}
 	b->startstop_ns = (now_s() - t0) * 1e9 / n - b->restore_ns;
 	b->emulate_ns = b->total_ns - b->restore_ns - b->model_ns - b->oracle_ns -

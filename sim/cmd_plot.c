@@ -111,10 +111,10 @@ static int call_reader(struct plot *p, const char *reader,
 	p->call_at = p->s->check_at;
 	p->steps = s->res.steps;
 	p->res = s->res;
-	for (unsigned i = 0; i < s->npoints && p->ntrap < 64; i++)
+	for (unsigned i = 0; i < s->run.npoints && p->ntrap < 64; i++)
 		p->trap_step[p->ntrap++] = s->points[i];
-	for (unsigned i = 0; i < s->nsamples; i++) /* spread over NS */
-		p->call_truth[(uint64_t)i * (NS - 1) / (s->nsamples ? s->nsamples : 1)] =
+	for (unsigned i = 0; i < s->run.nsamples; i++) /* spread over NS */
+		p->call_truth[(uint64_t)i * (NS - 1) / (s->run.nsamples ? s->run.nsamples : 1)] =
 			s->samples[i].count;
 	p->ncall = NS;
 	sm_session_free(s);

@@ -59,18 +59,18 @@ static void step(const char *what, uint64_t arg, const void *caller)
 	struct sm_session *s = cur;
 
 	sm_session_tick(s);
-	if (s->step >= NATIVE_BUDGET) {
+	if (s->run.step >= NATIVE_BUDGET) {
 		sm_session_budget(s);
 		sm_guard_escape(ESCAPE_VERDICT);
 	}
-	sm_session_observe(s, s->step);
+	sm_session_observe(s, s->run.step);
 	if (s->explain) {
 		char line[600], src[512];
 		source_line(caller, src, sizeof(src));
 		snprintf(line, sizeof(line), "%s(%" PRIu64 ") at %s", what, arg, src);
 		sm_explain_native(s, line);
 	}
-	s->step++;
+	s->run.step++;
 }
 
 uint64_t selfmon_routed_rdpmc(uint32_t counter)
@@ -79,7 +79,7 @@ uint64_t selfmon_routed_rdpmc(uint32_t counter)
 
 	step("rdpmc", counter, __builtin_return_address(0));
 	if (sm_model_rdpmc(&cur->model, counter, &v) != SM_OK) {
-		cur->res.steps = cur->step;
+		cur->res.steps = cur->run.step;
 		sm_result_set(&cur->res, V_FAULT, "rdpmc with ECX=0x%x raised #GP",
 		              counter);
 		sm_guard_escape(ESCAPE_VERDICT);
@@ -103,7 +103,7 @@ long selfmon_routed_read(int fd, void *buf, size_t n)
 	if (fd != SM_EVENT_FD)
 		return -9;
 	r = sm_model_read(&cur->model, 0, buf, n);
-	cur->deadline = sm_model_next_activity(&cur->model);
+	cur->run.deadline = sm_model_next_activity(&cur->model);
 	return r;
 }
 
@@ -144,14 +144,14 @@ static bool n_run(struct sm_session *s, uint64_t stop)
 	cur = s;
 	int how = sm_guard_run(call, s, 1000);
 	if (how != 0 && how != ESCAPE_VERDICT) {
-		s->res.steps = s->step;
+		s->res.steps = s->run.step;
 		if (how == SIGALRM)
 			sm_result_set(&s->res, V_LIVELOCK, "no result after 1 s of "
-			              "CPU time (%" PRIu64 " routed calls)", s->step);
+			              "CPU time (%" PRIu64 " routed calls)", s->run.step);
 		else
 			sm_result_set(&s->res, V_FAULT, "%s in the reader after %"
 			              PRIu64 " routed calls", sm_guard_signal_text(how),
-			              s->step);
+			              s->run.step);
 	}
 	cur = NULL;
 	return false;

@@ -35,9 +35,7 @@ static const struct sm_uc_arch *const arches[SM_NARCH] = {
 struct usnap {
 	uc_context *ctx;
 	struct ueng eng;
-	uint64_t step, deadline, last_kernel_step;
-	unsigned npoints, nsamples, sched_next, timed_next;
-	bool kernel_active;
+	struct sm_run run;
 	struct sm_result res;
 	size_t model_bytes;
 	uint8_t stack[STACK_SIZE], out[64];
@@ -52,7 +50,7 @@ void sm_uc_fault(struct sm_session *s, const char *fmt, uint64_t a,
 	char msg[160];
 
 	snprintf(msg, sizeof(msg), fmt, a, b);
-	s->res.steps = s->step;
+	s->res.steps = s->run.step;
 	sm_result_set(&s->res, V_FAULT, "%s", msg);
 	e->done = true;
 	uc_emu_stop(e->uc);
@@ -92,7 +90,7 @@ void sm_uc_refused(struct sm_session *s, uint64_t pc, const char *what)
 		       e->code_size - (pc - SM_CODE_BASE) < sizeof(b)
 		       ? e->code_size - (pc - SM_CODE_BASE) : sizeof(b));
 	if (e->arch->unsupported(b, pc, name, sizeof(name))) {
-		s->res.steps = s->step;
+		s->res.steps = s->run.step;
 		sm_result_set(&s->res, V_UNSUPPORTED, "the emulator (Unicorn "
 		              "2.0.1) cannot run '%s' at 0x%" PRIx64 ", which a "
 		              "real CPU runs: selfmon cannot judge this reader",
@@ -219,7 +217,7 @@ static void import_stub(struct sm_session *s, uint64_t pc)
 		break;
 	default:
 		sm_uc_fault(s, "call to 0x%" PRIx64 " (no import there) from step %"
-		            PRIu64, pc, s->step);
+		            PRIu64, pc, s->run.step);
 		return;
 	}
 	if (!e->done)
@@ -231,7 +229,7 @@ bool sm_uc_progress(struct sm_session *s, uint64_t pc)
 	struct ueng *e = s->eng;
 
 	if (e->answered[0] && pc == e->prev_pc) {
-		s->res.steps = s->step;
+		s->res.steps = s->run.step;
 		sm_result_set(&s->res, V_ERROR, "selfmon error: the emulator "
 		              "executes again the instruction at 0x%" PRIx64 " (%s) "
 		              "after selfmon answered it, instead of moving on: "
@@ -254,23 +252,23 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	if (!sm_uc_progress(s, pc))
 		return;
 
-	if (e->ticked != s->step + 1) {
+	if (e->ticked != s->run.step + 1) {
 		sm_session_tick(s);
-		e->ticked = s->step + 1;
+		e->ticked = s->run.step + 1;
 	}
-	if (s->step == e->stop) {
+	if (s->run.step == e->stop) {
 		e->stopped = true;
 		uc_emu_stop(e->uc);
 		return;
 	}
-	if (s->step >= SM_BUDGET) {
+	if (s->run.step >= SM_BUDGET) {
 		sm_session_budget(s);
 		e->done = true;
 		uc_emu_stop(e->uc);
 		return;
 	}
 	if (pc >= UC_STUB_ADDR && pc < UC_STUB_ADDR + 4096) {
-		s->step++; /* the stub is one step, answered as it starts */
+		s->run.step++; /* the stub is one step, answered as it starts */
 		import_stub(s, pc);
 		e->answered[0] = '\0'; /* it moved on: its return set the pc */
 		return;
@@ -279,7 +277,7 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	if (s->explain)
 		sm_explain_insn(s, pc, b, size);
 	e->arch->trap(s, pc, b);
-	s->step++;
+	s->run.step++;
 }
 
 static void hook_page_read(uc_engine *uc, uc_mem_type type, uint64_t addr,
@@ -288,7 +286,7 @@ static void hook_page_read(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	struct sm_session *s = user;
 	(void)uc, (void)type, (void)value;
 
-	sm_session_observe(s, s->step - 1);
+	sm_session_observe(s, s->run.step - 1);
 	if (s->explain) {
 		uint64_t v = 0;
 		memcpy(&v, s->model.page[0].bytes + (addr - PAGE_ADDR),
@@ -316,8 +314,8 @@ int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
 	else if ((ret = sm_model_read(&s->model, 0, vals, len)) > 0 &&
 	         uc_mem_write(e->uc, buf, vals, (size_t)ret) != UC_ERR_OK)
 		ret = -14;
-	s->deadline = sm_model_next_activity(&s->model);
-	sm_uc_trapped(s, s->step - 1, "read", fd, (uint64_t)ret);
+	s->run.deadline = sm_model_next_activity(&s->model);
+	sm_uc_trapped(s, s->run.step - 1, "read", fd, (uint64_t)ret);
 	return ret;
 }
 
@@ -684,14 +682,7 @@ static void *u_save(struct sm_session *s, void *snap)
 	}
 	uc_context_save(e->uc, p->ctx);
 	p->eng = *e;
-	p->step = s->step;
-	p->deadline = s->deadline;
-	p->last_kernel_step = s->last_kernel_step;
-	p->npoints = s->npoints;
-	p->nsamples = s->nsamples;
-	p->sched_next = s->sched_next;
-	p->timed_next = s->timed_next;
-	p->kernel_active = s->kernel_active;
+	p->run = s->run;
 	p->res = s->res;
 	p->model_bytes = offsetof(struct sm_model, page) +
 	                 s->model.cfg.nevents * sizeof(s->model.page[0]);
@@ -709,14 +700,7 @@ static void u_restore(struct sm_session *s, const void *snap)
 
 	uc_context_restore(e->uc, p->ctx);
 	*e = p->eng;
-	s->step = p->step;
-	s->deadline = p->deadline;
-	s->last_kernel_step = p->last_kernel_step;
-	s->npoints = p->npoints;
-	s->nsamples = p->nsamples;
-	s->sched_next = p->sched_next;
-	s->timed_next = p->timed_next;
-	s->kernel_active = p->kernel_active;
+	s->run = p->run;
 	s->res = p->res;
 	memcpy(&s->model, &p->model, p->model_bytes);
 	memcpy(e->stack, p->stack, STACK_SIZE);

@@ -103,7 +103,7 @@ static const char *where(struct sm_explain *x, uint64_t addr)
 static bool quiet(struct sm_session *s)
 {
 	struct sm_explain *x = s->explain;
-	return x->max_steps && s->step >= x->max_steps;
+	return x->max_steps && s->run.step >= x->max_steps;
 }
 
 void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
@@ -123,7 +123,7 @@ void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
 		fprintf(f, "          %s\n", w);
 		snprintf(x->last_where, sizeof(x->last_where), "%s", w);
 	}
-	fprintf(f, "%6" PRIu64 "  %08" PRIx64 "  ", s->step, addr);
+	fprintf(f, "%6" PRIu64 "  %08" PRIx64 "  ", s->run.step, addr);
 	for (unsigned i = 0; i < 8; i++)
 		fprintf(f, i < len ? "%02x" : "  ", i < len ? b[i] : 0);
 	if (x->have_cs && cs_disasm(x->cs, b, len, addr, 1, &insn) == 1) {
@@ -142,7 +142,7 @@ void sm_explain_native(struct sm_session *s, const char *what)
 {
 	if (quiet(s))
 		return;
-	fprintf(s->explain->f, "%6" PRIu64 "  %s\n", s->step, what);
+	fprintf(s->explain->f, "%6" PRIu64 "  %s\n", s->run.step, what);
 }
 
 void sm_explain_load(struct sm_session *s, unsigned off, unsigned size,

@@ -84,13 +84,13 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 {
 	struct sm_session *s = c->s;
 	void *base = c->ops->save(s, NULL), *cursor = NULL;
-	unsigned from = s->npoints;
+	unsigned from = s->run.npoints;
 	bool failed = false;
 
 	c->ops->run(s, UINT64_MAX);
 	if (record(c, sch) || sch->n == c->o->bound)
 		goto out;
-	unsigned np = s->npoints - from;
+	unsigned np = s->run.npoints - from;
 	uint64_t *pts = malloc((np + 1) * sizeof(*pts));
 	memcpy(pts, s->points + from, np * sizeof(*pts));
 	c->ops->restore(s, base);
@@ -119,10 +119,10 @@ void sm_run_schedule(struct sm_session *s, const struct sm_schedule *sch)
 {
 	const struct sm_engine_ops *ops = sm_engine_ops(s->engine);
 
-	s->sched = sch;
+	s->run.sched = sch;
 	ops->begin(s);
 	ops->run(s, UINT64_MAX);
-	s->sched = NULL;
+	s->run.sched = NULL;
 }
 
 /* Without snapshots: every schedule re-executed from the call. */
@@ -137,8 +137,8 @@ static bool dfs_rerun(struct ctx *c, const struct sm_schedule *sch)
 		return false;
 	uint64_t from = last_step(sch);
 	unsigned np = 0;
-	uint64_t *pts = malloc((s->npoints + 1) * sizeof(*pts));
-	for (unsigned k = 0; k < s->npoints; k++)
+	uint64_t *pts = malloc((s->run.npoints + 1) * sizeof(*pts));
+	for (unsigned k = 0; k < s->run.npoints; k++)
 		if (s->points[k] >= from)
 			pts[np++] = s->points[k];
 	bool failed = false;
@@ -171,14 +171,14 @@ static void random_runs(struct ctx *c)
 		struct sm_schedule sch = { 0 };
 		unsigned len = 1 + (unsigned)(rnd(&x) % (c->o->bound ? c->o->bound : 1));
 		sm_run_schedule(s, &sch);
-		for (unsigned k = 0; k < len && s->npoints && c->nactions; k++) {
+		for (unsigned k = 0; k < len && s->run.npoints && c->nactions; k++) {
 			uint64_t from = last_step(&sch);
 			unsigned first = 0;
-			while (first < s->npoints && s->points[first] < from)
+			while (first < s->run.npoints && s->points[first] < from)
 				first++;
-			if (first == s->npoints)
+			if (first == s->run.npoints)
 				break;
-			uint64_t p = s->points[first + rnd(&x) % (s->npoints - first)];
+			uint64_t p = s->points[first + rnd(&x) % (s->run.npoints - first)];
 			add(&sch, p, c->actions[rnd(&x) % c->nactions]);
 			sm_run_schedule(s, &sch);
 		}
@@ -241,7 +241,7 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 	if (o->random_runs) {
 		random_runs(&c);
 	} else if (c.ops->save) {
-		s->sched = NULL;
+		s->run.sched = NULL;
 		c.ops->begin(s);
 		dfs_snap(&c, &none);
 	} else {

@@ -220,8 +220,8 @@ void sm_oracle(const struct sm_window *w, enum sm_abi abi,
 
 void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
 {
-	struct sm_window w = { s->samples, s->nsamples };
+	struct sm_window w = { s->samples, s->run.nsamples };
 
-	s->res.steps = s->step;
+	s->res.steps = s->run.step;
 	sm_oracle(&w, s->reader->abi, value, rc, &s->res);
 }

@@ -76,7 +76,7 @@ static int model_at_call(struct sm_session *s, char *err, size_t n)
 	uint64_t elapsed = m->now - scn->cfg.start;
 	if (scn->check_at > elapsed)
 		sm_model_advance(m, scn->check_at - elapsed);
-	s->timed_next = k; /* a remote writer may still be mid-update */
+	s->run.timed_next = k; /* a remote writer may still be mid-update */
 	return 0;
 }
 
@@ -106,7 +106,7 @@ int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
 	s->scn = scn;
 	s->reader = r;
 	s->engine = e;
-	s->sched = NULL;
+	s->run.sched = NULL;
 	s->explain = NULL;
 	s->eng = NULL;
 	/* One sample per step (and at the start and the return), two per
@@ -126,13 +126,13 @@ void sm_session_sample(struct sm_session *s)
 {
 	struct sm_truth t;
 
-	if (s->nsamples >= s->max_samples) { /* cannot happen: see init */
+	if (s->run.nsamples >= s->max_samples) { /* cannot happen: see init */
 		sm_result_set(&s->res, V_ERROR, "internal error: more than %u "
 		              "truth samples in one run", s->max_samples);
 		return;
 	}
 	sm_model_truth(&s->model, 0, &t);
-	s->samples[s->nsamples++] = (struct sm_sample){
+	s->samples[s->run.nsamples++] = (struct sm_sample){
 		t.count, t.enabled, t.running, t.enabled_pub, t.running_pub };
 }
 
@@ -142,13 +142,11 @@ void sm_session_start(struct sm_session *s)
 	char err[256];
 
 	model_at_call(s, err, sizeof(err)); /* succeeded in init */
-	s->sched_next = 0;
-	s->step = 0;
-	s->npoints = 0;
-	s->nsamples = 0;
-	s->kernel_active = false;
-	s->last_kernel_step = 0;
-	s->deadline = sm_model_next_activity(&s->model);
+	s->run = (struct sm_run){
+		.sched = s->run.sched, /* the caller's, for replay */
+		.timed_next = s->run.timed_next, /* model_at_call() set it */
+		.deadline = sm_model_next_activity(&s->model),
+	};
 	memset(&s->res, 0, sizeof(s->res));
 	sm_session_sample(s);
 	sm_session_observe(s, 0); /* the kernel may act before the first step */
@@ -166,10 +164,10 @@ int sm_session_apply(struct sm_session *s, enum sm_action_kind kind)
 	uint64_t before = s->model.updates;
 	int rc = sm_model_apply(&s->model, &a, err, sizeof(err));
 	if (rc > 0) {
-		s->kernel_active = true;
-		s->last_kernel_step = s->step;
+		s->run.kernel_active = true;
+		s->run.last_kernel_step = s->run.step;
 	}
-	s->deadline = sm_model_next_activity(&s->model);
+	s->run.deadline = sm_model_next_activity(&s->model);
 	sm_session_sample(s); /* and just after */
 	if (s->explain)
 		sm_explain_action(s, kind, rc, before);
@@ -183,10 +181,10 @@ static void apply_timed(struct sm_session *s, const struct sm_timed_action *t)
 	sm_session_sample(s);
 	uint64_t before = s->model.updates;
 	if (sm_model_apply(&s->model, &t->act, err, sizeof(err)) > 0) {
-		s->kernel_active = true;
-		s->last_kernel_step = s->step;
+		s->run.kernel_active = true;
+		s->run.last_kernel_step = s->run.step;
 	}
-	s->deadline = sm_model_next_activity(&s->model);
+	s->run.deadline = sm_model_next_activity(&s->model);
 	sm_session_sample(s);
 	if (s->explain)
 		sm_explain_action(s, t->act.kind, 1, before);
@@ -197,44 +195,44 @@ void sm_session_tick(struct sm_session *s)
 	struct sm_model *m = &s->model;
 	const struct sm_scenario *scn = s->scn;
 
-	if (s->step > 0) {
-		if (m->now + 1 < s->deadline && !sm_model_pending(m)) {
+	if (s->run.step > 0) {
+		if (m->now + 1 < s->run.deadline && !sm_model_pending(m)) {
 			m->now++;
 		} else {
 			uint64_t before = m->updates;
 			unsigned next = m->pending_next, pending = sm_model_pending(m);
 			sm_model_advance(m, 1); /* also lands one remote store */
-			s->deadline = sm_model_next_activity(m);
+			s->run.deadline = sm_model_next_activity(m);
 			if (pending) {
-				s->kernel_active = true;
-				s->last_kernel_step = s->step;
+				s->run.kernel_active = true;
+				s->run.last_kernel_step = s->run.step;
 				if (s->explain)
 					sm_explain_store(s, m->pending[next].off);
 			}
 			if (m->updates != before) {
-				s->kernel_active = true;
-				s->last_kernel_step = s->step;
+				s->run.kernel_active = true;
+				s->run.last_kernel_step = s->run.step;
 				if (s->explain)
 					sm_explain_action(s, m->cause, 1, before);
 			}
 		}
 	}
-	while (s->timed_next < scn->nactions &&
-	       scn->cfg.start + scn->act[s->timed_next].at <= m->now)
-		apply_timed(s, &scn->act[s->timed_next++]);
+	while (s->run.timed_next < scn->nactions &&
+	       scn->cfg.start + scn->act[s->run.timed_next].at <= m->now)
+		apply_timed(s, &scn->act[s->run.timed_next++]);
 	/* last, as the explorer applies its actions after a stop here */
-	while (s->sched && s->sched_next < s->sched->n &&
-	       s->sched->item[s->sched_next].step == s->step)
-		sm_session_apply(s, s->sched->item[s->sched_next++].kind);
+	while (s->run.sched && s->run.sched_next < s->run.sched->n &&
+	       s->run.sched->item[s->run.sched_next].step == s->run.step)
+		sm_session_apply(s, s->run.sched->item[s->run.sched_next++].kind);
 	sm_session_sample(s);
 }
 
 void sm_session_observe(struct sm_session *s, uint64_t step)
 {
-	if (s->npoints && s->points[s->npoints - 1] >= step)
+	if (s->run.npoints && s->points[s->run.npoints - 1] >= step)
 		return; /* steps only grow: this one is already a point */
-	if (s->npoints < SM_MAX_POINTS)
-		s->points[s->npoints++] = step;
+	if (s->run.npoints < SM_MAX_POINTS)
+		s->points[s->run.npoints++] = step;
 	else /* cannot happen: see SM_MAX_POINTS */
 		sm_result_set(&s->res, V_ERROR, "internal error: more than %u "
 		              "observation points in one run", SM_MAX_POINTS);
@@ -242,13 +240,13 @@ void sm_session_observe(struct sm_session *s, uint64_t step)
 
 void sm_session_budget(struct sm_session *s)
 {
-	s->res.steps = s->step;
-	if (s->kernel_active && s->step - s->last_kernel_step < 1000)
+	s->res.steps = s->run.step;
+	if (s->run.kernel_active && s->run.step - s->run.last_kernel_step < 1000)
 		sm_result_set(&s->res, V_BLOCKED, "still retrying after %" PRIu64
 		              " steps while the kernel keeps writing the page",
-		              s->step);
+		              s->run.step);
 	else
 		sm_result_set(&s->res, V_LIVELOCK, "no result after %" PRIu64
 		              " steps and the page has not changed for %" PRIu64,
-		              s->step, s->step - s->last_kernel_step);
+		              s->run.step, s->run.step - s->run.last_kernel_step);
 }

@@ -122,12 +122,11 @@ struct sm_result {
 
 struct sm_explain;              /* explain.c: the --explain listing */
 
-struct sm_session {
-	const struct sm_scenario *scn;
-	const struct sm_reader *reader;
-	enum sm_engine_kind engine;
-	struct sm_model model;      /* the kernel, at the page's fixed address */
-	/* the run */
+/* Where one call of the reader is: with the model and the engine's own
+ * state, exactly what a snapshot saves and restores, as one copy.  The
+ * points and samples are logs that only grow during a run: a snapshot
+ * keeps their lengths. */
+struct sm_run {
 	const struct sm_schedule *sched;
 	unsigned sched_next;        /* replay mode: next item to apply */
 	unsigned timed_next;        /* scenario actions after check_at */
@@ -135,13 +134,28 @@ struct sm_session {
 	uint64_t deadline;          /* next natural model activity */
 	bool kernel_active;         /* an action was applied during the call */
 	uint64_t last_kernel_step;  /* when the kernel last wrote the page */
+	unsigned npoints, nsamples; /* lengths of the two logs */
+};
+
+/* State split by lifetime: the cell (scenario, reader, engine; the arch
+ * is the scenario's) never changes while its schedules are explored; the
+ * run changes at every step; the window is the truth the oracle judges
+ * by; the result is the run's verdict. */
+struct sm_session {
+	/* the cell */
+	const struct sm_scenario *scn;
+	const struct sm_reader *reader;
+	enum sm_engine_kind engine;
+	/* the run */
+	struct sm_model model;      /* the kernel, at the page's fixed address */
+	struct sm_run run;
 	/* observation points: steps that load the page or trap */
 	uint64_t points[SM_MAX_POINTS];
-	unsigned npoints;
 	/* the oracle's window: truth at every instant of the call, sized at
 	 * init for the longest run (sm_session_init) */
 	struct sm_sample *samples;
-	unsigned nsamples, max_samples;
+	unsigned max_samples;
+	/* the result */
 	struct sm_result res;
 	struct sm_explain *explain; /* NULL unless --explain */
 	void *eng;                  /* engine private state */

@@ -94,7 +94,7 @@ static uint32_t arm64_mrs(uc_engine *uc, uc_arm64_reg reg,
 	uint64_t v;
 	bool handled;
 
-	if (answer(s, cp, pc_of(uc), s->step - 1, &v, &handled))
+	if (answer(s, cp, pc_of(uc), s->run.step - 1, &v, &handled))
 		uc_reg_write(uc, reg, &v);
 	return handled;
 }
@@ -117,7 +117,7 @@ static uint32_t arm64_msr(uc_engine *uc, uc_arm64_reg reg,
 		return 1;
 	}
 	e->pmselr = (uint32_t)(v & 31);
-	sm_uc_trapped(s, s->step - 1, "msr PMSELR_EL0", v, v & 31);
+	sm_uc_trapped(s, s->run.step - 1, "msr PMSELR_EL0", v, v & 31);
 	return 1;
 }
 
@@ -194,7 +194,7 @@ static bool arm64_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	};
 	if (!unicorn_lacks(&cp))
 		return false; /* the MRS hook answers it */
-	if (!answer(s, &cp, pc, s->step, &v, &handled))
+	if (!answer(s, &cp, pc, s->run.step, &v, &handled))
 		return true; /* faulted */
 	int rt = xreg(insn & 31);
 	if (rt >= 0)

@@ -37,13 +37,13 @@ static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	 * write to a read-only CSR is illegal (Unicorn would let a zero
 	 * through to the host's counter) */
 	if ((funct3 & 3) == 1 || rs1 != 0 || csr >= 0xc80) {
-		sm_session_observe(s, s->step);
+		sm_session_observe(s, s->run.step);
 		sm_uc_fault(s, "csr write or RV32 access of CSR 0x%" PRIx64 " is "
 		            "an illegal instruction (SIGILL) at 0x%" PRIx64, csr, pc);
 		return true;
 	}
 	if (sm_model_riscv_csr(&s->model, csr, &v) != SM_OK) {
-		sm_session_observe(s, s->step);
+		sm_session_observe(s, s->run.step);
 		sm_uc_fault(s, "csrr of CSR 0x%" PRIx64 " is an illegal instruction "
 		            "(SIGILL) at 0x%" PRIx64, csr, pc);
 		return true;
@@ -52,7 +52,7 @@ static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		uc_reg_write(e->uc, UC_RISCV_REG_X0 + (int)rd, &v);
 	uc_reg_write(e->uc, UC_RISCV_REG_PC, &next);
 	snprintf(what, sizeof(what), "csrr 0x%03x", csr);
-	sm_uc_trapped(s, s->step, what, csr, v);
+	sm_uc_trapped(s, s->run.step, what, csr, v);
 	return true;
 }
 

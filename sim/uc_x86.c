@@ -41,7 +41,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	const char *what;
 
 	if (port_io(b + pre)) {
-		sm_session_observe(s, s->step);
+		sm_session_observe(s, s->run.step);
 		sm_uc_fault(s, "port I/O at 0x%" PRIx64 " raised #GP (user code "
 		            "without I/O privilege)%.0" PRIu64, pc, 0);
 		return true;
@@ -63,7 +63,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		uc_reg_read(e->uc, UC_X86_REG_RCX, &rcx);
 		rcx &= 0xffffffffu;
 		if (sm_model_rdpmc(&s->model, (uint32_t)rcx, &v) != SM_OK) {
-			sm_session_observe(s, s->step);
+			sm_session_observe(s, s->run.step);
 			sm_uc_fault(s, "rdpmc with ECX=0x%" PRIx64 " raised #GP at 0x%"
 			            PRIx64, rcx, pc);
 			return true;
@@ -75,7 +75,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	uc_reg_write(e->uc, UC_X86_REG_RAX, &lo);
 	uc_reg_write(e->uc, UC_X86_REG_RDX, &hi);
 	uc_reg_write(e->uc, UC_X86_REG_RIP, &next);
-	sm_uc_trapped(s, s->step, what, rcx, v);
+	sm_uc_trapped(s, s->run.step, what, rcx, v);
 	return true;
 }
 
