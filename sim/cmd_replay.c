@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "explain.h"
 #include "explore.h"
+#include "input.h"
 #include "user_reader.h"
 
 static const char usage[] =
@@ -23,23 +24,26 @@ static const char usage[] =
 	"page field loaded, every trapped read and every kernel action.\n"
 	"Exit status: 0 PASS (or BLOCKED), 1 another verdict, 2 bad input.\n";
 
-/* The `schedule` line of a trace file. */
-static int from_trace(const char *path, char *line, size_t n)
+/* The `schedule` line of a trace file (a regular file within the trace
+ * cap): 0, or -1 with the reason in why. */
+static int from_trace(const char *path, char *line, size_t n, char *why,
+                      size_t whylen)
 {
-	FILE *f = fopen(path, "r");
-	char buf[2048];
-	int found = -1;
+	size_t len;
+	char *text = sm_read_input(path, SM_TRACE_MAX_BYTES, &len, why, whylen);
 
-	if (!f)
+	if (!text)
 		return -1;
-	while (found < 0 && fgets(buf, sizeof(buf), f))
-		if (!strncmp(buf, "schedule ", 9)) {
-			buf[strcspn(buf, "\r\n")] = '\0';
-			snprintf(line, n, "%s", buf + 9);
-			found = 0;
+	for (char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (!strncmp(p, "schedule ", 9)) {
+			p += 9;
+			snprintf(line, n, "%.*s", (int)strcspn(p, "\r\n"), p);
+			free(text);
+			return 0;
 		}
-	fclose(f);
-	return found;
+	free(text);
+	snprintf(why, whylen, "not a trace file with a 'schedule' line");
+	return -1;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -65,9 +69,8 @@ int cmd_replay(int argc, char **argv)
 		return usage_error("replay: missing SCHEDULE or TRACE (see "
 		                   "'selfmon replay --help')");
 	if (!strchr(arg, ':')) {
-		if (from_trace(arg, line, sizeof(line)) < 0)
-			return usage_error("replay: %s: not a readable trace file "
-			                   "with a 'schedule' line", arg);
+		if (from_trace(arg, line, sizeof(line), err, sizeof(err)) < 0)
+			return usage_error("replay: %s: %s", arg, err);
 		arg = line;
 	}
 	if (sm_schedule_parse(arg, &sl, err, sizeof(err)) < 0)

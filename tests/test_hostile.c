@@ -1,0 +1,166 @@
+/*
+ * test_hostile.c — untrusted input, contained: every input the command
+ * reads (scenario, trace, schedule, ELF, option) that could hang it, make
+ * it work without bound, crash it or clobber what it writes over, each
+ * answered with one line and exit 2 (or written safely).  Everything runs
+ * in a private temporary directory.
+ */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "cli.h"
+
+static char dir[] = "/tmp/selfmon-hostileXXXXXX";
+static char path[8192], args[16384];
+
+static const char *in_dir(const char *name)
+{
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+static void write_text(const char *name, const char *text)
+{
+	FILE *f = fopen(in_dir(name), "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[256];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* One usage error with the path of `name` in the private directory
+ * substituted for %s in fmt. */
+static void expect_error_on(const char *fmt, const char *name,
+                            const char *msg)
+{
+	snprintf(args, sizeof(args), fmt, in_dir(name));
+	expect_usage_error(args, msg);
+}
+
+/* A FIFO with no writer: every input is opened without blocking and
+ * refused, it is not a regular file. */
+static void test_fifo_inputs(void **state)
+{
+	(void)state;
+	assert_int_equal(mkfifo(in_dir("fifo"), 0600), 0);
+	const char *msg = "fifo: not a regular file (a FIFO)";
+	expect_error_on("model %s", "fifo", msg);
+	expect_error_on("model --compare %s", "fifo", msg);
+	expect_error_on("replay %s", "fifo", msg);
+	expect_error_on("check reference --scenario %s --no-traces", "fifo", msg);
+	expect_error_on("plot %s -o /dev/null", "fifo", msg);
+	expect_error_on("check %s:fn --abi values --no-traces", "fifo", msg);
+}
+
+/* A device that never ends. */
+static void test_endless_inputs(void **state)
+{
+	(void)state;
+	const char *msg = "/dev/zero: not a regular file (a character device)";
+	expect_usage_error("model --compare /dev/zero", msg);
+	expect_usage_error("replay /dev/zero", msg);
+	expect_usage_error("model /dev/zero", msg);
+}
+
+/* A regular file over the cap is refused before it is read. */
+static void test_oversized_inputs(void **state)
+{
+	(void)state;
+	int fd = open(in_dir("big.trace"), O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (16 << 20) + 1), 0); /* sparse */
+	close(fd);
+	const char *msg = "file too large (over the cap of 16 MiB)";
+	expect_error_on("model --compare %s", "big.trace", msg);
+	expect_error_on("replay %s", "big.trace", msg);
+}
+
+/* The bundled hw trace with its switch counts raised by `add` from the
+ * line holding `from` on; written to `name`. */
+static void edited_trace(const char *name, const char *from, unsigned long add)
+{
+	char line[1024];
+	FILE *in = fopen(SELFMON_SRC "/traces/hw/swevents.trace", "r");
+	FILE *out = fopen(in_dir(name), "w");
+	bool on = false;
+	assert_non_null(in);
+	assert_non_null(out);
+	while (fgets(line, sizeof(line), in)) {
+		char *c = strstr(line, " count=");
+		on |= strstr(line, from) != NULL;
+		if (on && c && strstr(line, " switches "))
+			snprintf(c, 64, " count=%lu\n", strtoul(c + 7, NULL, 10) + add);
+		fputs(line, out);
+	}
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
+/* A switch count that jumps is a hostile trace: one line, at once (it was
+ * replayed as up to 100,000 preemptions per line). */
+static void test_trace_switch_caps(void **state)
+{
+	(void)state;
+	edited_trace("jump.trace", "switches before count=12", 1000000);
+	expect_error_on("model --compare %s", "jump.trace",
+	                "jump.trace:44: 1000004 context switches since the count "
+	                "before, over the cap of 10000 per trace line");
+	/* 200 lines of 10,000 switches each: 2,000,000 preemptions */
+	FILE *f = fopen(in_dir("many.trace"), "w");
+	assert_non_null(f);
+	fputs("arch x86_64\ncpus 2\nevent task-clock software\n"
+	      "at 1 switches open count=0\nat 2 mark task-clock lock=2\n", f);
+	for (unsigned i = 1; i <= 200; i++)
+		fprintf(f, "at %u switches before count=%u\nat %u action read\n"
+		        "at %u switches after count=%u\n", 2 + i, i * 10000, 2 + i,
+		        2 + i, i * 10000);
+	assert_int_equal(fclose(f), 0);
+	expect_error_on("model --compare %s", "many.trace",
+	                "more than the cap of 1000000 context switches");
+}
+
+/* event= with no name (an uninitialised name reached strcmp), or a name
+ * the trace does not declare. */
+static void test_trace_action_event(void **state)
+{
+	(void)state;
+	static const char head[] = "arch x86_64\ncpus 2\nevent task-clock "
+	                           "software\nat 1 switches open count=0\n"
+	                           "at 2 mark task-clock lock=2\n"
+	                           "at 2 switches before count=0\n";
+	char text[512];
+	snprintf(text, sizeof(text), "%sat 2 action reset event=\n", head);
+	write_text("empty.trace", text);
+	expect_error_on("model --compare %s", "empty.trace",
+	                "empty.trace:7: the action names no event of the trace");
+	snprintf(text, sizeof(text), "%sat 2 action reset event=cycles\n", head);
+	write_text("other.trace", text);
+	expect_error_on("model --compare %s", "other.trace",
+	                "other.trace:7: the action names no event of the trace");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fifo_inputs),
+		cmocka_unit_test(test_endless_inputs),
+		cmocka_unit_test(test_oversized_inputs),
+		cmocka_unit_test(test_trace_switch_caps),
+		cmocka_unit_test(test_trace_action_event),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
