@@ -184,12 +184,15 @@ int cmd_explain_bug(int argc, char **argv)
 	static struct best b;
 	char line[1200], err[256];
 
-	if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+	if (argc < 1)
+		return usage_error("explain-bug: missing NAME, a corpus reader (see "
+		                   "'selfmon explain-bug --help')");
+	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 		puts("usage: selfmon explain-bug NAME\n\nFor a reader of the corpus "
 		     "(see 'selfmon list'): its shortest failing schedule\nover the "
 		     "bundled scenarios, the step-by-step listing of it, and what\n"
 		     "the fault is and how to fix it.");
-		return argc < 1 ? 2 : 0;
+		return 0;
 	}
 	if (argc > 1)
 		return usage_error("explain-bug: unexpected argument '%s'", argv[1]);

@@ -89,6 +89,27 @@ static void test_oversized_inputs(void **state)
 	expect_error_on("replay %s", "big.trace", msg);
 }
 
+/* Names and text with control bytes stay on one line, escaped. */
+static void test_control_bytes(void **state)
+{
+	(void)state;
+	expect_usage_error("model \"$(printf 'no\\033[31mred\\nsuch.scn')\"",
+	                   "no?[31mred?such.scn: No such file");
+	expect_usage_error("replay \"$(printf 'x86_64:unicorn:reference:"
+	                   "x86_reset:reset@1\\nreset@2')\"",
+	                   "bad step '1?reset@2'");
+	write_text("esc.trace", "arch x86_64\nevent task-clock software\n"
+	           "at 1 mark task-\033]0;title\007clock lock=0\n");
+	expect_error_on("model --compare %s", "esc.trace",
+	                "esc.trace:3: control character in a trace line");
+}
+
+static void test_explain_bug_without_name(void **state)
+{
+	(void)state;
+	expect_usage_error("explain-bug", "explain-bug: missing NAME");
+}
+
 /* The bundled hw trace with its switch counts raised by `add` from the
  * line holding `from` on; written to `name`. */
 static void edited_trace(const char *name, const char *from, unsigned long add)
@@ -159,6 +180,8 @@ int main(void)
 		cmocka_unit_test(test_fifo_inputs),
 		cmocka_unit_test(test_endless_inputs),
 		cmocka_unit_test(test_oversized_inputs),
+		cmocka_unit_test(test_control_bytes),
+		cmocka_unit_test(test_explain_bug_without_name),
 		cmocka_unit_test(test_trace_switch_caps),
 		cmocka_unit_test(test_trace_action_event),
 	};
