@@ -22,9 +22,11 @@
 #include "commands.h"
 #include "explore.h"
 #include "json.h"
+#include "outfile.h"
 #include "user_reader.h"
 
 #define MAX_SCENARIOS 64
+#define MAX_JOBS 256      /* -j and its default, the CPU count, at most */
 
 struct job {
 	const struct sm_reader *reader;
@@ -33,7 +35,7 @@ struct job {
 	enum sm_verdict expected;
 	struct sm_cell cell;
 	char error[256];
-	char trace[600];
+	char trace[PATH_MAX];
 };
 
 struct opts {
@@ -109,12 +111,14 @@ static int number_arg(const char *opt, const char *v, uint64_t max,
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	uint64_t v;
+	bool seeded = false;
 
 	o->x.bound = 2;
 	o->arch = -1;
 	o->abi = -1;
 	o->nshards = 1;
-	o->jobs = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	o->jobs = cpus < 1 ? 1 : cpus > MAX_JOBS ? MAX_JOBS : (unsigned)cpus;
 	o->traces = "traces/cex";
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -178,9 +182,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--seed")) {
 			if (number_arg(a, val, UINT64_MAX, &o->x.seed))
 				return 2;
+			seeded = true;
 			i++;
 		} else if (!strncmp(a, "-j", 2)) {
-			if (number_arg("-j", a[2] ? a + 2 : val, 256, &v))
+			if (number_arg("-j", a[2] ? a + 2 : val, MAX_JOBS, &v))
 				return 2;
 			o->jobs = v ? (unsigned)v : 1;
 			i += !a[2];
@@ -204,6 +209,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		                   o->users[0]);
 	if (!o->nusers && o->abi >= 0)
 		return usage_error("check: --abi applies to PATH:SYMBOL readers only");
+	if (seeded && !o->x.random_runs)
+		return usage_error("check: --seed applies to --random N only");
+	char why[256];
+	if (!o->no_traces && sm_dir_writable(o->traces, why, sizeof(why)) < 0)
+		return usage_error("check: cannot write traces to %s: %s (--traces "
+		                   "DIR or --no-traces)", o->traces, why);
 	return 0;
 }
 
@@ -428,7 +439,9 @@ static void run_all(struct plan *p)
 
 	if (n == 0)
 		n = 1;
-	pthread_t t[256];
+	if (n > MAX_JOBS)
+		n = MAX_JOBS;
+	pthread_t t[MAX_JOBS];
 	bool show = !p->o.json && isatty(2);
 	time_t t0 = time(NULL);
 
@@ -457,23 +470,16 @@ static void line_for(const struct plan *p, const struct job *j,
 	                   j->scn_name, s);
 }
 
-/* traces/cex/READER-SCENARIO-ENGINE.trace, written whole or not at all. */
-static void write_trace(const struct plan *p, struct job *j)
+/* traces/cex/READER-SCENARIO-ENGINE.trace, written whole or not at all
+ * (outfile.c); 0, or -1 with one line on stderr. */
+static int write_trace(const struct plan *p, struct job *j)
 {
-	char line[1200], tmp[700];
+	char line[1200], err[256];
 	const char *dir = p->o.traces;
+	struct sm_out o;
 
 	if (p->o.no_traces || !sm_verdict_fails(j->cell.verdict))
-		return;
-	for (char *q = tmp, *end = tmp + snprintf(tmp, sizeof(tmp), "%s", dir);
-	     q <= end; q++)
-		if (*q == '/' || !*q) {
-			char c = *q;
-			*q = '\0';
-			if (*tmp)
-				mkdir(tmp, 0777);
-			*q = c;
-		}
+		return 0;
 	const char *base = strrchr(j->scn_name, '/');
 	char who[256];
 	const char *rb = strrchr(j->reader->name, '/');
@@ -481,25 +487,25 @@ static void write_trace(const struct plan *p, struct job *j)
 	for (char *q = who; *q; q++)
 		if (*q == ':' || *q == '#')
 			*q = '_';
-	snprintf(j->trace, sizeof(j->trace), "%s/%s-%s-%s.trace", dir, who,
-	         base ? base + 1 : j->scn_name, sm_engine_name(p->o.engine));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", j->trace);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		j->trace[0] = '\0';
-		return;
+	if (snprintf(j->trace, sizeof(j->trace), "%s/%s-%s-%s.trace", dir, who,
+	             base ? base + 1 : j->scn_name, sm_engine_name(p->o.engine))
+	    >= (int)sizeof(j->trace))
+		snprintf(err, sizeof(err), "%s", strerror(ENAMETOOLONG));
+	else if (sm_mkdirs(dir, err, sizeof(err)) == 0 &&
+	         sm_out_open(&o, j->trace, err, sizeof(err)) == 0) {
+		line_for(p, j, &j->cell.min, line, sizeof(line));
+		fprintf(o.f, "# selfmon counterexample; re-run it with: selfmon "
+		        "replay %s [--explain]\nschedule %s\n", j->trace, line);
+		fprintf(o.f, "verdict %s\ndetail %s\n",
+		        sm_verdict_name(j->cell.verdict), j->cell.res.detail);
+		line_for(p, j, &j->cell.found, line, sizeof(line));
+		fprintf(o.f, "found %s\n", line);
+		if (sm_out_close(&o, err, sizeof(err)) == 0)
+			return 0;
 	}
-	line_for(p, j, &j->cell.min, line, sizeof(line));
-	fprintf(f, "# selfmon counterexample; re-run it with: selfmon replay "
-	        "%s [--explain]\nschedule %s\n", j->trace, line);
-	fprintf(f, "verdict %s\ndetail %s\n", sm_verdict_name(j->cell.verdict),
-	        j->cell.res.detail);
-	line_for(p, j, &j->cell.found, line, sizeof(line));
-	fprintf(f, "found %s\n", line);
-	if (fclose(f) != 0 || rename(tmp, j->trace) != 0) {
-		unlink(tmp);
-		j->trace[0] = '\0';
-	}
+	usage_error("check: cannot write the trace %s: %s", j->trace, err);
+	j->trace[0] = '\0';
+	return -1;
 }
 
 static void print_table(const struct plan *p)
@@ -661,12 +667,14 @@ static int run_check(int argc, char **argv, bool stats)
 	run_all(p);
 	unsigned unexpected = 0, errors = 0;
 	uint64_t runs = 0;
+	bool trace_failed = false;
 	for (unsigned i = 0; i < p->njobs; i++) {
 		struct job *j = &p->jobs[i];
 		errors += j->error[0] != 0;
 		unexpected += !j->error[0] && j->cell.verdict != j->expected;
 		runs += j->cell.runs;
-		write_trace(p, j);
+		if (!trace_failed && write_trace(p, j) < 0)
+			trace_failed = true; /* said once; no partial set either */
 	}
 	if (p->o.json) {
 		print_json(p, unexpected, runs);
@@ -680,7 +688,7 @@ static int run_check(int argc, char **argv, bool stats)
 		       difftime(time(NULL), t0));
 	}
 	free_plan(p);
-	return errors ? 2 : unexpected ? 1 : 0;
+	return errors || trace_failed ? 2 : unexpected ? 1 : 0;
 }
 
 int cmd_check(int argc, char **argv)

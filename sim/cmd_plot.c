@@ -6,7 +6,7 @@
  * event: count, enabled, running; every event's page index; every page
  * update with its cause), optionally one reader call with its traps and
  * verdict, and drawing them as lanes.  The file is written whole or not
- * at all.  It decides nothing about the kernel or the reader.
+ * at all, and never replaces a device or a symlink (outfile.c).  It decides nothing about the kernel or the reader.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +17,7 @@
 
 #include "commands.h"
 #include "explore.h"
+#include "outfile.h"
 
 #define NS 600          /* truth samples */
 #define MAXU 2048       /* page updates drawn */
@@ -337,7 +338,7 @@ int cmd_plot(int argc, char **argv)
 	static struct plot p;
 	static struct sm_scenario scn;
 	const char *path = NULL, *out = NULL, *reader = NULL, *sched = NULL;
-	char spath[1024], err[600], tmp[1100];
+	char spath[1024], err[600];
 
 	for (int i = 0; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -377,14 +378,11 @@ int cmd_plot(int argc, char **argv)
 		return usage_error("plot: %s: %s", spath, err);
 	if (reader && call_reader(&p, reader, &sl.sched, err, sizeof(err)) < 0)
 		return usage_error("plot: %s", err);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return usage_error("plot: %s: %s", out, strerror(errno));
-	draw(f, &p);
-	if (fclose(f) != 0 || rename(tmp, out) != 0) {
-		unlink(tmp);
-		return usage_error("plot: %s: %s", out, strerror(errno));
-	}
+	static struct sm_out o;
+	if (sm_out_open(&o, out, err, sizeof(err)) < 0)
+		return usage_error("plot: %s: %s", out, err);
+	draw(o.f, &p);
+	if (sm_out_close(&o, err, sizeof(err)) < 0)
+		return usage_error("plot: %s: %s", out, err);
 	return 0;
 }

@@ -34,6 +34,7 @@
 #include "hw.h"
 #include "input.h"
 #include "model.h"
+#include "outfile.h"
 
 #define MAX_EV 8
 
@@ -303,11 +304,12 @@ static int cmp_rec(const void *a, const void *b)
 
 static int write_trace(struct recorder *rc, const char *out)
 {
-	char tmp[1100];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return usage_error("hw record: %s: %s", out, strerror(errno));
+	struct sm_out o;
+	char err[256];
+
+	if (sm_out_open(&o, out, err, sizeof(err)) < 0)
+		return usage_error("hw record: %s: %s", out, err);
+	FILE *f = o.f;
 	qsort(rc->log.r, rc->log.n, sizeof(rc->log.r[0]), cmp_rec);
 	fprintf(f, "# selfmon hw trace: compare with 'selfmon model --compare "
 	        "%s'\narch %s\ncpus %ld\n", out,
@@ -324,10 +326,8 @@ static int write_trace(struct recorder *rc, const char *out)
 		        rc->ev[i].software ? " software" : "");
 	for (size_t k = 0; k < rc->log.n; k++)
 		fprintf(f, "at %" PRIu64 " %s\n", rc->log.r[k].t, rc->log.r[k].text);
-	if (fclose(f) != 0 || rename(tmp, out) != 0) {
-		unlink(tmp);
-		return usage_error("hw record: %s: %s", out, strerror(errno));
-	}
+	if (sm_out_close(&o, err, sizeof(err)) < 0)
+		return usage_error("hw record: %s: %s", out, err);
 	return 0;
 }
 
@@ -414,7 +414,7 @@ struct trace {
 	char err[256];
 };
 
-#define LINE_MAX 600
+#define TRACE_LINE_MAX 600
 #define STR_(x) #x
 #define STR(x) STR_(x)
 #define EVENT_CHARS \
@@ -468,12 +468,12 @@ static int trace_fail(struct trace *t, char *err, size_t n, unsigned line,
 }
 
 /* The trace's lines (text as the recorder writes it), checked: every line
- * a known record, printable, at most LINE_MAX - 1 bytes, event names of
+ * a known record, printable, at most TRACE_LINE_MAX - 1 bytes, event names of
  * the trace's own events, at most SM_TRACE_MAX_ACTIONS actions. */
 static int parse_trace(const char *name, const char *text, struct trace *t,
                        char *err, size_t n)
 {
-	char buf[LINE_MAX];
+	char buf[TRACE_LINE_MAX];
 	unsigned line = 0, actions = 0;
 	size_t cap = 0;
 

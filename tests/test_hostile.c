@@ -5,11 +5,33 @@
  * answered with one line and exit 2 (or written safely).  Everything runs
  * in a private temporary directory.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
 #include "cli.h"
+#include "commands.h"
+
+/* sysconf as this process sees it: the CPU count can be made larger than
+ * this machine's, for check's default -j. */
+extern long __sysconf(int name);
+int usage_error(const char *fmt, ...) /* main.c's, for cmd_check() here */
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+static long fake_cpus;
+long sysconf(int name)
+{
+	if (name == _SC_NPROCESSORS_ONLN && fake_cpus)
+		return fake_cpus;
+	return __sysconf(name);
+}
 
 static char dir[] = "/tmp/selfmon-hostileXXXXXX";
 static char path[8192], args[16384];
@@ -174,6 +196,170 @@ static void test_trace_action_event(void **state)
 	                "other.trace:7: the action names no event of the trace");
 }
 
+
+static bool is_kind(const char *p, mode_t kind)
+{
+	struct stat st;
+	return lstat(p, &st) == 0 && (st.st_mode & S_IFMT) == kind;
+}
+
+static bool has_svg(const char *p)
+{
+	char buf[64] = "";
+	FILE *f = fopen(p, "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return strstr(buf, "<svg") || strstr(buf, "<?xml");
+}
+
+/* No temporary left in the private directory. */
+static void no_leftovers(void)
+{
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (e->d_name[0] == '.' && strcmp(e->d_name, ".") &&
+		    strcmp(e->d_name, ".."))
+			fail_msg("temporary left behind: %s", e->d_name);
+	closedir(d);
+}
+
+/* An output named through a symlink is written where the link points;
+ * the link stays (it was replaced by a regular file). */
+static void test_output_through_symlink(void **state)
+{
+	char target[8192];
+	(void)state;
+	snprintf(target, sizeof(target), "%s", in_dir("real.svg"));
+	write_text("real.svg", "old\n");
+	assert_int_equal(symlink("real.svg", in_dir("link.svg")), 0);
+	snprintf(args, sizeof(args), "plot x86_pinned -o %s", in_dir("link.svg"));
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_true(is_kind(in_dir("link.svg"), S_IFLNK));
+	assert_true(is_kind(target, S_IFREG));
+	assert_true(has_svg(target));
+	/* a dangling link: its target is created */
+	assert_int_equal(symlink("new.svg", in_dir("dangling.svg")), 0);
+	snprintf(args, sizeof(args), "plot x86_pinned -o %s",
+	         in_dir("dangling.svg"));
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_true(is_kind(in_dir("dangling.svg"), S_IFLNK));
+	assert_true(has_svg(in_dir("new.svg")));
+	no_leftovers();
+}
+
+/* A FIFO nobody reads: refused at once, and still a FIFO. */
+static void test_output_fifo(void **state)
+{
+	(void)state;
+	assert_int_equal(mkfifo(in_dir("out.fifo"), 0600), 0);
+	expect_error_on("plot x86_pinned -o %s", "out.fifo",
+	                "out.fifo: a FIFO that no process reads");
+	assert_true(is_kind(in_dir("out.fifo"), S_IFIFO));
+	expect_error_on("plot x86_pinned -o %s", "", "Is a directory");
+	no_leftovers();
+}
+
+/* Devices are written through, never replaced (as root, --out /dev/full
+ * used to destroy /dev/full). */
+static void test_output_devices(void **state)
+{
+	(void)state;
+	run("plot x86_pinned -o /dev/null");
+	assert_int_equal(r.status, 0);
+	assert_true(is_kind("/dev/null", S_IFCHR));
+	expect_usage_error("plot x86_pinned -o /dev/full",
+	                   "plot: /dev/full: No space left on device");
+	assert_true(is_kind("/dev/full", S_IFCHR));
+	run("hw record --out /dev/null --duration 20");
+	if (strstr(r.err, "cannot open")) /* no perf events here */
+		return;
+	assert_int_equal(r.status, 0);
+	assert_true(is_kind("/dev/null", S_IFCHR));
+	expect_usage_error("hw record --out /dev/full --duration 20",
+	                   "hw record: /dev/full: No space left on device");
+	assert_true(is_kind("/dev/full", S_IFCHR));
+	/* and a symlink as --out stays one */
+	assert_int_equal(symlink("rec.trace", in_dir("rec.link")), 0);
+	snprintf(args, sizeof(args), "hw record --out %s --duration 20",
+	         in_dir("rec.link"));
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_true(is_kind(in_dir("rec.link"), S_IFLNK));
+	assert_true(is_kind(in_dir("rec.trace"), S_IFREG));
+	no_leftovers();
+}
+
+/* A --traces path longer than check's old 700-byte buffer. */
+static void test_long_traces_path(void **state)
+{
+	char deep[2048], file[4096];
+	(void)state;
+	snprintf(deep, sizeof(deep), "%s", dir);
+	for (char c = 'a'; c <= 'd'; c++) {
+		size_t n = strlen(deep);
+		deep[n] = '/';
+		memset(deep + n + 1, c, 200);
+		deep[n + 201] = '\0';
+	}
+	snprintf(args, sizeof(args), "check no_zero_ext_fix --scenario x86_reset "
+	         "--arch x86_64 --traces %s", deep);
+	run(args);
+	assert_int_equal(r.status, 0);
+	snprintf(file, sizeof(file), "%s/no_zero_ext_fix-x86_reset-unicorn.trace",
+	         deep);
+	assert_true(is_kind(file, S_IFREG));
+	snprintf(args, sizeof(args), "replay %s", file);
+	run(args);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "WRONG_VALUE"));
+}
+
+/* --traces where no file can be created: one line before any work. */
+static void test_unwritable_traces(void **state)
+{
+	(void)state;
+	write_text("plain", "a file, not a directory\n");
+	expect_error_on("check no_zero_ext_fix --scenario x86_reset --arch x86_64 "
+	                "--traces %s/cex", "plain",
+	                "plain/cex: Not a directory (--traces DIR or --no-traces)");
+}
+
+static void test_seed_needs_random(void **state)
+{
+	(void)state;
+	expect_usage_error("check reference --seed 5",
+	                   "check: --seed applies to --random N only");
+	expect_usage_error("check reference --random 0 --seed 5",
+	                   "check: --seed applies to --random N only");
+}
+
+/* check's default -j is the CPU count: more than 256 CPUs overran its
+ * array of threads (here the count is faked; the default sweep has more
+ * than 256 cells when the cross compilers are built). */
+static void test_many_cpus(void **state)
+{
+	char *argv[] = { "--bound", "0", "--no-traces", "--json", NULL };
+	(void)state;
+	fflush(stdout);
+	int saved = dup(1), null = open("/dev/null", O_WRONLY);
+	assert_true(saved >= 0 && null >= 0);
+	dup2(null, 1);
+	close(null);
+	fake_cpus = 300;
+	int rc = cmd_check(4, argv);
+	fake_cpus = 0;
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	assert_true(rc == 0 || rc == 1); /* verdicts, not a usage error */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +370,13 @@ int main(void)
 		cmocka_unit_test(test_explain_bug_without_name),
 		cmocka_unit_test(test_trace_switch_caps),
 		cmocka_unit_test(test_trace_action_event),
+		cmocka_unit_test(test_output_through_symlink),
+		cmocka_unit_test(test_output_fifo),
+		cmocka_unit_test(test_output_devices),
+		cmocka_unit_test(test_long_traces_path),
+		cmocka_unit_test(test_unwritable_traces),
+		cmocka_unit_test(test_seed_needs_random),
+		cmocka_unit_test(test_many_cpus),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
