@@ -620,6 +620,11 @@ void sm_model_advance(struct sm_model *m, uint64_t cycles)
 		uint64_t d = next_activity(m, &who);
 		if (who == -1 || d > target - m->now)
 			break;
+		if (m->activity >= m->activity_cap) { /* see model.h */
+			m->capped = true;
+			break;
+		}
+		m->activity++;
 		sm_model_flush(m);
 		m->now += d;
 		if (who == -2) {
@@ -813,6 +818,7 @@ int sm_model_init(struct sm_model *m, const struct sm_config *cfg,
 	if (check_config(cfg, err, n) < 0)
 		return -1;
 	memset(m, 0, sizeof(*m));
+	m->activity_cap = SM_MODEL_HARD_CAP;
 	m->cfg = *cfg;
 	m->observe = fn;
 	m->observe_ctx = ctx;

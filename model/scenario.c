@@ -12,9 +12,10 @@
  *
  * Must not touch: model state (struct sm_model) or anything other than the
  * struct sm_scenario it is handed.  It calls only sm_config_default() and the
- * arch/action name tables of config.c.  No global mutable state: everything
- * the parser knows lives in a struct parser on the caller's stack, and all
- * tables below are const.
+ * arch/action name tables of config.c; sm_scenario_load() also has run.c
+ * check that the scenario's run stays within the cap on model events.  No
+ * global mutable state: everything the parser knows lives in a struct
+ * parser on the caller's stack, and all tables below are const.
  *
  * Decisions where the format description is silent (also in the README):
  * - Columns count bytes from 1; a tab is one column.  A token is "missing"
@@ -42,6 +43,7 @@
 #include <string.h>
 
 #include "input.h"
+#include "run.h"
 #include "scenario.h"
 
 #define LINE_MAX_LEN 1024
@@ -1117,5 +1119,8 @@ int sm_scenario_load(const char *path, struct sm_scenario *s, char *err,
 	}
 	r = sm_scenario_parse(path, text, s, err, errlen);
 	free(text);
+	if (r == 0) /* the one place a scenario meets the model: run.c */
+		r = sm_scenario_bounded(s, err ? err : why,
+		                        err ? errlen : sizeof(why));
 	return r;
 }

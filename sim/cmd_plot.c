@@ -73,7 +73,7 @@ static int sample(struct plot *p, char *err, size_t n)
 	if (sm_model_init(&m, &s->cfg, on_update, p, err, n) < 0)
 		return -1;
 	for (unsigned i = 0; i <= NS; i++) {
-		uint64_t t = p->end * i / NS;
+		uint64_t t = (uint64_t)((unsigned __int128)p->end * i / NS);
 		while (k < s->nactions && s->act[k].at <= t) {
 			uint64_t el = m.now - s->cfg.start;
 			if (s->act[k].at > el)
@@ -87,6 +87,9 @@ static int sample(struct plot *p, char *err, size_t n)
 		p->t[i] = m.now - s->cfg.start;
 		sm_model_truth(&m, 0, &p->truth[i]);
 	}
+	if (m.capped) /* loading checked the scenario: a last resort */
+		return snprintf(err, n, "the model hit its cap of model events "
+		                "per run"), -1;
 	return 0;
 }
 
@@ -365,7 +368,8 @@ int cmd_plot(int argc, char **argv)
 		return usage_error("%s", err);
 	memset(&p, 0, sizeof(p));
 	p.s = &scn;
-	p.end = scn.end > scn.check_at ? scn.end : scn.check_at + 200;
+	p.end = scn.end > scn.check_at ? scn.end
+	        : scn.check_at > UINT64_MAX - 200 ? UINT64_MAX : scn.check_at + 200;
 	struct sm_schedule_line sl;
 	memset(&sl, 0, sizeof(sl));
 	if (sched) {

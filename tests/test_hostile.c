@@ -360,6 +360,43 @@ static void test_many_cpus(void **state)
 	assert_true(rc == 0 || rc == 1); /* verdicts, not a usage error */
 }
 
+/* A few bytes of scenario that asked the model for 2^64 multiplexing ticks
+ * or overflow interrupts: model, check and plot ran forever (model wrote
+ * gigabytes).  Loading now refuses a run over the cap on model events. */
+static void test_unbounded_scenarios(void **state)
+{
+	static const char *const scn[][2] = {
+		{ "mux.scn", "arch x86_64\npmu mux_interval=1\n"
+		             "end 18446744073709551615\n" },
+		{ "period.scn", "arch x86_64\nevent instructions period=1 left=1\n"
+		                "end 18446744073709551615\n" },
+		{ "narrow.scn", "arch riscv64\npmu width=1\nevent instructions "
+		                "rate=1000000\nend 18446744073709551615\n" },
+		{ "late.scn", "arch x86_64\npmu mux_interval=1\n"
+		              "check at=18446744073709551615\n" },
+	};
+	const char *msg = "needs more than 100000 multiplexing ticks and "
+	                  "overflow interrupts, the cap per run";
+	(void)state;
+	for (size_t i = 0; i < sizeof(scn) / sizeof(scn[0]); i++) {
+		write_text(scn[i][0], scn[i][1]);
+		expect_error_on("model %s", scn[i][0], msg);
+		expect_error_on("check reference --scenario %s --no-traces",
+		                scn[i][0], msg);
+		snprintf(args, sizeof(args), "plot %s -o %s/out.svg",
+		         in_dir(scn[i][0]), dir);
+		expect_usage_error(args, msg);
+		assert_false(is_kind(in_dir("out.svg"), S_IFREG));
+	}
+	expect_error_on("replay x86_64:unicorn:reference:%s:-", "mux.scn", msg);
+	/* just under the cap is a scenario like any other */
+	write_text("under.scn", "arch x86_64\npmu mux_interval=10\n"
+	           "end 900000\n");
+	snprintf(args, sizeof(args), "model %s", in_dir("under.scn"));
+	run(args);
+	assert_int_equal(r.status, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_unwritable_traces),
 		cmocka_unit_test(test_seed_needs_random),
 		cmocka_unit_test(test_many_cpus),
+		cmocka_unit_test(test_unbounded_scenarios),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
