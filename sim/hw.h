@@ -45,7 +45,7 @@ int cmd_model_compare(const char *trace);
  * (a switch count split around an action is replayed once per split). */
 #define SM_TRACE_MAX_ACTIONS 1000
 #define SM_TRACE_MAX_SWITCHES 10000
-#define SM_TRACE_MAX_PREEMPTIONS 1000000
+#define SM_TRACE_MAX_PREEMPTIONS 200000
 
 /* The comparison of a trace's text (`name` for messages) with the model:
  * 0 agrees, 1 differs (the report on `out`, which may be NULL), -1 bad

@@ -173,7 +173,7 @@ static void test_trace_switch_caps(void **state)
 		        2 + i, i * 10000);
 	assert_int_equal(fclose(f), 0);
 	expect_error_on("model --compare %s", "many.trace",
-	                "more than the cap of 1000000 context switches");
+	                "more than the cap of 200000 context switches");
 }
 
 /* event= with no name (an uninitialised name reached strcmp), or a name
