@@ -1561,7 +1561,8 @@ static int load(struct ld *L, const char *symbol)
 	if (L->base & (PAGE - 1) || L->base > UINT64_MAX - MAX_IMAGE)
 		return fail(L, "load address 0x%" PRIx64 " is not usable",
 		            L->base);
-	if (read_file(L) < 0 || check_ident(L) < 0 || open_elf(L) < 0 ||
+	if ((!L->file && read_file(L) < 0) || check_ident(L) < 0 ||
+	    open_elf(L) < 0 ||
 	    load_sections(L) < 0 || find_entry(L, symbol) < 0)
 		return -1;
 	L->img.arch = L->arch->arch;
@@ -1577,6 +1578,31 @@ int sm_elf_load(const char *path, const char *symbol, uint64_t base,
 {
 	struct ld L = { .path = path, .err = err, .errlen = errlen,
 	                .base = base, .stub_base = stub_base };
+	int r = load(&L, symbol);
+
+	ld_free(&L);
+	if (r < 0) {
+		free(L.img.mem);
+		memset(img, 0, sizeof(*img));
+		return -1;
+	}
+	*img = L.img;
+	return 0;
+}
+
+int sm_elf_load_mem(const void *data, size_t len, const char *name,
+                    const char *symbol, uint64_t base, uint64_t stub_base,
+                    struct sm_image *img, char *err, size_t errlen)
+{
+	struct ld L = { .path = name, .err = err, .errlen = errlen,
+	                .base = base, .stub_base = stub_base };
+
+	if (len > MAX_FILE) /* as read_file() would say */
+		return fail(&L, "file too large");
+	if (!(L.file = malloc(len ? len : 1)))
+		return fail(&L, "out of memory");
+	memcpy(L.file, data, len);
+	L.fsize = len;
 	int r = load(&L, symbol);
 
 	ld_free(&L);

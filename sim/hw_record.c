@@ -139,7 +139,7 @@ static void busy(uint64_t ns)
 	uint64_t end = hw_now_ns() + ns;
 	while (hw_now_ns() < end)
 		for (int i = 0; i < 1000; i++)
-			x += (uint64_t)i;
+			x = x + (uint64_t)i; /* (clang: a volatile's += is "unused") */
 }
 
 /* Context switches of this thread so far (each one schedules its events
