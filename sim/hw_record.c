@@ -899,10 +899,12 @@ int cmd_model_compare(const char *path)
 	}
 	/* the report is printed only once the whole comparison ran: an input
 	 * over a cap gets one line and no partial report */
-	char *report = NULL;
+	char *report = NULL, name[PATH_MAX];
 	size_t rlen = 0;
+	snprintf(name, sizeof(name), "%s", path);
+	sm_printable(name); /* the report names the file on stdout */
 	FILE *out = open_memstream(&report, &rlen);
-	int rc = out ? hw_compare_text(path, text, out, err, sizeof(err)) : -1;
+	int rc = out ? hw_compare_text(name, text, out, err, sizeof(err)) : -1;
 	if (!out)
 		snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
 	if (out && fclose(out) == 0 && rc >= 0)

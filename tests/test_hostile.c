@@ -124,6 +124,17 @@ static void test_control_bytes(void **state)
 	           "at 1 mark task-\033]0;title\007clock lock=0\n");
 	expect_error_on("model --compare %s", "esc.trace",
 	                "esc.trace:3: control character in a trace line");
+	/* a file name with an escape sequence: the report shows it escaped */
+	char cmd[16384];
+	snprintf(cmd, sizeof(cmd), "cp '%s/traces/hw/swevents.trace' '%s'",
+	         SELFMON_SRC, in_dir("t\033[2Jx.trace"));
+	assert_int_equal(system(cmd), 0);
+	snprintf(args, sizeof(args), "model --compare \"%s\"",
+	         in_dir("t\033[2Jx.trace"));
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "t?[2Jx.trace"));
+	assert_null(strchr(r.out, '\033'));
 }
 
 static void test_explain_bug_without_name(void **state)
