@@ -6,6 +6,9 @@
 #   ./dev.sh sanitize   the same tests built with ASan + UBSan (build-asan/)
 #   ./dev.sh nocross    the tests of a build without the cross compilers
 #   ./dev.sh bench      the benchmarks (figures; --json for a document)
+#   ./dev.sh fuzz [S]   the libFuzzer targets (fuzz/, clang, build-fuzz/):
+#                       each S seconds (default 300) from its seed corpus
+#                       and regression inputs; fails on a crash
 #   ./dev.sh build      only install and build
 #
 # Debian packages are installed with apt-get when run as root; otherwise the
@@ -13,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev clang lld libcapstone-dev chromium libxml2-utils
+PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev clang lld libclang-rt-14-dev libcapstone-dev chromium libxml2-utils
           gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
           libc6-dev-arm64-cross libc6-dev-riscv64-cross)
 
@@ -42,6 +45,43 @@ build() { # DIR [cmake options...]
 	cmake --build "$dir" -j "$(nproc)" -- --no-print-directory
 }
 
+# fuzz SECONDS: build the fuzz targets, run each target's regression inputs
+# once, then fuzz it for SECONDS from its seeds (in a private corpus
+# directory, so the tree is not written); one summary line per target.
+fuzz() {
+	local secs=$1 dir=build-fuzz t seeds work log runs
+	CC=clang cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DSELFMON_FUZZ=ON -DSELFMON_CROSS=OFF >/dev/null
+	cmake --build "$dir" -j "$(nproc)" --target fuzz -- --no-print-directory
+	for t in scenario schedule hwtrace elf; do
+		case $t in
+		scenario) seeds=$dir/fuzz/seeds/scenario ;;
+		schedule) seeds=fuzz/seeds/schedule ;;
+		hwtrace) seeds=traces/hw ;;
+		elf) seeds=$dir/fuzz/seeds/elf ;;
+		esac
+		log=$dir/fuzz/fuzz_$t.log
+		if ! "$dir/fuzz/fuzz_$t" fuzz/regress/$t/* >"$log" 2>&1; then
+			tail -40 "$log"
+			echo "dev.sh: fuzz_$t fails on a regression input (log: $log)" >&2
+			return 1
+		fi
+		work=$(mktemp -d)
+		if ! "$dir/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=60 \
+			-print_final_stats=1 -artifact_prefix="$dir/fuzz/crash-$t-" \
+			"$work" "$seeds" "fuzz/regress/$t" >"$log" 2>&1; then
+			rm -rf "$work"
+			tail -60 "$log"
+			echo "dev.sh: fuzz_$t found a crash (log: $log)" >&2
+			return 1
+		fi
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+		echo "fuzz_$t: ${runs:-?} runs in $secs s, $(( ${runs:-0} / secs )) exec/s," \
+			"corpus $(ls "$work" | wc -l) new + seeds, no crash"
+		rm -rf "$work"
+	done
+}
+
 need_packages
 case "${1:-}" in
 run)
@@ -66,11 +106,14 @@ nocross)
 	build build-nocross -DSELFMON_CROSS=OFF
 	ctest --test-dir build-nocross --output-on-failure
 	;;
+fuzz)
+	fuzz "${2:-300}"
+	;;
 build)
 	build build
 	;;
 *)
-	sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 	;;
 esac

@@ -103,6 +103,13 @@ static void counter_release(struct sm_model *m, int c)
 	r->owner = -1;
 }
 
+/* s64 arithmetic as the kernel does it (built with -fno-strict-overflow:
+ * it wraps); a hostile period or a narrow counter reaches the edges. */
+static int64_t wrap_add(int64_t a, uint64_t b)
+{
+	return (int64_t)((uint64_t)a + b);
+}
+
 static uint64_t read_counter(const struct sm_model *m, const struct sm_event *e)
 {
 	uint64_t raw = sm_counter_value(m, m->task_cpu, e->counter);
@@ -126,7 +133,7 @@ static void event_update(struct sm_model *m, struct sm_event *e)
 
 	e->prev_count = now;
 	e->count += delta;
-	e->period_left -= (int64_t)delta;
+	e->period_left = wrap_add(e->period_left, 0 - delta);
 }
 
 /* x86_perf_event_set_period() / armpmu_event_set_period() /
@@ -138,18 +145,18 @@ static void set_period(struct sm_model *m, int i)
 	struct sm_event *e = &m->ev[i];
 	int64_t left = e->period_left, period = (int64_t)e->period;
 
-	if (left <= -period) {
+	if (left <= wrap_add(0, 0 - (uint64_t)period)) {
 		left = period;
 		e->period_left = left;
 	}
 	if (left <= 0) {
-		left += period;
+		left = wrap_add(left, (uint64_t)period);
 		e->period_left = left;
 	}
 	left = RULES(m)->clamp_left(&m->cfg, e, left);
-	e->prev_count = (uint64_t)-left;
+	e->prev_count = 0 - (uint64_t)left;
 	counter_write(m, e->counter,
-	              RULES(m)->to_reg(&m->cfg, e, e->counter, (uint64_t)-left));
+	              RULES(m)->to_reg(&m->cfg, e, e->counter, e->prev_count));
 	sm_page_update(m, i);
 }
 
@@ -620,6 +627,11 @@ void sm_model_advance(struct sm_model *m, uint64_t cycles)
 		uint64_t d = next_activity(m, &who);
 		if (who == -1 || d > target - m->now)
 			break;
+		if (m->activity >= m->activity_cap) { /* see model.h */
+			m->capped = true;
+			break;
+		}
+		m->activity++;
 		sm_model_flush(m);
 		m->now += d;
 		if (who == -2) {
@@ -819,6 +831,7 @@ int sm_model_init(struct sm_model *m, const struct sm_config *cfg,
 	if (check_config(cfg, err, n) < 0)
 		return -1;
 	memset(m, 0, sizeof(*m));
+	m->activity_cap = SM_MODEL_HARD_CAP;
 	m->cfg = *cfg;
 	m->observe = fn;
 	m->observe_ctx = ctx;

@@ -61,6 +61,17 @@ enum sm_action_kind {
 
 #define SM_AUTO (-1) /* counter/cpu/event chosen by the model */
 
+/* Model events per run: the multiplexing ticks and counter overflow
+ * interrupts time brings.  A scenario whose run to its end (or check
+ * instant) needs more is refused when it is loaded (run.c), so a few
+ * bytes such as 'end 18446744073709551615' with 'pmu mux_interval=1'
+ * cannot make the model work without bound.  The model itself stops
+ * making them at SM_MODEL_HARD_CAP (and says so in `capped`): more than
+ * a reader's call under the explorer can add to a loaded scenario
+ * (20,000 steps, each at most one tick and one interrupt per event). */
+#define SM_MAX_MODEL_EVENTS 100000
+#define SM_MODEL_HARD_CAP (SM_MAX_MODEL_EVENTS + 1000000)
+
 /* Counter numbers, one space per arch:
  *   x86-64:  general counter i -> i; fixed counter j -> SM_X86_FIXED + j
  *   arm64:   PMEVCNTR<n> -> n (0..30); PMCCNTR -> SM_ARM64_CYCLE (31)
@@ -203,6 +214,10 @@ struct sm_model {
 	sm_observer observe;
 	void *observe_ctx;
 	uint64_t updates;      /* page updates so far */
+	uint64_t activity;     /* multiplexing ticks and overflow interrupts */
+	uint64_t activity_cap; /* SM_MODEL_HARD_CAP, or lower (run.c) */
+	bool capped;           /* activity reached activity_cap: time went
+	                        * on without them (drivers report it) */
 	_Alignas(4096) struct page_mem {
 		union {
 			struct perf_event_mmap_page pc;

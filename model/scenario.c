@@ -2,7 +2,8 @@
  * scenario.c — the scenario format (traces/NAME.scn) parsed into a struct
  * sm_scenario.
  *
- * Owns: reading a scenario file, splitting it into lines and tokens,
+ * Owns: reading a scenario file (a regular file of at most 1 MiB, read by
+ * input.c), splitting it into lines and tokens,
  * checking every directive, key and value, and filling the struct
  * sm_scenario it is given (its struct sm_config and its list of timed kernel
  * actions, kept sorted by time).  Errors are one line,
@@ -12,9 +13,10 @@
  * Must not touch: model state (struct sm_model) or anything other than the
  * struct sm_scenario it is handed.  It calls only sm_config_default(), the
  * arch/action name tables of config.c and the verdict names of verdict.c
- * (check expect=).  No global mutable state: everything
- * the parser knows lives in a struct parser on the caller's stack, and all
- * tables below are const.
+ * (check expect=); sm_scenario_load() also has run.c check that the
+ * scenario's run stays within the cap on model events.  No global mutable
+ * state: everything the parser knows lives in a struct parser on the
+ * caller's stack, and all tables below are const.
  *
  * Decisions where the format description is silent (also in the README):
  * - Columns count bytes from 1; a tab is one column.  A token is "missing"
@@ -41,13 +43,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
+#include "run.h"
 #include "scenario.h"
 #include "verdict.h"
 
 #define LINE_MAX_LEN 1024
 #define MAX_TOKENS (LINE_MAX_LEN / 2 + 1)
 #define MAX_KEYS 16
-#define FILE_MAX_BYTES (1u << 20)
+#define FILE_MAX_BYTES SM_SCENARIO_MAX_BYTES
 #define DEFAULT_CYCLES 1000 /* preempt/migrate/stall; also end after last 'at' */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define EVENT_NAME_CHARS \
@@ -1084,33 +1088,14 @@ int sm_scenario_parse(const char *name, const char *text,
 /* ---- files -------------------------------------------------------------- */
 
 /* The whole file, NUL-terminated (the caller frees it); or NULL with the
- * reason in *why. */
-static char *read_text(const char *path, const char **why)
+ * reason in why.  A regular file of at most 1 MiB (input.c). */
+static char *read_text(const char *path, char *why, size_t whylen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t n;
+	size_t n = 0;
+	char *buf = sm_read_input(path, FILE_MAX_BYTES, &n, why, whylen);
 
-	if (!f) {
-		*why = strerror(errno);
-		return NULL;
-	}
-	buf = malloc(FILE_MAX_BYTES + 2);
-	*why = buf ? NULL : strerror(ENOMEM);
-	if (buf) {
-		errno = 0;
-		n = fread(buf, 1, FILE_MAX_BYTES + 1, f);
-		if (ferror(f))
-			*why = strerror(errno ? errno : EIO);
-		else if (n > FILE_MAX_BYTES)
-			*why = "file too large";
-		else if (memchr(buf, '\0', n))
-			*why = "file contains a NUL byte";
-		else
-			buf[n] = '\0';
-	}
-	fclose(f);
-	if (*why) {
+	if (buf && memchr(buf, '\0', n)) {
+		snprintf(why, whylen, "file contains a NUL byte");
 		free(buf);
 		return NULL;
 	}
@@ -1120,13 +1105,13 @@ static char *read_text(const char *path, const char **why)
 int sm_scenario_load(const char *path, struct sm_scenario *s, char *err,
                      size_t errlen)
 {
-	const char *why = NULL;
+	char why[128];
 	char *text;
 	int r;
 
 	if (!path)
 		path = "";
-	text = read_text(path, &why);
+	text = read_text(path, why, sizeof(why));
 	if (!text) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s: %s", path, why);
@@ -1134,5 +1119,8 @@ int sm_scenario_load(const char *path, struct sm_scenario *s, char *err,
 	}
 	r = sm_scenario_parse(path, text, s, err, errlen);
 	free(text);
+	if (r == 0) /* the one place a scenario meets the model: run.c */
+		r = sm_scenario_bounded(s, err ? err : why,
+		                        err ? errlen : sizeof(why));
 	return r;
 }

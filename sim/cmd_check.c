@@ -23,9 +23,11 @@
 #include "commands.h"
 #include "explore.h"
 #include "json.h"
+#include "outfile.h"
 #include "user_reader.h"
 
 #define MAX_SCENARIOS 64
+#define MAX_JOBS 256      /* -j and its default, the CPU count, at most */
 
 struct job {
 	const struct sm_reader *reader;
@@ -37,7 +39,7 @@ struct job {
 	bool unjudged;              /* no expectation applies (see add_job) */
 	struct sm_cell cell;
 	char error[512];
-	char trace[600];
+	char trace[PATH_MAX];
 };
 
 struct opts {
@@ -129,13 +131,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	uint64_t v;
 	char err[160];
 	int rc;
+	bool seeded = false;
 
 	o->x.bound = 2;
 	o->x.time_limit = 600;
 	o->arch = -1;
 	o->abi = -1;
 	o->nshards = 1;
-	o->jobs = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	o->jobs = cpus < 1 ? 1 : cpus > MAX_JOBS ? MAX_JOBS : (unsigned)cpus;
 	o->traces = "traces/cex";
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -204,9 +208,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--seed")) {
 			if (number_arg(a, val, UINT64_MAX, &o->x.seed))
 				return 2;
+			seeded = true;
 			i++;
 		} else if (!strncmp(a, "-j", 2)) {
-			if (number_arg("-j", a[2] ? a + 2 : val, 256, &v))
+			if (number_arg("-j", a[2] ? a + 2 : val, MAX_JOBS, &v))
 				return 2;
 			o->jobs = v ? (unsigned)v : 1;
 			i += !a[2];
@@ -234,6 +239,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		                   o->users[0]);
 	if (!o->nusers && o->abi >= 0)
 		return usage_error("check: --abi applies to PATH:SYMBOL readers only");
+	if (seeded && !o->x.random_runs)
+		return usage_error("check: --seed applies to --random N only");
+	char why[256];
+	if (!o->no_traces && sm_dir_writable(o->traces, why, sizeof(why)) < 0)
+		return usage_error("check: cannot write traces to %s: %s (--traces "
+		                   "DIR or --no-traces)", o->traces, why);
 	return 0;
 }
 
@@ -501,7 +512,9 @@ static void run_all(struct plan *p)
 
 	if (n == 0)
 		n = 1;
-	pthread_t t[256];
+	if (n > MAX_JOBS)
+		n = MAX_JOBS;
+	pthread_t t[MAX_JOBS];
 	bool show = !p->o.json && isatty(2);
 	time_t t0 = time(NULL);
 
@@ -536,23 +549,16 @@ static char *line_for(const struct plan *p, const struct job *j,
 	return line ? line : strdup("?");
 }
 
-/* traces/cex/READER-SCENARIO-ENGINE.trace, written whole or not at all. */
-static void write_trace(const struct plan *p, struct job *j)
+/* traces/cex/READER-SCENARIO-ENGINE.trace, written whole or not at all
+ * (outfile.c); 0, or -1 with one line on stderr. */
+static int write_trace(const struct plan *p, struct job *j)
 {
-	char tmp[700];
+	char err[256];
 	const char *dir = p->o.traces;
+	struct sm_out o;
 
 	if (p->o.no_traces || !sm_verdict_fails(j->cell.verdict))
-		return;
-	for (char *q = tmp, *end = tmp + snprintf(tmp, sizeof(tmp), "%s", dir);
-	     q <= end; q++)
-		if (*q == '/' || !*q) {
-			char c = *q;
-			*q = '\0';
-			if (*tmp)
-				mkdir(tmp, 0777);
-			*q = c;
-		}
+		return 0;
 	const char *base = strrchr(j->scn_name, '/');
 	char who[256];
 	const char *rb = strrchr(j->reader->name, '/');
@@ -560,27 +566,27 @@ static void write_trace(const struct plan *p, struct job *j)
 	for (char *q = who; *q; q++)
 		if (*q == ':' || *q == '#')
 			*q = '_';
-	snprintf(j->trace, sizeof(j->trace), "%s/%s-%s-%s.trace", dir, who,
-	         base ? base + 1 : j->scn_name, sm_engine_name(p->o.engine));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", j->trace);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		j->trace[0] = '\0';
-		return;
+	if (snprintf(j->trace, sizeof(j->trace), "%s/%s-%s-%s.trace", dir, who,
+	             base ? base + 1 : j->scn_name, sm_engine_name(p->o.engine))
+	    >= (int)sizeof(j->trace))
+		snprintf(err, sizeof(err), "%s", strerror(ENAMETOOLONG));
+	else if (sm_mkdirs(dir, err, sizeof(err)) == 0 &&
+	         sm_out_open(&o, j->trace, err, sizeof(err)) == 0) {
+		char *min = line_for(p, j, &j->cell.min),
+		     *found = line_for(p, j, &j->cell.found);
+		fprintf(o.f, "# selfmon counterexample; re-run it with: selfmon "
+		        "replay %s [--explain]\nschedule %s\n", j->trace, min);
+		fprintf(o.f, "verdict %s\ndetail %s\n",
+		        sm_verdict_name(j->cell.verdict), j->cell.res.detail);
+		fprintf(o.f, "found %s\n", found);
+		free(min);
+		free(found);
+		if (sm_out_close(&o, err, sizeof(err)) == 0)
+			return 0;
 	}
-	char *min = line_for(p, j, &j->cell.min),
-	     *found = line_for(p, j, &j->cell.found);
-	fprintf(f, "# selfmon counterexample; re-run it with: selfmon replay "
-	        "%s [--explain]\nschedule %s\n", j->trace, min);
-	fprintf(f, "verdict %s\ndetail %s\n", sm_verdict_name(j->cell.verdict),
-	        j->cell.res.detail);
-	fprintf(f, "found %s\n", found);
-	free(min);
-	free(found);
-	if (fclose(f) != 0 || rename(tmp, j->trace) != 0) {
-		unlink(tmp);
-		j->trace[0] = '\0';
-	}
+	usage_error("check: cannot write the trace %s: %s", j->trace, err);
+	j->trace[0] = '\0';
+	return -1;
 }
 
 /* What --actions, --without and --drop-scripted changed, under the
@@ -795,6 +801,7 @@ static int run_check(int argc, char **argv, bool stats)
 	time_t t0 = time(NULL);
 	run_all(p);
 	struct tally t = { 0 };
+	bool trace_failed = false;
 	for (unsigned i = 0; i < p->njobs; i++) {
 		struct job *j = &p->jobs[i];
 		t.errors += j->error[0] != 0;
@@ -804,7 +811,8 @@ static int run_check(int argc, char **argv, bool stats)
 		t.unexpected += !j->error[0] && !incomplete(j) && !as_expected(j);
 		t.unjudged += !j->error[0] && !incomplete(j) && j->unjudged;
 		t.runs += j->cell.runs;
-		write_trace(p, j);
+		if (!trace_failed && write_trace(p, j) < 0)
+			trace_failed = true; /* said once; no partial set either */
 	}
 	if (p->o.json) {
 		print_json(p, &t);
@@ -829,8 +837,8 @@ static int run_check(int argc, char **argv, bool stats)
 		       ? "; random sampling, not exhaustive" : "");
 	}
 	free_plan(p);
-	return t.errors ? 2 : t.unexpected ? 1 : t.unsupported ? 4
-	       : t.incomplete ? 3 : 0;
+	return t.errors || trace_failed ? 2 : t.unexpected ? 1
+	       : t.unsupported ? 4 : t.incomplete ? 3 : 0;
 }
 
 int cmd_check(int argc, char **argv)

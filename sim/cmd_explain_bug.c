@@ -96,13 +96,16 @@ int cmd_explain_bug(int argc, char **argv)
 	struct sm_action_filter af = { 0 };
 	char line[1200], err[256];
 
-	if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+	if (argc < 1)
+		return usage_error("explain-bug: missing NAME, a corpus reader (see "
+		                   "'selfmon explain-bug --help')");
+	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 		fputs("usage: selfmon explain-bug NAME [options]\n\nFor a reader of "
 		      "the corpus (see 'selfmon list'): its shortest failing\n"
 		      "schedule over the bundled scenarios, the step-by-step listing "
 		      "of it, and\nwhat the fault is and how to fix it.\n\n"
 		      SM_ACTION_FILTER_USAGE, stdout);
-		return argc < 1 ? 2 : 0;
+		return 0;
 	}
 	for (int i = 1; i < argc; i++) {
 		int rc = sm_action_filter_opt(&af, argc, argv, &i, err, sizeof(err));

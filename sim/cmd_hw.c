@@ -6,7 +6,8 @@
  * set, software events), the report of the machine and of each page, the
  * window check (read(2) just before and just after a reader; its values
  * must lie between), the same after IOC_RESET, disable/enable and a
- * migration, the cost of a read, and the exit status.  On a machine
+ * migration, the cost of a read, the CPU budget of each reader (a reader
+ * that hangs is stopped and reported), and the exit status.  On a machine
  * without a PMU or without permission it says so in one line and checks
  * what it can with software events (the index-0 path of every reader).
  */
@@ -15,6 +16,7 @@
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,10 +201,54 @@ static void describe(struct machine *m)
 
 /* ---- the window check ----------------------------------------------- */
 
+/* A read takes microseconds.  Each reader gets, on each event, at most
+ * CALL_CPU_MS of CPU time for one call and a budget for all of its work
+ * there (the checked reads with their read(2) calls, and the timed ones):
+ * BUDGET_BASE_MS plus BUDGET_PER_READ_US for each iteration.  A reader
+ * over either is stopped and reported as hanging, so the command's CPU
+ * time is bounded by readers x events x budget (README). */
+#define CALL_CPU_MS 10
+#define BUDGET_BASE_MS 100
+#define BUDGET_PER_READ_US 100
+
 struct tally {
 	unsigned runs, fails;
+	bool died;             /* a fault, or stopped as hanging */
+	bool hung;
+	uint64_t cpu_ns;       /* CPU time of the check and the timing */
 	char first[256];
 };
+
+struct budget {
+	uint64_t start, limit; /* the thread's CPU time, ns */
+};
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t budget_ms(unsigned iterations)
+{
+	return BUDGET_BASE_MS + (uint64_t)iterations * BUDGET_PER_READ_US / 1000;
+}
+
+/* CPU ms left of the budget, 0 when spent. */
+static unsigned left_ms(const struct budget *b)
+{
+	uint64_t used = thread_cpu_ns() - b->start;
+	return used >= b->limit ? 0
+	                        : (unsigned)((b->limit - used + 999999) / 1000000);
+}
+
+static void hang(struct tally *t, const char *phase, const char *why)
+{
+	t->died = t->hung = true;
+	t->fails++;
+	snprintf(t->first, sizeof(t->first), "%s: hangs: %s", phase, why);
+}
 
 static int call(const struct sm_reader *r, const struct hw_event *e,
                 uint64_t v[3])
@@ -273,6 +319,7 @@ struct guarded {
 	const struct hw_event *e;
 	uint64_t v[3];
 	int rc;
+	double ns;            /* timing: the median */
 };
 
 static void guarded_call(void *arg)
@@ -282,47 +329,68 @@ static void guarded_call(void *arg)
 }
 
 static void check_once(const struct sm_reader *r, const struct hw_event *e,
-                       const char *phase, struct tally *t)
+                       const char *phase, const struct budget *bu,
+                       struct tally *t)
 {
-	struct guarded g = { r, e, { 0 }, 0 };
+	struct guarded g = { r, e, { 0 }, 0, 0 };
 	uint64_t b[3], a[3];
-	static _Thread_local char why_sig[96];
+	char why[160];
+	unsigned left = left_ms(bu);
 
+	if (t->died)
+		return;
+	if (!left) {
+		snprintf(why, sizeof(why), "%u reads used its budget of %" PRIu64
+		         " ms of CPU time", t->runs, bu->limit / 1000000);
+		return hang(t, phase, why);
+	}
 	if (hw_read(e, b) < 0)
 		return;
-	int how = sm_guard_run(guarded_call, &g, 1000);
+	int how = sm_guard_run(guarded_call, &g, left < CALL_CPU_MS ? left
+	                                                            : CALL_CPU_MS);
 	if (hw_read(e, a) < 0)
 		return;
 	t->runs++;
-	const char *why = NULL;
-	if (how) {
-		snprintf(why_sig, sizeof(why_sig), "the reader died: %s",
-		         sm_guard_signal_text(how));
-		why = why_sig;
-	} else {
-		why = judge(r, b, g.v, a, g.rc);
+	if (how == SIGALRM) {
+		if (left < CALL_CPU_MS)
+			snprintf(why, sizeof(why), "%u reads used its budget of %"
+			         PRIu64 " ms of CPU time", t->runs, bu->limit / 1000000);
+		else
+			snprintf(why, sizeof(why), "a read did not return within %d ms "
+			         "of CPU time", CALL_CPU_MS);
+		return hang(t, phase, why);
 	}
-	if (why && t->fails++ == 0)
-		snprintf(t->first, sizeof(t->first), "%s: %s", phase, why);
+	const char *bad = NULL;
+	if (how) {
+		snprintf(why, sizeof(why), "the reader died: %s",
+		         sm_guard_signal_text(how));
+		bad = why;
+		t->died = true;
+	} else {
+		bad = judge(r, b, g.v, a, g.rc);
+	}
+	if (bad && t->fails++ == 0)
+		snprintf(t->first, sizeof(t->first), "%s: %s", phase, bad);
 }
 
 /* Plain reads, then after IOC_RESET, disable/enable and a migration. */
 static void check_reader(const struct sm_reader *r, struct hw_event *e,
-                         unsigned iterations, int ncpus, struct tally *t)
+                         unsigned iterations, int ncpus,
+                         const struct budget *b, struct tally *t)
 {
 	memset(t, 0, sizeof(*t));
-	for (unsigned i = 0; i < iterations && !strstr(t->first, "died"); i++)
-		check_once(r, e, "read", t);
-	if (strstr(t->first, "died"))
+	for (unsigned i = 0; i < iterations && !t->died; i++)
+		check_once(r, e, "read", b, t);
+	if (t->died)
 		return; /* it crashed or hung: once is enough */
 	ioctl(e->fd, PERF_EVENT_IOC_RESET, 0);
-	check_once(r, e, "after IOC_RESET", t);
+	check_once(r, e, "after IOC_RESET", b, t);
 	ioctl(e->fd, PERF_EVENT_IOC_DISABLE, 0);
 	ioctl(e->fd, PERF_EVENT_IOC_ENABLE, 0);
-	check_once(r, e, "after disable/enable", t);
+	check_once(r, e, "after disable/enable", b, t);
 	for (int c = 0; c < ncpus && c < 2; c++)
 		if (hw_migrate(ncpus > 1 ? c : 0) == 0)
-			check_once(r, e, "after a migration", t);
+			check_once(r, e, "after a migration", b, t);
 }
 
 /* ---- cost ------------------------------------------------------------ */
@@ -353,6 +421,40 @@ static double median_ns(const struct sm_reader *r, const struct hw_event *e)
 	return ns[49];
 }
 
+static void guarded_timing(void *arg)
+{
+	struct guarded *g = arg;
+	g->ns = median_ns(g->r, g->e);
+}
+
+/* The reader's cost, within what is left of its budget (0 if it has
+ * none: it is then reported as hanging). */
+static double reader_ns(const struct sm_reader *r, const struct hw_event *e,
+                        const struct budget *b, struct tally *t)
+{
+	struct guarded g = { r, e, { 0 }, 0, 0 };
+	unsigned left = t->died ? 0 : left_ms(b);
+	char why[160];
+
+	if (t->died)
+		return 0;
+	int how = left ? sm_guard_run(guarded_timing, &g, left) : SIGALRM;
+	if (how == SIGALRM) {
+		snprintf(why, sizeof(why), "%u reads and the timing used its budget "
+		         "of %" PRIu64 " ms of CPU time", t->runs, b->limit / 1000000);
+		hang(t, "timing", why);
+		return 0;
+	}
+	if (how) {
+		t->died = true;
+		if (t->fails++ == 0)
+			snprintf(t->first, sizeof(t->first), "timing: the reader died: "
+			         "%s", sm_guard_signal_text(how));
+		return 0;
+	}
+	return g.ns;
+}
+
 /* ---- the command ----------------------------------------------------- */
 
 struct hw_opts {
@@ -371,6 +473,10 @@ static const char usage[] =
 	"a migration.  Reports the machine, every page's capabilities and time\n"
 	"fields, and the cost of a read.  Without a hardware PMU (or without\n"
 	"permission) it says why and checks software events, whose index is 0.\n"
+	"A read should take microseconds: a reader gets at most 10 ms of CPU\n"
+	"time a read and 100 ms + 0.1 ms an iteration (200 ms by default) for\n"
+	"all its work on one event; over either it is stopped and reported as\n"
+	"hanging.  The command so uses at most readers x events x that budget.\n"
 	"Exit status: 0 every check that could run passed (for the readers\n"
 	"named, or the reference reader when none is), 1 a reader disagreed\n"
 	"with the kernel, 2 bad usage.\n";
@@ -500,9 +606,11 @@ int cmd_hw(int argc, char **argv)
 		json_str(&j, "user_access", m.user_access);
 		json_begin(&j, "checks", '[');
 	}
-	unsigned bad = 0;
+	unsigned bad = 0, hung = 0;
 	fprintf(f, "\nchecks (%u reads each, then after IOC_RESET, "
-	        "disable/enable, migration):\n", o.iterations);
+	        "disable/enable, migration; each reader at most %d ms of CPU "
+	        "time a read and %" PRIu64 " ms an event):\n", o.iterations,
+	        CALL_CPU_MS, budget_ms(o.iterations));
 	fprintf(f, "%-20s %-16s %8s %8s %10s %10s %6s  %s\n", "reader", "event",
 	        "checks", "wrong", "ns/read", "ns/read(2)", "ratio", "first");
 	for (unsigned k = 0; k < o.nreaders; k++)
@@ -511,10 +619,14 @@ int cmd_hw(int argc, char **argv)
 			struct tally t;
 			if (!ev[i].pc)
 				continue;
-			check_reader(r, &ev[i], o.iterations, m.ncpus, &t);
+			struct budget bu = { thread_cpu_ns(),
+			                     budget_ms(o.iterations) * 1000000 };
+			check_reader(r, &ev[i], o.iterations, m.ncpus, &bu, &t);
 			/* a reader that died or hung is not timed */
-			double rns = strstr(t.first, "died") ? 0 : median_ns(r, &ev[i]);
+			double rns = reader_ns(r, &ev[i], &bu, &t);
+			t.cpu_ns = thread_cpu_ns() - bu.start;
 			double sns = median_ns(NULL, &ev[i]);
+			hung += t.hung;
 			bool counts = named || !strcmp(r->name, "reference");
 			bad += counts && t.fails;
 			fprintf(f, "%-20s %-16s %8u %8u %10.1f %10.1f %6.2f  %s%s\n",
@@ -528,6 +640,8 @@ int cmd_hw(int argc, char **argv)
 				json_u64(&j, "checks", t.runs);
 				json_u64(&j, "wrong", t.fails);
 				json_str(&j, "first", t.first);
+				json_bool(&j, "hung", t.hung);
+				json_u64(&j, "cpu_us", t.cpu_ns / 1000);
 				json_u64(&j, "read_ps", (uint64_t)(rns * 1000));
 				json_u64(&j, "syscall_ps", (uint64_t)(sns * 1000));
 				json_end(&j, '{');
@@ -536,9 +650,15 @@ int cmd_hw(int argc, char **argv)
 	if (o.json) {
 		json_end(&j, '[');
 		json_u64(&j, "disagreements", bad);
+		json_u64(&j, "hanging", hung);
+		json_u64(&j, "budget_ms", budget_ms(o.iterations));
 		json_end(&j, '{');
 		putchar('\n');
 	}
+	if (hung)
+		fprintf(f, "\n%u checks stopped: the reader hangs (more than %d ms "
+		        "of CPU time for a read or %" PRIu64 " ms for the event)\n",
+		        hung, CALL_CPU_MS, budget_ms(o.iterations));
 	fprintf(f, "\n%s\n", bad ? "a reader disagreed with the kernel"
 	                         : "every check that could run passed");
 	for (unsigned i = 0; i < nev; i++)

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "hw.h"
 #include "json.h"
+#include "run.h"
 #include "scenario.h"
 
 struct printer {
@@ -154,26 +155,6 @@ static void on_update(void *ctx, const void *model, int ev,
 		print_row(p, m, ev, why, &pc, &t);
 }
 
-/* Timed actions in order; an action timed before the current instant
- * (after a preempt moved time on) happens at once. */
-static int run(struct sm_model *m, const struct sm_scenario *s)
-{
-	char err[256];
-
-	for (unsigned k = 0; k < s->nactions; k++) {
-		const struct sm_timed_action *a = &s->act[k];
-		uint64_t elapsed = m->now - s->cfg.start;
-		if (a->at > elapsed)
-			sm_model_advance(m, a->at - elapsed);
-		if (sm_model_apply(m, &a->act, err, sizeof(err)) < 0)
-			return usage_error("%s:%u: %s", s->name, a->line, err);
-	}
-	uint64_t elapsed = m->now - s->cfg.start;
-	if (s->end > elapsed)
-		sm_model_advance(m, s->end - elapsed);
-	return 0;
-}
-
 static struct sm_scenario scenario; /* large: keep off the stack */
 static struct sm_model model;
 
@@ -207,5 +188,9 @@ int cmd_model(int argc, char **argv)
 	if (sm_model_init(&model, &scenario.cfg, on_update, &p, err,
 	                  sizeof(err)) < 0)
 		return usage_error("%s: %s", path, err);
-	return run(&model, &scenario);
+	/* loading checked the run stays within the cap: no partial output */
+	if (sm_scenario_run(&model, &scenario, scenario.end, err,
+	                    sizeof(err)) < 0)
+		return usage_error("%s", err);
+	return 0;
 }

@@ -6,7 +6,7 @@
  * event: count, enabled, running; every event's page index; every page
  * update with its cause), optionally one reader call with its traps and
  * verdict, and drawing them as lanes.  The file is written whole or not
- * at all.  It decides nothing about the kernel or the reader.
+ * at all, and never replaces a device or a symlink (outfile.c).  It decides nothing about the kernel or the reader.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +18,7 @@
 #include "action_filter.h"
 #include "commands.h"
 #include "explore.h"
+#include "outfile.h"
 
 #define NS 600          /* truth samples */
 #define MAXU 2048       /* page updates drawn */
@@ -74,7 +75,7 @@ static int sample(struct plot *p, char *err, size_t n)
 	if (sm_model_init(&m, &s->cfg, on_update, p, err, n) < 0)
 		return -1;
 	for (unsigned i = 0; i <= NS; i++) {
-		uint64_t t = p->end * i / NS;
+		uint64_t t = (uint64_t)((unsigned __int128)p->end * i / NS);
 		while (k < s->nactions && s->act[k].at <= t) {
 			uint64_t el = m.now - s->cfg.start;
 			if (s->act[k].at > el)
@@ -88,6 +89,9 @@ static int sample(struct plot *p, char *err, size_t n)
 		p->t[i] = m.now - s->cfg.start;
 		sm_model_truth(&m, 0, &p->truth[i]);
 	}
+	if (m.capped) /* loading checked the scenario: a last resort */
+		return snprintf(err, n, "the model hit its cap of model events "
+		                "per run"), -1;
 	return 0;
 }
 
@@ -341,7 +345,7 @@ int cmd_plot(int argc, char **argv)
 	static struct plot p;
 	static struct sm_scenario scn;
 	const char *path = NULL, *out = NULL, *reader = NULL, *sched = NULL;
-	char spath[1024], err[600], tmp[1100];
+	char spath[1024], err[600];
 	struct sm_action_filter af = { 0 };
 	int rc;
 
@@ -376,7 +380,8 @@ int cmd_plot(int argc, char **argv)
 	memset(&p, 0, sizeof(p));
 	p.dropped = sm_action_filter_apply(&af, &scn, NULL);
 	p.s = &scn;
-	p.end = scn.end > scn.check_at ? scn.end : scn.check_at + 200;
+	p.end = scn.end > scn.check_at ? scn.end
+	        : scn.check_at > UINT64_MAX - 200 ? UINT64_MAX : scn.check_at + 200;
 	struct sm_schedule_line sl;
 	memset(&sl, 0, sizeof(sl));
 	if (sched) {
@@ -403,14 +408,11 @@ int cmd_plot(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? usage_error("plot: %s: %s", spath, err)
 		               : usage_error("plot: %s", err);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return usage_error("plot: %s: %s", out, strerror(errno));
-	draw(f, &p);
-	if (fclose(f) != 0 || rename(tmp, out) != 0) {
-		unlink(tmp);
-		return usage_error("plot: %s: %s", out, strerror(errno));
-	}
+	static struct sm_out o;
+	if (sm_out_open(&o, out, err, sizeof(err)) < 0)
+		return usage_error("plot: %s: %s", out, err);
+	draw(o.f, &p);
+	if (sm_out_close(&o, err, sizeof(err)) < 0)
+		return usage_error("plot: %s: %s", out, err);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "explain.h"
 #include "explore.h"
+#include "input.h"
 #include "user_reader.h"
 
 static const char usage[] =
@@ -26,24 +27,27 @@ static const char usage[] =
 	"selfmon's own error (ERROR), 4 UNSUPPORTED (the emulator cannot run\n"
 	"an instruction).\n";
 
-/* The `schedule` line of a trace file, in memory of its own (free() it),
- * or NULL. */
-static char *from_trace(const char *path)
+/* The `schedule` line of a trace file (a regular file within the trace
+ * cap), in memory of its own (free() it), or NULL with the reason in
+ * why. */
+static char *from_trace(const char *path, char *why, size_t whylen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL, *line = NULL;
-	size_t cap = 0;
+	size_t len;
+	char *text = sm_read_input(path, SM_TRACE_MAX_BYTES, &len, why, whylen);
 
-	if (!f)
+	if (!text)
 		return NULL;
-	while (!line && getline(&buf, &cap, f) > 0)
-		if (!strncmp(buf, "schedule ", 9)) {
-			buf[strcspn(buf, "\r\n")] = '\0';
-			line = strdup(buf + 9);
+	for (char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (!strncmp(p, "schedule ", 9)) {
+			char *line = strndup(p + 9, strcspn(p + 9, "\r\n"));
+			free(text);
+			if (!line)
+				snprintf(why, whylen, "out of memory");
+			return line;
 		}
-	free(buf);
-	fclose(f);
-	return line;
+	free(text);
+	snprintf(why, whylen, "not a trace file with a 'schedule' line");
+	return NULL;
 }
 
 /* What the reader returned, as its ABI returns it. */
@@ -162,7 +166,7 @@ int cmd_replay(int argc, char **argv)
 {
 	const char *arg = NULL;
 	bool explain = false;
-	char *line = NULL;
+	char *line = NULL, err[512];
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--explain"))
@@ -180,9 +184,8 @@ int cmd_replay(int argc, char **argv)
 		return usage_error("replay: missing SCHEDULE or TRACE (see "
 		                   "'selfmon replay --help')");
 	if (!strchr(arg, ':')) {
-		if (!(line = from_trace(arg)))
-			return usage_error("replay: %s: not a readable trace file "
-			                   "with a 'schedule' line", arg);
+		if (!(line = from_trace(arg, err, sizeof(err))))
+			return usage_error("replay: %s: %s", arg, err);
 		arg = line;
 	}
 	int rc = replay(arg, explain);

@@ -47,10 +47,11 @@
 #include <unistd.h>
 
 #include "elf_load.h"
+#include "input.h"
 
 #define PAGE 4096u
 #define MAX_IMAGE ((uint64_t)64 << 20) /* bytes of one image */
-#define MAX_FILE ((size_t)256 << 20)   /* bytes of one input file */
+#define MAX_FILE SM_ELF_MAX_BYTES   /* bytes of one input file */
 #define MAX_SEG (sizeof(((struct sm_image *)0)->seg) / \
                  sizeof(struct sm_segment))
 #define VENEER_SIZE 16u
@@ -470,52 +471,15 @@ static long refs_find(const struct refs *r, uint64_t sym, int64_t addend)
 
 static int read_file(struct ld *L)
 {
-	int fd = open(L->path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *buf = NULL;
-	struct stat st;
+	char why[128];
+	size_t n = 0;
+	char *buf = sm_read_input(L->path, MAX_FILE, &n, why, sizeof(why));
 
-	if (fd < 0)
-		return fail(L, "%s", strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return fail(L, "%s", strerror(EISDIR));
-	}
-	for (;;) {
-		if (n == cap || !buf) {
-			uint8_t *p;
-			if (buf)
-				cap *= 2;
-			if (!(p = realloc(buf, cap)))
-				break;
-			buf = p;
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(buf);
-			close(fd);
-			return fail(L, "%s", strerror(e));
-		}
-		if (r == 0) {
-			close(fd);
-			L->file = buf;
-			L->fsize = n;
-			return 0;
-		}
-		n += (size_t)r;
-		if (n > MAX_FILE) {
-			free(buf);
-			close(fd);
-			return fail(L, "file too large (over %zu MiB)",
-			            MAX_FILE >> 20);
-		}
-	}
-	free(buf);
-	close(fd);
-	return fail(L, "out of memory");
+	if (!buf)
+		return fail(L, "%s", why);
+	L->file = (uint8_t *)buf;
+	L->fsize = n;
+	return 0;
 }
 
 /* e_ident, before libelf sees the file. */
@@ -1597,7 +1561,8 @@ static int load(struct ld *L, const char *symbol)
 	if (L->base & (PAGE - 1) || L->base > UINT64_MAX - MAX_IMAGE)
 		return fail(L, "load address 0x%" PRIx64 " is not usable",
 		            L->base);
-	if (read_file(L) < 0 || check_ident(L) < 0 || open_elf(L) < 0 ||
+	if ((!L->file && read_file(L) < 0) || check_ident(L) < 0 ||
+	    open_elf(L) < 0 ||
 	    load_sections(L) < 0 || find_entry(L, symbol) < 0)
 		return -1;
 	L->img.arch = L->arch->arch;
@@ -1613,6 +1578,31 @@ int sm_elf_load(const char *path, const char *symbol, uint64_t base,
 {
 	struct ld L = { .path = path, .err = err, .errlen = errlen,
 	                .base = base, .stub_base = stub_base };
+	int r = load(&L, symbol);
+
+	ld_free(&L);
+	if (r < 0) {
+		free(L.img.mem);
+		memset(img, 0, sizeof(*img));
+		return -1;
+	}
+	*img = L.img;
+	return 0;
+}
+
+int sm_elf_load_mem(const void *data, size_t len, const char *name,
+                    const char *symbol, uint64_t base, uint64_t stub_base,
+                    struct sm_image *img, char *err, size_t errlen)
+{
+	struct ld L = { .path = name, .err = err, .errlen = errlen,
+	                .base = base, .stub_base = stub_base };
+
+	if (len > MAX_FILE) /* as read_file() would say */
+		return fail(&L, "file too large");
+	if (!(L.file = malloc(len ? len : 1)))
+		return fail(&L, "out of memory");
+	memcpy(L.file, data, len);
+	L.fsize = len;
 	int r = load(&L, symbol);
 
 	ld_free(&L);

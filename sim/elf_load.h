@@ -45,6 +45,10 @@ struct sm_image {
 int sm_elf_load(const char *path, const char *symbol, uint64_t base,
                 uint64_t stub_base, struct sm_image *img, char *err,
                 size_t errlen);
+/* The same from bytes in memory (`name` for messages): the fuzz target. */
+int sm_elf_load_mem(const void *data, size_t len, const char *name,
+                    const char *symbol, uint64_t base, uint64_t stub_base,
+                    struct sm_image *img, char *err, size_t errlen);
 void sm_image_free(struct sm_image *img);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "page.h"
 
@@ -37,5 +38,19 @@ int hw_migrate(int cpu);
 
 int cmd_hw_record(int argc, char **argv);
 int cmd_model_compare(const char *trace);
+
+/* The caps of a hw trace (besides its size, SM_TRACE_MAX_BYTES): the
+ * actions it records, the context switches one `switches` line may add to
+ * the count before it, and the preemptions the comparison replays in all
+ * (a switch count split around an action is replayed once per split). */
+#define SM_TRACE_MAX_ACTIONS 1000
+#define SM_TRACE_MAX_SWITCHES 10000
+#define SM_TRACE_MAX_PREEMPTIONS 200000
+
+/* The comparison of a trace's text (`name` for messages) with the model:
+ * 0 agrees, 1 differs (the report on `out`, which may be NULL), -1 bad
+ * input or a cap hit (one line in err). */
+int hw_compare_text(const char *name, const char *text, FILE *out, char *err,
+                    size_t errlen);
 
 #endif

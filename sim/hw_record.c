@@ -11,7 +11,10 @@
  * the model is driven with the recorded actions and switches and, after
  * each action, the page fields the model decides without a clock (lock,
  * index, capabilities, pmc_width, size, and offset right after a reset)
- * are compared with the mark before the next action.
+ * are compared with the mark before the next action.  A trace is input
+ * like any other: a regular file within SM_TRACE_MAX_BYTES, every line a
+ * known, printable record, and the work it asks for capped (hw.h: actions,
+ * switches a line may add, preemptions replayed); a cap hit is one line.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +32,9 @@
 
 #include "commands.h"
 #include "hw.h"
+#include "input.h"
 #include "model.h"
+#include "outfile.h"
 
 #define MAX_EV 8
 
@@ -134,7 +139,7 @@ static void busy(uint64_t ns)
 	uint64_t end = hw_now_ns() + ns;
 	while (hw_now_ns() < end)
 		for (int i = 0; i < 1000; i++)
-			x += (uint64_t)i;
+			x = x + (uint64_t)i; /* (clang: a volatile's += is "unused") */
 }
 
 /* Context switches of this thread so far (each one schedules its events
@@ -299,11 +304,12 @@ static int cmp_rec(const void *a, const void *b)
 
 static int write_trace(struct recorder *rc, const char *out)
 {
-	char tmp[1100];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return usage_error("hw record: %s: %s", out, strerror(errno));
+	struct sm_out o;
+	char err[256];
+
+	if (sm_out_open(&o, out, err, sizeof(err)) < 0)
+		return usage_error("hw record: %s: %s", out, err);
+	FILE *f = o.f;
 	qsort(rc->log.r, rc->log.n, sizeof(rc->log.r[0]), cmp_rec);
 	fprintf(f, "# selfmon hw trace: compare with 'selfmon model --compare "
 	        "%s'\narch %s\ncpus %ld\n", out,
@@ -320,10 +326,8 @@ static int write_trace(struct recorder *rc, const char *out)
 		        rc->ev[i].software ? " software" : "");
 	for (size_t k = 0; k < rc->log.n; k++)
 		fprintf(f, "at %" PRIu64 " %s\n", rc->log.r[k].t, rc->log.r[k].text);
-	if (fclose(f) != 0 || rename(tmp, out) != 0) {
-		unlink(tmp);
-		return usage_error("hw record: %s: %s", out, strerror(errno));
-	}
+	if (sm_out_close(&o, err, sizeof(err)) < 0)
+		return usage_error("hw record: %s: %s", out, err);
 	return 0;
 }
 
@@ -395,13 +399,26 @@ struct trace_line {
 };
 
 struct trace {
+	const char *name;
 	enum sm_arch arch;
 	unsigned ncpus, nev;
 	char ev[MAX_EV][SM_NAME_MAX];
 	bool software[MAX_EV];
 	struct trace_line *l;
 	size_t n;
+	size_t *next_action;     /* index of the first action after line k */
+	uint64_t replayed;       /* preemptions replayed so far */
+	size_t mark_upto;        /* last_page()'s cache: lines scanned ... */
+	long last_mark[MAX_EV];  /* ... and each event's last mark in them */
+	bool capped;             /* a cap was hit: the message is in err */
+	char err[256];
 };
+
+#define TRACE_LINE_MAX 600
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define EVENT_CHARS \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 
 static bool field(const char *rest, const char *key, uint64_t *v)
 {
@@ -416,19 +433,67 @@ static bool field(const char *rest, const char *key, uint64_t *v)
 	return true;
 }
 
-static int load_trace(const char *path, struct trace *t, char *err, size_t n)
+/* The event an action line names ("" if event= is empty), or NULL if it
+ * names none. */
+static const char *action_event(const char *rest, char name[SM_NAME_MAX])
 {
-	FILE *f = fopen(path, "r");
-	char buf[600];
-	unsigned line = 0;
+	const char *ev = strstr(rest, " event=");
+
+	if (!ev)
+		return NULL;
+	ev += 7;
+	size_t k = strcspn(ev, " ");
+	snprintf(name, SM_NAME_MAX, "%.*s", (int)(k < SM_NAME_MAX ? k : 0), ev);
+	return name;
+}
+
+static bool valid_name(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 0 && n < SM_NAME_MAX && strspn(s, EVENT_CHARS) == n;
+}
+
+static int event_index(const struct trace *t, const char *name);
+
+static int trace_fail(struct trace *t, char *err, size_t n, unsigned line,
+                      const char *why)
+{
+	free(t->l);
+	t->l = NULL;
+	if (line)
+		snprintf(err, n, "%s:%u: %s", t->name, line, why);
+	else
+		snprintf(err, n, "%s: %s", t->name, why);
+	return -1;
+}
+
+/* The trace's lines (text as the recorder writes it), checked: every line
+ * a known record, printable, at most TRACE_LINE_MAX - 1 bytes, event names of
+ * the trace's own events, at most SM_TRACE_MAX_ACTIONS actions. */
+static int parse_trace(const char *name, const char *text, struct trace *t,
+                       char *err, size_t n)
+{
+	char buf[TRACE_LINE_MAX];
+	unsigned line = 0, actions = 0;
 	size_t cap = 0;
 
 	memset(t, 0, sizeof(*t));
-	if (!f)
-		return snprintf(err, n, "%s: %s", path, strerror(errno)), -1;
-	while (fgets(buf, sizeof(buf), f)) {
+	t->name = name;
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
 		line++;
-		buf[strcspn(buf, "\n")] = '\0';
+		if (len >= sizeof(buf))
+			return trace_fail(t, err, n, line, "line too long for a "
+			                  "selfmon hw trace");
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		p += len + (p[len] == '\n');
+		if (len && buf[len - 1] == '\r')
+			buf[--len] = '\0';
+		for (size_t i = 0; i < len; i++)
+			if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+				return trace_fail(t, err, n, line, "control character in "
+				                  "a trace line");
 		char a[32] = "", b[32] = "";
 		if (buf[0] == '#' || !buf[0])
 			continue;
@@ -438,8 +503,13 @@ static int load_trace(const char *path, struct trace *t, char *err, size_t n)
 				goto bad;
 			t->arch = (enum sm_arch)arch;
 		} else if (sscanf(buf, "cpus %u", &t->ncpus) == 1) {
-		} else if (!strncmp(buf, "event ", 6) && t->nev < MAX_EV &&
+		} else if (!strncmp(buf, "event ", 6) &&
 		           sscanf(buf, "event %31s %31s", a, b) >= 1) {
+			if (t->nev == MAX_EV)
+				return trace_fail(t, err, n, line, "too many events (max 8)");
+			if (!valid_name(a) || event_index(t, a) >= 0)
+				return trace_fail(t, err, n, line, "bad or duplicate event "
+				                  "name");
 			snprintf(t->ev[t->nev], SM_NAME_MAX, "%s", a);
 			t->software[t->nev++] = !strcmp(b, "software");
 		} else if (!strncmp(buf, "at ", 3)) {
@@ -447,38 +517,60 @@ static int load_trace(const char *path, struct trace *t, char *err, size_t n)
 				cap = cap ? 2 * cap : 256;
 				struct trace_line *l = realloc(t->l, cap * sizeof(*l));
 				if (!l)
-					goto bad;
+					return trace_fail(t, err, n, line, "out of memory");
 				t->l = l;
 			}
 			struct trace_line *l = &t->l[t->n];
+			char ename[SM_NAME_MAX];
 			int used = 0;
 			if (sscanf(buf, "at %" SCNu64 " %15s %31s %n", &l->t, l->kind,
 			           l->what, &used) < 3)
 				goto bad;
 			snprintf(l->rest, sizeof(l->rest), " %s", buf + used);
 			l->line = line;
+			bool is_action = !strcmp(l->kind, "action");
+			if (is_action && ++actions > SM_TRACE_MAX_ACTIONS)
+				return trace_fail(t, err, n, line, "more actions than the "
+				                  "cap of " STR(SM_TRACE_MAX_ACTIONS)
+				                  " per trace");
+			if (is_action && action_event(l->rest, ename) &&
+			    event_index(t, ename) < 0)
+				return trace_fail(t, err, n, line, "the action names no "
+				                  "event of the trace");
 			t->n++;
 		} else {
 			goto bad;
 		}
 	}
-	fclose(f);
 	size_t marks = 0;
 	for (size_t k = 0; k < t->n; k++)
 		marks += !strcmp(t->l[k].kind, "mark");
-	if (t->nev && marks)
-		return 0;
-	free(t->l);
-	t->l = NULL;
-	return snprintf(err, n, t->nev ? "%s: no marks (the pages as the "
-	                "recorded thread read them): record it again with 'selfmon "
-	                "hw record'" : "%s: no events in the trace", path), -1;
+	if (!t->nev || !marks)
+		return trace_fail(t, err, n, 0, t->nev ? "no marks (the pages as "
+		                  "the recorded thread read them): record it again "
+		                  "with 'selfmon hw record'" : "no events in the "
+		                  "trace");
+	/* the first action after each line, found once */
+	t->next_action = malloc((t->n + 1) * sizeof(size_t));
+	if (!t->next_action)
+		return trace_fail(t, err, n, 0, "out of memory");
+	t->next_action[t->n] = t->n;
+	for (size_t k = t->n; k-- > 0;)
+		t->next_action[k] = !strcmp(t->l[k].kind, "action")
+		                    ? k : t->next_action[k + 1];
+	for (unsigned i = 0; i < MAX_EV; i++)
+		t->last_mark[i] = -1;
+	return 0;
 bad:
-	fclose(f);
+	return trace_fail(t, err, n, line, "not a selfmon hw trace line");
+}
+
+static void free_trace(struct trace *t)
+{
 	free(t->l);
+	free(t->next_action);
 	t->l = NULL;
-	return snprintf(err, n, "%s:%u: not a selfmon hw trace line", path, line),
-	       -1;
+	t->next_action = NULL;
 }
 
 static int event_index(const struct trace *t, const char *name)
@@ -549,31 +641,41 @@ static const struct checked checked[] = {
 
 /* The last mark of event i at or before trace entry `upto`: the page as
  * the recorded thread read it before an action (the poller's own log can
- * lag the kernel's writes under load, so it is not compared). */
-static const struct trace_line *last_page(const struct trace *t, int i,
+ * lag the kernel's writes under load, so it is not compared).  The
+ * comparison asks with `upto` never decreasing: the lines are scanned
+ * once. */
+static const struct trace_line *last_page(struct trace *t, int i,
                                           size_t upto)
 {
-	for (size_t k = upto + 1; k-- > 0;)
-		if (!strcmp(t->l[k].kind, "mark") &&
-		    event_index(t, t->l[k].what) == i)
-			return &t->l[k];
-	return NULL;
+	if (upto + 1 < t->mark_upto) { /* not the comparison's order: scan */
+		for (size_t k = upto + 1; k-- > 0;)
+			if (!strcmp(t->l[k].kind, "mark") &&
+			    event_index(t, t->l[k].what) == i)
+				return &t->l[k];
+		return NULL;
+	}
+	for (; t->mark_upto <= upto && t->mark_upto < t->n; t->mark_upto++) {
+		const struct trace_line *l = &t->l[t->mark_upto];
+		int e = strcmp(l->kind, "mark") ? -1 : event_index(t, l->what);
+		if (e >= 0)
+			t->last_mark[e] = (long)t->mark_upto;
+	}
+	return t->last_mark[i] >= 0 ? &t->l[t->last_mark[i]] : NULL;
 }
 
-static unsigned compare_at(const struct trace *t, const struct sm_model *m,
+static unsigned compare_at(struct trace *t, const struct sm_model *m,
                            size_t upto, const char *after,
-                           const bool after_reset[], bool quiet)
+                           const bool after_reset[], FILE *out)
 {
 	unsigned diffs = 0;
-	FILE *out = quiet ? NULL : stdout;
 
 	for (unsigned i = 0; i < t->nev; i++) {
 		const struct trace_line *p = last_page(t, (int)i, upto);
 		const struct selfmon_page_field *pf;
 		if (!p) {
 			if (out)
-				printf("  after %s: %s has no recorded page\n", after,
-				       t->ev[i]);
+				fprintf(out, "  after %s: %s has no recorded page\n", after,
+				        t->ev[i]);
 			diffs++;
 			continue;
 		}
@@ -584,30 +686,40 @@ static unsigned compare_at(const struct trace *t, const struct sm_model *m,
 				continue;
 			mod = selfmon_page_get(sm_model_page(m, (int)i), pf);
 			if (rec != mod && ++diffs && out)
-				printf("  after %s: %s.%s recorded %" PRIu64 " (line %u), "
-				       "model %" PRIu64 "\n", after, t->ev[i],
-				       checked[k].name, rec, p->line, mod);
+				fprintf(out, "  after %s: %s.%s recorded %" PRIu64 " (line "
+				        "%u), model %" PRIu64 "\n", after, t->ev[i],
+				        checked[k].name, rec, p->line, mod);
 		}
 		uint64_t off;
 		if (after_reset[i] && field(p->rest, "offset", &off) &&
 		    (int64_t)off != sm_model_page(m, (int)i)->offset && ++diffs &&
 		    out)
-			printf("  after %s: %s.offset recorded %" PRId64 ", model %"
-			       PRId64 "\n", after, t->ev[i], (int64_t)off,
-			       (int64_t)sm_model_page(m, (int)i)->offset);
+			fprintf(out, "  after %s: %s.offset recorded %" PRId64 ", model %"
+			        PRId64 "\n", after, t->ev[i], (int64_t)off,
+			        (int64_t)sm_model_page(m, (int)i)->offset);
 	}
 	return diffs;
 }
 
 /* The thread's context switches between two actions, each a sched out
- * and in of its events: preemptions in the model. */
-static void apply_switches(struct sm_model *m, uint64_t n)
+ * and in of its events: preemptions in the model, at most
+ * SM_TRACE_MAX_PREEMPTIONS for the whole trace (then t->capped). */
+static void apply_switches(struct trace *t, struct sm_model *m, uint64_t n)
 {
 	struct sm_action a = { .kind = SM_ACT_PREEMPT, .event = SM_AUTO,
 	                       .cpu = SM_AUTO, .counter = SM_AUTO, .cycles = 100 };
 	char err[128];
 
-	for (uint64_t k = 0; k < n && k < 100000; k++)
+	if (n > SM_TRACE_MAX_PREEMPTIONS - t->replayed) {
+		if (!t->capped)
+			snprintf(t->err, sizeof(t->err), "%s: the trace replays more "
+			         "than the cap of %d context switches", t->name,
+			         SM_TRACE_MAX_PREEMPTIONS);
+		t->capped = true;
+		n = SM_TRACE_MAX_PREEMPTIONS - t->replayed;
+	}
+	t->replayed += n;
+	for (uint64_t k = 0; k < n; k++)
 		sm_model_apply(m, &a, err, sizeof(err));
 }
 
@@ -617,7 +729,7 @@ static void apply_action(const struct trace *t, struct sm_model *m,
 {
 	struct sm_action a = { .event = SM_AUTO, .cpu = SM_AUTO,
 	                       .counter = SM_AUTO, .cycles = 1000 };
-	char err[128];
+	char err[128], name[SM_NAME_MAX];
 	uint64_t v;
 	int kind = sm_action_from_name(l->what);
 
@@ -627,15 +739,13 @@ static void apply_action(const struct trace *t, struct sm_model *m,
 		return;
 	a.kind = (enum sm_action_kind)kind;
 	if (field(l->rest, "cpu", &v))
-		a.cpu = (int)v;
-	const char *ev = strstr(l->rest, "event=");
-	if (ev) {
-		char name[SM_NAME_MAX];
-		sscanf(ev + 6, "%31s", name);
+		a.cpu = v < SM_MAX_CPUS ? (int)v : SM_MAX_CPUS;
+	if (action_event(l->rest, name)) { /* parse_trace: one of the trace's */
 		a.event = event_index(t, name);
 		if (a.event >= 0 && a.kind == SM_ACT_RESET)
 			after_reset[a.event] = true;
-		sm_model_apply(m, &a, err, sizeof(err));
+		if (a.event >= 0)
+			sm_model_apply(m, &a, err, sizeof(err));
 		return;
 	}
 	if (a.kind == SM_ACT_MIGRATE) {
@@ -655,7 +765,7 @@ static void apply_action(const struct trace *t, struct sm_model *m,
  * printed). */
 #define MAX_CAND 4
 
-static void split_switches(const struct trace *t, const struct sm_model *pre,
+static void split_switches(struct trace *t, const struct sm_model *pre,
                            const struct trace_line *action, uint64_t extra,
                            struct sm_model cand[], unsigned *ncand)
 {
@@ -665,35 +775,60 @@ static void split_switches(const struct trace *t, const struct sm_model *pre,
 	for (uint64_t s = 1; s <= extra && *ncand < MAX_CAND; s++) {
 		struct sm_model *c = &cand[(*ncand)++];
 		*c = *pre;
-		apply_switches(c, s);
+		apply_switches(t, c, s);
 		apply_action(t, c, action, scratch);
-		apply_switches(c, extra - s);
+		apply_switches(t, c, extra - s);
 	}
 }
 
-int cmd_model_compare(const char *path)
+/* The switch count of a `switches` line, at most SM_TRACE_MAX_SWITCHES
+ * more than the one before (`since`). */
+static int switch_count(struct trace *t, const struct trace_line *l,
+                        uint64_t since, uint64_t *n)
+{
+	if (!field(l->rest, "count", n))
+		return 0;
+	if (*n > since && *n - since > SM_TRACE_MAX_SWITCHES) {
+		snprintf(t->err, sizeof(t->err), "%s:%u: %" PRIu64 " context "
+		         "switches since the count before, over the cap of %d per "
+		         "trace line", t->name, l->line, *n - since,
+		         SM_TRACE_MAX_SWITCHES);
+		return -1;
+	}
+	return 1;
+}
+
+int hw_compare_text(const char *name, const char *text, FILE *out,
+                    char *err, size_t errlen)
 {
 	static struct trace t;
 	static struct sm_model cand[MAX_CAND], pre;
 	struct sm_model *m = &cand[0];
-	char err[512], label[64] = "mmap";
+	char label[64] = "mmap";
 	bool after_reset[MAX_EV] = { false };
 	unsigned diffs = 0, actions = 0, ncand = 1;
 	uint64_t since = 0, n;
 	const struct trace_line *last_action = NULL;
+	int rc = 0;
 
-	if (load_trace(path, &t, err, sizeof(err)) < 0)
-		return usage_error("%s", err);
-	if (build_model(&t, m, err, sizeof(err)) < 0) {
-		free(t.l);
-		return usage_error("%s: %s", path, err);
+	if (parse_trace(name, text, &t, err, errlen) < 0)
+		return -1;
+	if (build_model(&t, m, t.err, sizeof(t.err)) < 0) {
+		snprintf(err, errlen, "%s: %s", name, t.err);
+		free_trace(&t);
+		return -1;
 	}
-	printf("comparing %s: %zu records, %u events, %s\n", path, t.n, t.nev,
-	       sm_arch_name(t.arch));
-	for (size_t k = 0; k < t.n; k++) {
+	if (out)
+		fprintf(out, "comparing %s: %zu records, %u events, %s\n", name, t.n,
+		        t.nev, sm_arch_name(t.arch));
+	for (size_t k = 0; k < t.n && !t.capped; k++) {
 		const struct trace_line *l = &t.l[k];
-		if (strcmp(l->kind, "switches") || !field(l->rest, "count", &n))
+		if (strcmp(l->kind, "switches") ||
+		    (rc = switch_count(&t, l, since, &n)) == 0)
 			continue;
+		if (rc < 0)
+			break;
+		rc = 0;
 		if (!strcmp(l->what, "open")) { /* the baseline */
 			since = n;
 			continue;
@@ -703,7 +838,7 @@ int cmd_model_compare(const char *path)
 			uint64_t own = last_action &&
 			               !strcmp(last_action->what, "migrate");
 			uint64_t extra = n > since + own ? n - since - own : 0;
-			apply_switches(m, extra);
+			apply_switches(&t, m, extra);
 			if (extra && last_action) {
 				split_switches(&t, &pre, last_action, extra, cand, &ncand);
 				for (unsigned i = 0; i < t.nev; i++)
@@ -718,18 +853,16 @@ int cmd_model_compare(const char *path)
 		for (unsigned i = 0; n > since && i < t.nev; i++)
 			after_reset[i] = false;
 		for (unsigned c = 0; c < ncand; c++)
-			apply_switches(&cand[c], n - since);
+			apply_switches(&t, &cand[c], n > since ? n - since : 0);
 		for (unsigned c = ncand; c-- > 1;)
-			if (!compare_at(&t, &cand[c], k, label, after_reset, true))
+			if (!compare_at(&t, &cand[c], k, label, after_reset, NULL))
 				best = c;
-		if (best && compare_at(&t, m, k, label, after_reset, true))
+		if (best && compare_at(&t, m, k, label, after_reset, NULL))
 			*m = cand[best];
 		ncand = 1;
 		since = n;
-		size_t a = k + 1;
-		while (a < t.n && strcmp(t.l[a].kind, "action"))
-			a++;
-		diffs += compare_at(&t, m, k, label, after_reset, false);
+		size_t a = t.next_action[k];
+		diffs += compare_at(&t, m, k, label, after_reset, out);
 		if (a >= t.n)
 			break;
 		pre = *m;
@@ -739,9 +872,44 @@ int cmd_model_compare(const char *path)
 		         t.l[a].line);
 		actions++;
 	}
-	printf("%u actions replayed: %s\n", actions, diffs
-	       ? "the model differs from the recorded pages" :
-	       "the model agrees with every recorded page");
-	free(t.l);
+	free_trace(&t);
+	if (rc < 0 || t.capped) {
+		snprintf(err, errlen, "%s", t.err);
+		return -1;
+	}
+	if (out)
+		fprintf(out, "%u actions replayed: %s\n", actions, diffs
+		        ? "the model differs from the recorded pages" :
+		        "the model agrees with every recorded page");
 	return diffs ? 1 : 0;
+}
+
+int cmd_model_compare(const char *path)
+{
+	char err[512];
+	size_t len;
+	char *text = sm_read_input(path, SM_TRACE_MAX_BYTES, &len, err,
+	                           sizeof(err));
+
+	if (!text)
+		return usage_error("%s: %s", path, err);
+	if (memchr(text, '\0', len)) {
+		free(text);
+		return usage_error("%s: file contains a NUL byte", path);
+	}
+	/* the report is printed only once the whole comparison ran: an input
+	 * over a cap gets one line and no partial report */
+	char *report = NULL, name[PATH_MAX];
+	size_t rlen = 0;
+	snprintf(name, sizeof(name), "%s", path);
+	sm_printable(name); /* the report names the file on stdout */
+	FILE *out = open_memstream(&report, &rlen);
+	int rc = out ? hw_compare_text(name, text, out, err, sizeof(err)) : -1;
+	if (!out)
+		snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
+	if (out && fclose(out) == 0 && rc >= 0)
+		fwrite(report, 1, rlen, stdout);
+	free(report);
+	free(text);
+	return rc < 0 ? usage_error("%s", err) : rc;
 }

@@ -298,7 +298,7 @@ static void test_bad_input(void **state)
 	expect_usage_error("replay x86_64:unicorn:nosuch:x86_reset:-", "unknown reader 'nosuch'");
 	expect_usage_error("replay x86_64:unicorn:reference:nosuch:-", "No such file");
 	expect_usage_error("replay x86_64:unicorn:reference", "expected ARCH:ENGINE:READER");
-	expect_usage_error("replay /nonexistent.trace", "not a readable trace file");
+	expect_usage_error("replay /nonexistent.trace", "No such file or directory");
 }
 
 /* The reference reader's cycles-to-ns conversion at the shifts the page

@@ -5,6 +5,9 @@
  * otherwise the missing piece is named), the recorder, and the comparison
  * of a recorded trace with the model.
  */
+#include <inttypes.h>
+#include <sys/resource.h>
+
 #include "cli.h"
 
 static bool software_events_work(void)
@@ -48,6 +51,68 @@ static void test_variant_disagrees(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "outside read(2)"));
 	assert_non_null(strstr(r.out, "a reader disagreed with the kernel"));
+}
+
+static uint64_t json_u64_after(const char *p, const char *key)
+{
+	char pat[64];
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	const char *q = strstr(p, pat);
+	if (!q)
+		fail_msg("no %s in %.300s", key, p);
+	return strtoull(q + strlen(pat), NULL, 10);
+}
+
+static uint64_t children_cpu_us(void)
+{
+	struct rusage u;
+	getrusage(RUSAGE_CHILDREN, &u);
+	return (uint64_t)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000 +
+	       (uint64_t)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+/* A reader that spins until the page changes (on software events that
+ * takes a context switch, which an idle machine rarely makes) ran for up
+ * to 1 s of CPU a call, 1004 calls an event: minutes.  Each reader now has
+ * a CPU budget per event; the command's CPU time is bounded by rows x
+ * budget (plus its fixed work), whatever the machine's load. */
+static void test_hanging_reader_is_bounded(void **state)
+{
+	(void)state;
+	if (!software_events_work())
+		skip();
+	uint64_t t0 = children_cpu_us();
+	run("hw inverted_recheck --json");
+	uint64_t used = children_cpu_us() - t0;
+	uint64_t budget = json_u64_after(r.out, "budget_ms");
+	assert_int_equal(budget, 200); /* 100 ms + 0.1 ms x 1000 iterations */
+	unsigned rows = 0, hung = 0;
+	for (const char *p = r.out; (p = strstr(p, "{\"reader\":")); p++) {
+		rows++;
+		uint64_t cpu_us = json_u64_after(p, "cpu_us");
+		/* a CPU timer fires at a tick: allow one (HZ >= 100) */
+		if (cpu_us > (budget + 10) * 1000)
+			fail_msg("a check used %" PRIu64 " us, budget %" PRIu64 " ms",
+			         cpu_us, budget);
+		const char *h = strstr(p, "\"hung\":");
+		assert_non_null(h);
+		if (!strncmp(h + 7, "true", 4)) {
+			hung++;
+			const char *first = strstr(p, "\"first\":\"");
+			assert_non_null(first);
+			assert_true(strstr(first, "hangs: ") != NULL &&
+			            strstr(first, "hangs: ") < h);
+		}
+	}
+	assert_true(rows >= 3);
+	assert_int_equal(json_u64_after(r.out, "hanging"), hung);
+	/* named, it decides the exit status: hanging or wrong is 1 */
+	assert_int_equal(r.status,
+	                 json_u64_after(r.out, "disagreements") ? 1 : 0);
+	/* the documented bound: rows x budget, plus under a second */
+	if (used > rows * budget * 1000 + 1000000)
+		fail_msg("selfmon hw used %" PRIu64 " us of CPU for %u checks",
+		         used, rows);
 }
 
 static void test_record_and_compare(void **state)
@@ -163,6 +228,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reference_agrees_with_read),
 		cmocka_unit_test(test_variant_disagrees),
+		cmocka_unit_test(test_hanging_reader_is_bounded),
 		cmocka_unit_test(test_record_and_compare),
 		cmocka_unit_test(test_bundled_trace),
 		cmocka_unit_test(test_compare_can_fail),

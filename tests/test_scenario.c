@@ -680,7 +680,7 @@ static void test_load_limits(void **state)
 	r = sm_scenario_load(path, s, err, sizeof(err));
 	unlink(path);
 	assert_int_equal(r, -1);
-	snprintf(want, sizeof(want), "%s: file too large", path);
+	snprintf(want, sizeof(want), "%s: file too large (over the cap of 1 MiB)", path);
 	assert_string_equal(err, want);
 
 	write_temp(path, "end 5\n\0", 7, 1);

@@ -1,0 +1,31 @@
+/*
+ * input.h — reading one input file whole, within a cap: scenarios, traces,
+ * ELF objects.
+ *
+ * Owns: the rules every input file of selfmon follows.  It must be a
+ * regular file (a FIFO, a device or a directory is refused in one line,
+ * and opening never blocks: a FIFO with no writer is refused, not waited
+ * for), of at most `max` bytes (a larger one is refused before it is read,
+ * and reading stops at the cap if it grows meanwhile).
+ */
+#ifndef SELFMON_INPUT_H
+#define SELFMON_INPUT_H
+
+#include <stddef.h>
+
+/* The caps of the input files (documented in the README). */
+#define SM_SCENARIO_MAX_BYTES ((size_t)1 << 20)  /* scenario files, 1 MiB */
+#define SM_TRACE_MAX_BYTES ((size_t)16 << 20)    /* hw and cex traces, 16 MiB */
+#define SM_ELF_MAX_BYTES ((size_t)256 << 20)     /* ELF objects, 256 MiB */
+
+/* The whole file plus a terminating NUL (malloc'ed; *len excludes the
+ * NUL), or NULL with the reason in why ("not a regular file (a FIFO)",
+ * "larger than the cap of 1 MiB", strerror()). */
+char *sm_read_input(const char *path, size_t max, size_t *len, char *why,
+                    size_t whylen);
+
+/* Replace control bytes (< 0x20, 0x7f) in s by '?': text from files and
+ * names printed on one line stays one line and cannot drive a terminal. */
+void sm_printable(char *s);
+
+#endif

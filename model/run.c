@@ -1,0 +1,55 @@
+/*
+ * run.c — see run.h.  Owns the one loop that takes the model through a
+ * scenario's timed actions (selfmon model, the load-time bound check) and
+ * the check that a scenario's run stays within the cap on model events
+ * (SM_MAX_MODEL_EVENTS, model.h).  It decides nothing about the kernel.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "run.h"
+
+int sm_scenario_run(struct sm_model *m, const struct sm_scenario *s,
+                    uint64_t upto, char *err, size_t errlen)
+{
+	char why[256];
+
+	for (unsigned k = 0; k < s->nactions && s->act[k].at <= upto; k++) {
+		const struct sm_timed_action *a = &s->act[k];
+		uint64_t elapsed = m->now - s->cfg.start;
+		if (a->at > elapsed)
+			sm_model_advance(m, a->at - elapsed);
+		if (m->capped)
+			break;
+		if (sm_model_apply(m, &a->act, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "%s:%u: %s", s->name, a->line, why);
+			return -1;
+		}
+	}
+	uint64_t elapsed = m->now - s->cfg.start;
+	if (!m->capped && upto > elapsed)
+		sm_model_advance(m, upto - elapsed);
+	if (m->capped) {
+		snprintf(err, errlen, "%s: its run to cycle %" PRIu64 " needs more "
+		         "than %" PRIu64 " multiplexing ticks and overflow "
+		         "interrupts, the cap per run (a shorter 'end' or longer "
+		         "intervals)", s->name, upto, m->activity);
+		return -1;
+	}
+	return 0;
+}
+
+int sm_scenario_bounded(const struct sm_scenario *s, char *err,
+                        size_t errlen)
+{
+	static _Thread_local struct sm_model m; /* large: off the stack */
+	char why[256];
+	uint64_t upto = s->end > s->check_at ? s->end : s->check_at;
+
+	if (sm_model_init(&m, &s->cfg, NULL, NULL, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s: %s", s->name, why);
+		return -1;
+	}
+	m.activity_cap = SM_MAX_MODEL_EVENTS;
+	return sm_scenario_run(&m, s, upto, err, errlen);
+}

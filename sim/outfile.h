@@ -1,0 +1,41 @@
+/*
+ * outfile.h — writing an output file without clobbering what it names:
+ * `hw record --out`, `plot -o`, the counterexample traces of `check`.
+ *
+ * Owns: what an output path may be and how each kind is written.  The
+ * path's symlinks are followed to the file they name; a regular file (or
+ * no file yet) is written to a temporary beside it and renamed over it
+ * only once complete, keeping the old file's mode; a character device or
+ * a FIFO is written through (opened without blocking: a FIFO nobody reads
+ * is refused, not waited for) and never replaced; anything else (a
+ * directory, a socket, a block device) is refused.  No partial file is
+ * left behind on any error.
+ */
+#ifndef SELFMON_OUTFILE_H
+#define SELFMON_OUTFILE_H
+
+#include <limits.h>
+#include <stdio.h>
+
+struct sm_out {
+	FILE *f;
+	char path[PATH_MAX];   /* as given, for messages */
+	char target[PATH_MAX]; /* the file written, symlinks followed */
+	char tmp[PATH_MAX];    /* the temporary beside it, "" if written through */
+};
+
+/* 0 with o->f open for writing, or -1 with "reason" in err. */
+int sm_out_open(struct sm_out *o, const char *path, char *err, size_t n);
+/* Finish the file: 0, or -1 with "reason" in err (the temporary removed,
+ * the target untouched). */
+int sm_out_close(struct sm_out *o, char *err, size_t n);
+/* Give up: the temporary removed, the target untouched. */
+void sm_out_abort(struct sm_out *o);
+
+/* mkdir -p: 0, or -1 with "reason" in err. */
+int sm_mkdirs(const char *dir, char *err, size_t n);
+/* Could files be created in dir (made first if need be)?  0, or -1 with
+ * "reason" in err.  Nothing is created. */
+int sm_dir_writable(const char *dir, char *err, size_t n);
+
+#endif

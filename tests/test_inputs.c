@@ -1,0 +1,431 @@
+/*
+ * test_inputs.c — untrusted input, contained: every input the command
+ * reads (scenario, trace, schedule, ELF, option) that could hang it, make
+ * it work without bound, crash it or clobber what it writes over, each
+ * answered with one line and exit 2 (or written safely).  Everything runs
+ * in a private temporary directory.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "commands.h"
+
+/* sysconf as this process sees it: the CPU count can be made larger than
+ * this machine's, for check's default -j. */
+extern long __sysconf(int name);
+int usage_error(const char *fmt, ...) /* main.c's, for cmd_check() here */
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+static long fake_cpus;
+long sysconf(int name)
+{
+	if (name == _SC_NPROCESSORS_ONLN && fake_cpus)
+		return fake_cpus;
+	return __sysconf(name);
+}
+
+static char dir[] = "/tmp/selfmon-hostileXXXXXX";
+static char path[8192], args[16384];
+
+static const char *in_dir(const char *name)
+{
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+static void write_text(const char *name, const char *text)
+{
+	FILE *f = fopen(in_dir(name), "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[256];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* One usage error with the path of `name` in the private directory
+ * substituted for %s in fmt. */
+static void expect_error_on(const char *fmt, const char *name,
+                            const char *msg)
+{
+	snprintf(args, sizeof(args), fmt, in_dir(name));
+	expect_usage_error(args, msg);
+}
+
+/* A FIFO with no writer: every input is opened without blocking and
+ * refused, it is not a regular file. */
+static void test_fifo_inputs(void **state)
+{
+	(void)state;
+	assert_int_equal(mkfifo(in_dir("fifo"), 0600), 0);
+	const char *msg = "fifo: not a regular file (a FIFO)";
+	expect_error_on("model %s", "fifo", msg);
+	expect_error_on("model --compare %s", "fifo", msg);
+	expect_error_on("replay %s", "fifo", msg);
+	expect_error_on("check reference --scenario %s --no-traces", "fifo", msg);
+	expect_error_on("plot %s -o /dev/null", "fifo", msg);
+	expect_error_on("check %s:fn --abi values --no-traces", "fifo", msg);
+}
+
+/* A device that never ends. */
+static void test_endless_inputs(void **state)
+{
+	(void)state;
+	const char *msg = "/dev/zero: not a regular file (a character device)";
+	expect_usage_error("model --compare /dev/zero", msg);
+	expect_usage_error("replay /dev/zero", msg);
+	expect_usage_error("model /dev/zero", msg);
+}
+
+/* A regular file over the cap is refused before it is read. */
+static void test_oversized_inputs(void **state)
+{
+	(void)state;
+	int fd = open(in_dir("big.trace"), O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (16 << 20) + 1), 0); /* sparse */
+	close(fd);
+	const char *msg = "file too large (over the cap of 16 MiB)";
+	expect_error_on("model --compare %s", "big.trace", msg);
+	expect_error_on("replay %s", "big.trace", msg);
+}
+
+/* Names and text with control bytes stay on one line, escaped. */
+static void test_control_bytes(void **state)
+{
+	(void)state;
+	expect_usage_error("model \"$(printf 'no\\033[31mred\\nsuch.scn')\"",
+	                   "no?[31mred?such.scn: No such file");
+	expect_usage_error("replay \"$(printf 'x86_64:unicorn:reference:"
+	                   "x86_reset:reset@1\\nreset@2')\"",
+	                   "bad step '1?reset@2'");
+	write_text("esc.trace", "arch x86_64\nevent task-clock software\n"
+	           "at 1 mark task-\033]0;title\007clock lock=0\n");
+	expect_error_on("model --compare %s", "esc.trace",
+	                "esc.trace:3: control character in a trace line");
+	/* a file name with an escape sequence: the report shows it escaped */
+	char cmd[16384];
+	snprintf(cmd, sizeof(cmd), "cp '%s/traces/hw/swevents.trace' '%s'",
+	         SELFMON_SRC, in_dir("t\033[2Jx.trace"));
+	assert_int_equal(system(cmd), 0);
+	snprintf(args, sizeof(args), "model --compare \"%s\"",
+	         in_dir("t\033[2Jx.trace"));
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "t?[2Jx.trace"));
+	assert_null(strchr(r.out, '\033'));
+}
+
+static void test_explain_bug_without_name(void **state)
+{
+	(void)state;
+	expect_usage_error("explain-bug", "explain-bug: missing NAME");
+}
+
+/* The bundled hw trace with its switch counts raised by `add` from the
+ * line holding `from` on; written to `name`. */
+static void edited_trace(const char *name, const char *from, unsigned long add)
+{
+	char line[1024];
+	FILE *in = fopen(SELFMON_SRC "/traces/hw/swevents.trace", "r");
+	FILE *out = fopen(in_dir(name), "w");
+	bool on = false;
+	assert_non_null(in);
+	assert_non_null(out);
+	while (fgets(line, sizeof(line), in)) {
+		char *c = strstr(line, " count=");
+		on |= strstr(line, from) != NULL;
+		if (on && c && strstr(line, " switches "))
+			snprintf(c, 64, " count=%lu\n", strtoul(c + 7, NULL, 10) + add);
+		fputs(line, out);
+	}
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
+/* A switch count that jumps is a hostile trace: one line, at once (it was
+ * replayed as up to 100,000 preemptions per line). */
+static void test_trace_switch_caps(void **state)
+{
+	(void)state;
+	edited_trace("jump.trace", "switches before count=12", 1000000);
+	expect_error_on("model --compare %s", "jump.trace",
+	                "jump.trace:44: 1000004 context switches since the count "
+	                "before, over the cap of 10000 per trace line");
+	/* 200 lines of 10,000 switches each: 2,000,000 preemptions */
+	FILE *f = fopen(in_dir("many.trace"), "w");
+	assert_non_null(f);
+	fputs("arch x86_64\ncpus 2\nevent task-clock software\n"
+	      "at 1 switches open count=0\nat 2 mark task-clock lock=2\n", f);
+	for (unsigned i = 1; i <= 200; i++)
+		fprintf(f, "at %u switches before count=%u\nat %u action read\n"
+		        "at %u switches after count=%u\n", 2 + i, i * 10000, 2 + i,
+		        2 + i, i * 10000);
+	assert_int_equal(fclose(f), 0);
+	expect_error_on("model --compare %s", "many.trace",
+	                "more than the cap of 200000 context switches");
+}
+
+/* event= with no name (an uninitialised name reached strcmp), or a name
+ * the trace does not declare. */
+static void test_trace_action_event(void **state)
+{
+	(void)state;
+	static const char head[] = "arch x86_64\ncpus 2\nevent task-clock "
+	                           "software\nat 1 switches open count=0\n"
+	                           "at 2 mark task-clock lock=2\n"
+	                           "at 2 switches before count=0\n";
+	char text[512];
+	snprintf(text, sizeof(text), "%sat 2 action reset event=\n", head);
+	write_text("empty.trace", text);
+	expect_error_on("model --compare %s", "empty.trace",
+	                "empty.trace:7: the action names no event of the trace");
+	snprintf(text, sizeof(text), "%sat 2 action reset event=cycles\n", head);
+	write_text("other.trace", text);
+	expect_error_on("model --compare %s", "other.trace",
+	                "other.trace:7: the action names no event of the trace");
+}
+
+
+static bool is_kind(const char *p, mode_t kind)
+{
+	struct stat st;
+	return lstat(p, &st) == 0 && (st.st_mode & S_IFMT) == kind;
+}
+
+static bool has_svg(const char *p)
+{
+	char buf[64] = "";
+	FILE *f = fopen(p, "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return strstr(buf, "<svg") || strstr(buf, "<?xml");
+}
+
+/* No temporary left in the private directory. */
+static void no_leftovers(void)
+{
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (e->d_name[0] == '.' && strcmp(e->d_name, ".") &&
+		    strcmp(e->d_name, ".."))
+			fail_msg("temporary left behind: %s", e->d_name);
+	closedir(d);
+}
+
+/* An output named through a symlink is written where the link points;
+ * the link stays (it was replaced by a regular file). */
+static void test_output_through_symlink(void **state)
+{
+	char target[8192];
+	(void)state;
+	snprintf(target, sizeof(target), "%s", in_dir("real.svg"));
+	write_text("real.svg", "old\n");
+	assert_int_equal(symlink("real.svg", in_dir("link.svg")), 0);
+	snprintf(args, sizeof(args), "plot x86_pinned -o %s", in_dir("link.svg"));
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_true(is_kind(in_dir("link.svg"), S_IFLNK));
+	assert_true(is_kind(target, S_IFREG));
+	assert_true(has_svg(target));
+	/* a dangling link: its target is created */
+	assert_int_equal(symlink("new.svg", in_dir("dangling.svg")), 0);
+	snprintf(args, sizeof(args), "plot x86_pinned -o %s",
+	         in_dir("dangling.svg"));
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_true(is_kind(in_dir("dangling.svg"), S_IFLNK));
+	assert_true(has_svg(in_dir("new.svg")));
+	no_leftovers();
+}
+
+/* A FIFO nobody reads: refused at once, and still a FIFO. */
+static void test_output_fifo(void **state)
+{
+	(void)state;
+	assert_int_equal(mkfifo(in_dir("out.fifo"), 0600), 0);
+	expect_error_on("plot x86_pinned -o %s", "out.fifo",
+	                "out.fifo: a FIFO that no process reads");
+	assert_true(is_kind(in_dir("out.fifo"), S_IFIFO));
+	expect_error_on("plot x86_pinned -o %s", "", "Is a directory");
+	no_leftovers();
+}
+
+/* Devices are written through, never replaced (as root, --out /dev/full
+ * used to destroy /dev/full). */
+static void test_output_devices(void **state)
+{
+	(void)state;
+	run("plot x86_pinned -o /dev/null");
+	assert_int_equal(r.status, 0);
+	assert_true(is_kind("/dev/null", S_IFCHR));
+	expect_usage_error("plot x86_pinned -o /dev/full",
+	                   "plot: /dev/full: No space left on device");
+	assert_true(is_kind("/dev/full", S_IFCHR));
+	run("hw record --out /dev/null --duration 20");
+	if (strstr(r.err, "cannot open")) /* no perf events here */
+		return;
+	assert_int_equal(r.status, 0);
+	assert_true(is_kind("/dev/null", S_IFCHR));
+	expect_usage_error("hw record --out /dev/full --duration 20",
+	                   "hw record: /dev/full: No space left on device");
+	assert_true(is_kind("/dev/full", S_IFCHR));
+	/* and a symlink as --out stays one */
+	assert_int_equal(symlink("rec.trace", in_dir("rec.link")), 0);
+	snprintf(args, sizeof(args), "hw record --out %s --duration 20",
+	         in_dir("rec.link"));
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_true(is_kind(in_dir("rec.link"), S_IFLNK));
+	assert_true(is_kind(in_dir("rec.trace"), S_IFREG));
+	no_leftovers();
+}
+
+/* A --traces path longer than check's old 700-byte buffer. */
+static void test_long_traces_path(void **state)
+{
+	char deep[2048], file[4096];
+	(void)state;
+	snprintf(deep, sizeof(deep), "%s", dir);
+	for (char c = 'a'; c <= 'd'; c++) {
+		size_t n = strlen(deep);
+		deep[n] = '/';
+		memset(deep + n + 1, c, 200);
+		deep[n + 201] = '\0';
+	}
+	snprintf(args, sizeof(args), "check no_zero_ext_fix --scenario x86_reset "
+	         "--arch x86_64 --traces %s", deep);
+	run(args);
+	assert_int_equal(r.status, 0);
+	snprintf(file, sizeof(file), "%s/no_zero_ext_fix-x86_reset-unicorn.trace",
+	         deep);
+	assert_true(is_kind(file, S_IFREG));
+	snprintf(args, sizeof(args), "replay %s", file);
+	run(args);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "WRONG_VALUE"));
+}
+
+/* --traces where no file can be created: one line before any work. */
+static void test_unwritable_traces(void **state)
+{
+	(void)state;
+	write_text("plain", "a file, not a directory\n");
+	expect_error_on("check no_zero_ext_fix --scenario x86_reset --arch x86_64 "
+	                "--traces %s/cex", "plain",
+	                "plain/cex: Not a directory (--traces DIR or --no-traces)");
+}
+
+static void test_seed_needs_random(void **state)
+{
+	(void)state;
+	expect_usage_error("check reference --seed 5",
+	                   "check: --seed applies to --random N only");
+	expect_usage_error("check reference --random 0 --seed 5",
+	                   "check: --seed applies to --random N only");
+}
+
+/* check's default -j is the CPU count: more than 256 CPUs overran its
+ * array of threads (here the count is faked; the default sweep has more
+ * than 256 cells when the cross compilers are built). */
+static void test_many_cpus(void **state)
+{
+	char *argv[] = { "--bound", "0", "--no-traces", "--json", NULL };
+	(void)state;
+	fflush(stdout);
+	int saved = dup(1), null = open("/dev/null", O_WRONLY);
+	assert_true(saved >= 0 && null >= 0);
+	dup2(null, 1);
+	close(null);
+	fake_cpus = 300;
+	int rc = cmd_check(4, argv);
+	fake_cpus = 0;
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	assert_true(rc == 0 || rc == 1); /* verdicts, not a usage error */
+}
+
+/* A few bytes of scenario that asked the model for 2^64 multiplexing ticks
+ * or overflow interrupts: model, check and plot ran forever (model wrote
+ * gigabytes).  Loading now refuses a run over the cap on model events. */
+static void test_unbounded_scenarios(void **state)
+{
+	static const char *const scn[][2] = {
+		{ "mux.scn", "arch x86_64\npmu mux_interval=1\n"
+		             "end 18446744073709551615\n" },
+		{ "period.scn", "arch x86_64\nevent instructions period=1 left=1\n"
+		                "end 18446744073709551615\n" },
+		{ "narrow.scn", "arch riscv64\npmu width=1\nevent instructions "
+		                "rate=1000000\nend 18446744073709551615\n" },
+		{ "late.scn", "arch x86_64\npmu mux_interval=1\n"
+		              "check at=18446744073709551615\n" },
+	};
+	const char *msg = "needs more than 100000 multiplexing ticks and "
+	                  "overflow interrupts, the cap per run";
+	(void)state;
+	for (size_t i = 0; i < sizeof(scn) / sizeof(scn[0]); i++) {
+		write_text(scn[i][0], scn[i][1]);
+		expect_error_on("model %s", scn[i][0], msg);
+		expect_error_on("check reference --scenario %s --no-traces",
+		                scn[i][0], msg);
+		snprintf(args, sizeof(args), "plot %s -o %s/out.svg",
+		         in_dir(scn[i][0]), dir);
+		expect_usage_error(args, msg);
+		assert_false(is_kind(in_dir("out.svg"), S_IFREG));
+	}
+	expect_error_on("replay x86_64:unicorn:reference:%s:-", "mux.scn", msg);
+	/* just under the cap is a scenario like any other */
+	write_text("under.scn", "arch x86_64\npmu mux_interval=10\n"
+	           "end 900000\n");
+	snprintf(args, sizeof(args), "model %s", in_dir("under.scn"));
+	run(args);
+	assert_int_equal(r.status, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fifo_inputs),
+		cmocka_unit_test(test_endless_inputs),
+		cmocka_unit_test(test_oversized_inputs),
+		cmocka_unit_test(test_control_bytes),
+		cmocka_unit_test(test_explain_bug_without_name),
+		cmocka_unit_test(test_trace_switch_caps),
+		cmocka_unit_test(test_trace_action_event),
+		cmocka_unit_test(test_output_through_symlink),
+		cmocka_unit_test(test_output_fifo),
+		cmocka_unit_test(test_output_devices),
+		cmocka_unit_test(test_long_traces_path),
+		cmocka_unit_test(test_unwritable_traces),
+		cmocka_unit_test(test_seed_needs_random),
+		cmocka_unit_test(test_many_cpus),
+		cmocka_unit_test(test_unbounded_scenarios),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
