@@ -476,7 +476,9 @@ static int fill_stubs(struct ueng *e)
  * riscv64 U-mode), so privileged instructions fault as they do there:
  * one exception return from the emulator's start level lands at
  * RET_ADDR, and the trampoline's page is gone before the reader runs.
- * The context saved after it is every run's start. */
+ * The context saved after it is every run's start.  (No instruction
+ * count to uc_emu_start: in Unicorn 2.0.1 one costs seconds and a
+ * gigabyte of memory; the until address stops it.) */
 static int to_user(struct ueng *e)
 {
 	const struct sm_uc_arch *a = e->arch;
@@ -485,7 +487,7 @@ static int to_user(struct ueng *e)
 	if (uc_mem_map(e->uc, UC_TRAMP_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC) ||
 	    uc_mem_write(e->uc, UC_TRAMP_ADDR, a->tramp, a->tramp_len) ||
 	    a->prepare_user(e->uc) < 0 ||
-	    uc_emu_start(e->uc, UC_TRAMP_ADDR, RET_ADDR, 0, 1) != UC_ERR_OK ||
+	    uc_emu_start(e->uc, UC_TRAMP_ADDR, RET_ADDR, 0, 0) != UC_ERR_OK ||
 	    uc_reg_read(e->uc, a->reg_pc, &pc) || pc != RET_ADDR ||
 	    uc_mem_unmap(e->uc, UC_TRAMP_ADDR, 4096))
 		return -1;
