@@ -117,8 +117,8 @@ struct breakdown {
 static void take_apart(struct breakdown *b)
 {
 	struct sm_session *s = session("reference", "x86_pinned",
-	                               ENGINE_UNICORN);
-	const struct sm_engine_ops *ops = sm_engine_ops(ENGINE_UNICORN);
+	                               SM_ENGINE_UNICORN);
+	const struct sm_engine_ops *ops = sm_engine_ops(SM_ENGINE_UNICORN);
 	unsigned n = quick ? 2000 : 20000;
 	uint64_t v[3];
 
@@ -166,7 +166,7 @@ static void take_apart(struct breakdown *b)
 
 static uint64_t steps_of(const char *reader, const char *scn)
 {
-	struct sm_session *s = session(reader, scn, ENGINE_UNICORN);
+	struct sm_session *s = session(reader, scn, SM_ENGINE_UNICORN);
 	struct sm_schedule none = { 0 };
 
 	if (!s)
@@ -182,7 +182,7 @@ static uint64_t steps_of(const char *reader, const char *scn)
 static bool correct(const struct sm_reader *r)
 {
 	for (const struct sm_expect *x = r->expect; x && x->scenario; x++)
-		if ((x->engines & (1u << ENGINE_UNICORN)) &&
+		if ((x->engines & (1u << SM_ENGINE_UNICORN)) &&
 		    sm_verdict_fails(x->verdict) &&
 		    strcmp(x->scenario, "riscv64_rotate"))
 			return false;
@@ -193,8 +193,8 @@ static bool correct(const struct sm_reader *r)
 
 static double native_ns(const char *reader)
 {
-	struct sm_session *s = session(reader, "x86_pinned", ENGINE_NATIVE);
-	const struct sm_engine_ops *ops = sm_engine_ops(ENGINE_NATIVE);
+	struct sm_session *s = session(reader, "x86_pinned", SM_ENGINE_NATIVE);
+	const struct sm_engine_ops *ops = sm_engine_ops(SM_ENGINE_NATIVE);
 	unsigned n = quick ? 20000 : 200000;
 
 	if (!s)
@@ -261,11 +261,11 @@ int main(int argc, char **argv)
 	fprintf(out, "1. explorer throughput (one core)\n");
 	fprintf(out, "%-8s %-8s %-14s %-12s %5s %10s %14s\n", "engine", "arch",
 	        "reader", "scenario", "bound", "schedules", "schedules/s");
-	for (int e = 0; e < NENGINES; e++)
+	for (int e = 0; e < SM_NENGINES; e++)
 		for (size_t c = 0; c < 3; c++) {
 			int arch = sm_arch_from_name(cases[c].arch);
 			if (!sm_blob_for((enum sm_arch)arch) ||
-			    (e == ENGINE_NATIVE && arch != SM_X86_64))
+			    (e == SM_ENGINE_NATIVE && arch != SM_X86_64))
 				continue;
 			for (size_t r = 0; r < 2; r++)
 				for (unsigned b = 1; b <= 3; b++) {

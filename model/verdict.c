@@ -8,21 +8,21 @@
 
 #include "verdict.h"
 
-static const char *const verdict_names[NVERDICTS] = {
-	[V_PASS] = "PASS", [V_BLOCKED] = "BLOCKED", [V_INCOMPLETE] = "INCOMPLETE",
-	[V_WRONG_VALUE] = "WRONG_VALUE", [V_FAULT] = "FAULT",
-	[V_LIVELOCK] = "LIVELOCK", [V_ERROR] = "ERROR",
-	[V_UNSUPPORTED] = "UNSUPPORTED",
+static const char *const verdict_names[SM_NVERDICTS] = {
+	[SM_V_PASS] = "PASS", [SM_V_BLOCKED] = "BLOCKED", [SM_V_INCOMPLETE] = "INCOMPLETE",
+	[SM_V_WRONG_VALUE] = "WRONG_VALUE", [SM_V_FAULT] = "FAULT",
+	[SM_V_LIVELOCK] = "LIVELOCK", [SM_V_ERROR] = "ERROR",
+	[SM_V_UNSUPPORTED] = "UNSUPPORTED",
 };
 
 const char *sm_verdict_name(enum sm_verdict v)
 {
-	return (unsigned)v < NVERDICTS ? verdict_names[v] : "?";
+	return (unsigned)v < SM_NVERDICTS ? verdict_names[v] : "?";
 }
 
 int sm_verdict_from_name(const char *s)
 {
-	for (int i = 0; i < NVERDICTS; i++)
+	for (int i = 0; i < SM_NVERDICTS; i++)
 		if (!strcmp(s, verdict_names[i]))
 			return i;
 	return -1;

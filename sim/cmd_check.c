@@ -162,7 +162,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (!val || (strcmp(val, "unicorn") && strcmp(val, "native")))
 				return usage_error("check: --engine must be unicorn or "
 				                   "native");
-			o->engine = strcmp(val, "native") ? ENGINE_UNICORN : ENGINE_NATIVE;
+			o->engine = strcmp(val, "native") ? SM_ENGINE_UNICORN : SM_ENGINE_NATIVE;
 			i++;
 		} else if (!strcmp(a, "--scenario")) {
 			if (!val)
@@ -255,7 +255,7 @@ static int load_users(struct plan *p)
 
 	if (!p->o.nusers)
 		return 0;
-	if (p->o.engine == ENGINE_NATIVE)
+	if (p->o.engine == SM_ENGINE_NATIVE)
 		return usage_error("check: PATH:SYMBOL readers run in the unicorn "
 		                   "engine only");
 	p->users = calloc(p->o.nusers, sizeof(*p->users));
@@ -392,7 +392,7 @@ static void add_job(struct plan *p, const struct sm_reader *r,
 	j->dropped = p->dropped[si];
 	j->dropped_kinds = p->dropped_kinds[si];
 	j->scn_name = p->scn_name[si];
-	j->expected = r->image ? V_PASS
+	j->expected = r->image ? SM_V_PASS
 	                       : sm_reader_expected(r, p->scn_name[si],
 	                                            p->o.engine);
 	if (r->image && j->scn->expect >= 0) /* a kernel hazard: no escape */
@@ -425,7 +425,7 @@ static int plan_jobs(struct plan *p)
 		const struct sm_scenario *scn = p->scn[si];
 		if (!arch_selected(p, scn->cfg.arch))
 			continue;
-		if (p->o.engine == ENGINE_NATIVE &&
+		if (p->o.engine == SM_ENGINE_NATIVE &&
 		    (scn->cfg.writer == SM_WRITER_REMOTE ||
 		     scn->cfg.arch != SM_X86_64)) {
 			if (!p->o.json)
@@ -443,7 +443,7 @@ static int plan_jobs(struct plan *p)
 			for (unsigned k = 0; k < p->o.nreaders && !named; k++)
 				named = !strcmp(p->o.readers[k], r->name);
 			if (!named || !sm_reader_on(r, scn->cfg.arch) ||
-			    (p->o.engine == ENGINE_NATIVE && !r->native))
+			    (p->o.engine == SM_ENGINE_NATIVE && !r->native))
 				continue;
 			add_job(p, r, si);
 		}
@@ -461,8 +461,8 @@ struct tally {
  * cannot run. */
 static bool incomplete(const struct job *j)
 {
-	return (j->cell.verdict == V_INCOMPLETE && j->expected == V_PASS) ||
-	       j->cell.verdict == V_UNSUPPORTED;
+	return (j->cell.verdict == SM_V_INCOMPLETE && j->expected == SM_V_PASS) ||
+	       j->cell.verdict == SM_V_UNSUPPORTED;
 }
 
 static void run_job(struct plan *p, struct job *j)
@@ -477,7 +477,7 @@ static void run_job(struct plan *p, struct job *j)
 		return;
 	}
 	sm_explore(s, &p->o.x, &j->cell);
-	if (j->cell.verdict == V_ERROR) /* selfmon's, not the reader's */
+	if (j->cell.verdict == SM_V_ERROR) /* selfmon's, not the reader's */
 		snprintf(j->error, sizeof(j->error), "%s", j->cell.res.detail);
 	sm_session_free(s);
 }
@@ -659,7 +659,7 @@ static void print_table(const struct plan *p)
 		                                          : expected_name(j),
 		       j->cell.runs, line ? line : "-",
 		       as_expected(j) ? ""
-		       : j->cell.verdict == V_UNSUPPORTED
+		       : j->cell.verdict == SM_V_UNSUPPORTED
 		         ? "   <-- selfmon cannot run this reader"
 		       : incomplete(j) ? "   <-- not every schedule judged"
 		                       : "   <-- UNEXPECTED");
@@ -722,7 +722,7 @@ static void print_json(const struct plan *p, const struct tally *t)
 		json_str(&js, "expected", expected_name(j));
 		json_bool(&js, "as_expected", !j->error[0] && as_expected(j));
 		json_bool(&js, "exhaustive", !j->error[0] && !p->o.x.random_runs &&
-		          j->cell.verdict != V_INCOMPLETE);
+		          j->cell.verdict != SM_V_INCOMPLETE);
 		json_u64(&js, "schedules", j->cell.runs);
 		json_u64(&js, "blocked", j->cell.blocked);
 		char acts[256];
@@ -778,7 +778,7 @@ static int run_check(int argc, char **argv, bool stats)
 		return rc == 1 ? 0 : rc;
 	}
 	p->o.explore_stats = stats;
-	if (p->o.engine == ENGINE_NATIVE && p->o.arch > 0)
+	if (p->o.engine == SM_ENGINE_NATIVE && p->o.arch > 0)
 		return free(p), usage_error("check: the native engine runs x86_64 "
 		                            "only");
 	if (p->o.arch >= 0 && !p->o.nusers &&
@@ -806,8 +806,8 @@ static int run_check(int argc, char **argv, bool stats)
 		struct job *j = &p->jobs[i];
 		t.errors += j->error[0] != 0;
 		t.incomplete += !j->error[0] && incomplete(j) &&
-		                j->cell.verdict == V_INCOMPLETE;
-		t.unsupported += !j->error[0] && j->cell.verdict == V_UNSUPPORTED;
+		                j->cell.verdict == SM_V_INCOMPLETE;
+		t.unsupported += !j->error[0] && j->cell.verdict == SM_V_UNSUPPORTED;
 		t.unexpected += !j->error[0] && !incomplete(j) && !as_expected(j);
 		t.unjudged += !j->error[0] && !incomplete(j) && j->unjudged;
 		t.runs += j->cell.runs;

@@ -69,7 +69,7 @@ static void search(const struct sm_reader *r, enum sm_arch arch,
 		unsigned dropped;
 		sm_action_filter_apply(af, &scn, &dropped);
 		struct sm_session *s = sm_session_new();
-		if (!s || sm_session_init(s, &scn, r, ENGINE_UNICORN, err,
+		if (!s || sm_session_init(s, &scn, r, SM_ENGINE_UNICORN, err,
 		                          sizeof(err)) < 0) {
 			sm_session_free(s);
 			continue;
@@ -147,13 +147,13 @@ int cmd_explain_bug(int argc, char **argv)
 		paragraph("\nThe fix", r->fix);
 		return 0;
 	}
-	sm_schedule_format(line, sizeof(line), arch, ENGINE_UNICORN, r->name,
+	sm_schedule_format(line, sizeof(line), arch, SM_ENGINE_UNICORN, r->name,
 	                   b.scenario, &b.cell.min);
 	printf("\nShortest counterexample (%s): %s\n  %s\n\n", sm_verdict_name(
 	       b.cell.verdict), line, b.cell.res.detail);
 	struct sm_session *s = sm_session_new();
 	struct sm_explain x;
-	if (!s || sm_session_init(s, &b.scn, r, ENGINE_UNICORN, err,
+	if (!s || sm_session_init(s, &b.scn, r, SM_ENGINE_UNICORN, err,
 	                          sizeof(err)) < 0) {
 		sm_session_free(s);
 		return usage_error("explain-bug: %s", err);

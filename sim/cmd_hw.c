@@ -257,23 +257,23 @@ static int call(const struct sm_reader *r, const struct hw_event *e,
 
 	v[1] = v[2] = 0;
 	switch (r->abi) {
-	case ABI_RAW:
+	case SM_ABI_RAW:
 		v[0] = ((selfmon_raw_fn)r->hw)(e->pc);
 		return 0;
-	case ABI_SCALED:
+	case SM_ABI_SCALED:
 		v[0] = ((selfmon_scaled_fn)r->hw)(e->pc);
 		return 0;
-	case ABI_TIMES:
+	case SM_ABI_TIMES:
 		v[0] = ((selfmon_times_fn)r->hw)(e->pc, &v[1], &v[2]);
 		return 0;
-	case ABI_VALUES: {
+	case SM_ABI_VALUES: {
 		int rc = ((selfmon_values_fn)r->hw)(e->pc, e->fd, &out);
 		v[0] = out.count;
 		v[1] = out.enabled;
 		v[2] = out.running;
 		return rc;
 	}
-	case NABI:
+	case SM_NABI:
 		break;
 	}
 	return -1;
@@ -293,7 +293,7 @@ static const char *judge(const struct sm_reader *r, const uint64_t b[3],
 
 	if (rc < 0)
 		return snprintf(why, sizeof(why), "returned error %d", rc), why;
-	if (r->abi == ABI_SCALED) {
+	if (r->abi == SM_ABI_SCALED) {
 		uint64_t lo = scale(b), hi = scale(a);
 		if (lo > hi) {
 			uint64_t t = lo;
@@ -305,7 +305,7 @@ static const char *judge(const struct sm_reader *r, const uint64_t b[3],
 			                " outside %" PRIu64 "..%" PRIu64, v[0], lo, hi), why;
 		return NULL;
 	}
-	unsigned n = r->abi == ABI_RAW ? 1 : 3;
+	unsigned n = r->abi == SM_ABI_RAW ? 1 : 3;
 	for (unsigned i = 0; i < n; i++)
 		if (v[i] < b[i] || v[i] > a[i])
 			return snprintf(why, sizeof(why), "%s %" PRIu64 " outside read(2)"

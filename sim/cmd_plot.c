@@ -105,7 +105,7 @@ static int call_reader(struct plot *p, const char *reader,
 	if (!r)
 		return snprintf(err, n, "unknown reader '%s'", reader), -1;
 	struct sm_session *s = sm_session_new();
-	if (!s || sm_session_init(s, p->s, r, ENGINE_UNICORN, err, n) < 0) {
+	if (!s || sm_session_init(s, p->s, r, SM_ENGINE_UNICORN, err, n) < 0) {
 		sm_session_free(s);
 		return -1;
 	}

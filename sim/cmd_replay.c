@@ -55,12 +55,12 @@ static void print_returned(const struct sm_reader *r,
                            const struct sm_result *res)
 {
 	switch (r->abi) {
-	case ABI_RAW:
-	case ABI_SCALED:
-		printf("returned %s=%" PRIu64 "\n", r->abi == ABI_RAW ? "count"
+	case SM_ABI_RAW:
+	case SM_ABI_SCALED:
+		printf("returned %s=%" PRIu64 "\n", r->abi == SM_ABI_RAW ? "count"
 		       : "scaled count", res->value[0]);
 		break;
-	case ABI_TIMES:
+	case SM_ABI_TIMES:
 		printf("returned count=%" PRIu64 " enabled=%" PRIu64 " running=%"
 		       PRIu64 "\n", res->value[0], res->value[1], res->value[2]);
 		break;
@@ -97,9 +97,9 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
 	const struct sm_result *res = &s->res;
 	printf("%s%s after %" PRIu64 " steps: %s\n", explain ? "\n" : "",
 	       sm_verdict_name(res->verdict), res->steps, res->detail);
-	if (res->verdict == V_PASS || res->verdict == V_WRONG_VALUE)
+	if (res->verdict == SM_V_PASS || res->verdict == SM_V_WRONG_VALUE)
 		print_returned(r, res);
-	int rc = res->verdict == V_ERROR ? 2 : res->verdict == V_UNSUPPORTED ? 4
+	int rc = res->verdict == SM_V_ERROR ? 2 : res->verdict == SM_V_UNSUPPORTED ? 4
 	         : sm_verdict_fails(res->verdict) ? 1 : 0;
 	if (explain)
 		sm_explain_done(&x);

@@ -56,12 +56,12 @@
                  sizeof(struct sm_segment))
 #define VENEER_SIZE 16u
 
-const char *const sm_stub_names[NSTUBS] = {
-	[STUB_READ] = "read",
-	[STUB_SYSCALL] = "syscall",
-	[STUB_ERRNO] = "__errno_location",
-	[STUB_MEMCPY] = "memcpy",
-	[STUB_MEMSET] = "memset",
+const char *const sm_stub_names[SM_NSTUBS] = {
+	[SM_STUB_READ] = "read",
+	[SM_STUB_SYSCALL] = "syscall",
+	[SM_STUB_ERRNO] = "__errno_location",
+	[SM_STUB_MEMCPY] = "memcpy",
+	[SM_STUB_MEMSET] = "memset",
 };
 
 /* ---- relocation tables -------------------------------------------------- */
@@ -616,9 +616,9 @@ static void stub_list(char *buf, size_t n)
 	size_t k = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < NSTUBS && k < n; i++) {
+	for (int i = 0; i < SM_NSTUBS && k < n; i++) {
 		int w = snprintf(buf + k, n - k, "%s%s",
-		                 i == 0 ? "" : i == NSTUBS - 1 ? " and " : ", ",
+		                 i == 0 ? "" : i == SM_NSTUBS - 1 ? " and " : ", ",
 		                 sm_stub_names[i]);
 		if (w < 0)
 			return;
@@ -632,7 +632,7 @@ static int import_addr(struct ld *L, const char *name, unsigned bind,
 {
 	char list[96];
 
-	for (int k = 0; k < NSTUBS; k++)
+	for (int k = 0; k < SM_NSTUBS; k++)
 		if (!strcmp(name, sm_stub_names[k])) {
 			*out = L->stub_base + 16 * (uint64_t)k;
 			return 0;

@@ -18,9 +18,9 @@
 
 /* Imports a reader may use, answered by the engine from the model.  Stub k
  * is at stub_base + 16 * k. */
-enum sm_stub { STUB_READ, STUB_SYSCALL, STUB_ERRNO, STUB_MEMCPY, STUB_MEMSET,
-               NSTUBS };
-extern const char *const sm_stub_names[NSTUBS];
+enum sm_stub { SM_STUB_READ, SM_STUB_SYSCALL, SM_STUB_ERRNO, SM_STUB_MEMCPY, SM_STUB_MEMSET,
+               SM_NSTUBS };
+extern const char *const sm_stub_names[SM_NSTUBS];
 
 #define SM_PROT_R 1
 #define SM_PROT_W 2

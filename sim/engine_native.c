@@ -80,7 +80,7 @@ uint64_t selfmon_routed_rdpmc(uint32_t counter)
 	step("rdpmc", counter, __builtin_return_address(0));
 	if (sm_model_rdpmc(&cur->model, counter, &v) != SM_OK) {
 		cur->res.steps = cur->run.step;
-		sm_result_set(&cur->res, V_FAULT, "rdpmc with ECX=0x%x raised #GP",
+		sm_result_set(&cur->res, SM_V_FAULT, "rdpmc with ECX=0x%x raised #GP",
 		              counter);
 		sm_guard_escape(ESCAPE_VERDICT);
 	}
@@ -116,22 +116,22 @@ static void call(void *arg)
 	int rc = 0;
 
 	switch (s->reader->abi) {
-	case ABI_RAW:
+	case SM_ABI_RAW:
 		v[0] = ((selfmon_raw_fn)s->reader->native)(page);
 		break;
-	case ABI_SCALED:
+	case SM_ABI_SCALED:
 		v[0] = ((selfmon_scaled_fn)s->reader->native)(page);
 		break;
-	case ABI_TIMES:
+	case SM_ABI_TIMES:
 		v[0] = ((selfmon_times_fn)s->reader->native)(page, &v[1], &v[2]);
 		break;
-	case ABI_VALUES:
+	case SM_ABI_VALUES:
 		rc = ((selfmon_values_fn)s->reader->native)(page, SM_EVENT_FD, &out);
 		v[0] = out.count;
 		v[1] = out.enabled;
 		v[2] = out.running;
 		break;
-	case NABI:
+	case SM_NABI:
 		break;
 	}
 	sm_session_tick(s);
@@ -146,10 +146,10 @@ static bool n_run(struct sm_session *s, uint64_t stop)
 	if (how != 0 && how != ESCAPE_VERDICT) {
 		s->res.steps = s->run.step;
 		if (how == SIGALRM)
-			sm_result_set(&s->res, V_LIVELOCK, "no result after 1 s of "
+			sm_result_set(&s->res, SM_V_LIVELOCK, "no result after 1 s of "
 			              "CPU time (%" PRIu64 " routed calls)", s->run.step);
 		else
-			sm_result_set(&s->res, V_FAULT, "%s in the reader after %"
+			sm_result_set(&s->res, SM_V_FAULT, "%s in the reader after %"
 			              PRIu64 " routed calls", sm_guard_signal_text(how),
 			              s->run.step);
 	}

@@ -19,12 +19,12 @@
 #include "explain.h"
 #include "uc_arch.h"
 
-#define PAGE_ADDR UC_PAGE_ADDR
-#define STACK_ADDR UC_STACK_ADDR
-#define STACK_SIZE UC_STACK_SIZE
-#define OUT_ADDR UC_OUT_ADDR
-#define OUT_SIZE UC_OUT_SIZE
-#define RET_ADDR UC_RET_ADDR
+#define PAGE_ADDR SM_UC_PAGE_ADDR
+#define STACK_ADDR SM_UC_STACK_ADDR
+#define STACK_SIZE SM_UC_STACK_SIZE
+#define OUT_ADDR SM_UC_OUT_ADDR
+#define OUT_SIZE SM_UC_OUT_SIZE
+#define RET_ADDR SM_UC_RET_ADDR
 
 static const struct sm_uc_arch *const arches[SM_NARCH] = {
 	[SM_X86_64] = &sm_uc_x86_64,
@@ -51,7 +51,7 @@ void sm_uc_fault(struct sm_session *s, const char *fmt, uint64_t a,
 
 	snprintf(msg, sizeof(msg), fmt, a, b);
 	s->res.steps = s->run.step;
-	sm_result_set(&s->res, V_FAULT, "%s", msg);
+	sm_result_set(&s->res, SM_V_FAULT, "%s", msg);
 	e->done = true;
 	uc_emu_stop(e->uc);
 }
@@ -91,7 +91,7 @@ void sm_uc_refused(struct sm_session *s, uint64_t pc, const char *what)
 		       ? e->code_size - (pc - SM_CODE_BASE) : sizeof(b));
 	if (e->arch->unsupported(b, pc, name, sizeof(name))) {
 		s->res.steps = s->run.step;
-		sm_result_set(&s->res, V_UNSUPPORTED, "the emulator (Unicorn "
+		sm_result_set(&s->res, SM_V_UNSUPPORTED, "the emulator (Unicorn "
 		              "2.0.1) cannot run '%s' at 0x%" PRIx64 ", which a "
 		              "real CPU runs: selfmon cannot judge this reader",
 		              name, pc);
@@ -139,7 +139,7 @@ static uint64_t libc_result(struct ueng *e, int64_t r)
 	if (r >= 0)
 		return (uint64_t)r;
 	int32_t err = (int32_t)-r;
-	uc_mem_write(e->uc, UC_ERRNO_ADDR, &err, sizeof(err));
+	uc_mem_write(e->uc, SM_UC_ERRNO_ADDR, &err, sizeof(err));
 	return (uint64_t)-1;
 }
 
@@ -199,20 +199,20 @@ static void import_stub(struct sm_session *s, uint64_t pc)
 
 	for (int i = 0; i < 4; i++)
 		uc_reg_read(e->uc, e->arch->reg_arg[i], &a[i]);
-	switch ((pc - UC_STUB_ADDR) / 16) {
-	case STUB_READ:
+	switch ((pc - SM_UC_STUB_ADDR) / 16) {
+	case SM_STUB_READ:
 		v = libc_result(e, sm_uc_syscall(s, 0, 0, a[0], a[1], a[2]));
 		break;
-	case STUB_SYSCALL:
+	case SM_STUB_SYSCALL:
 		v = libc_result(e, sm_uc_syscall(s, e->arch->nr_read, a[0], a[1],
 		                                 a[2], a[3]));
 		break;
-	case STUB_ERRNO:
-		v = UC_ERRNO_ADDR;
+	case SM_STUB_ERRNO:
+		v = SM_UC_ERRNO_ADDR;
 		break;
-	case STUB_MEMCPY:
-	case STUB_MEMSET:
-		v = mem_op(s, (pc - UC_STUB_ADDR) / 16 == STUB_MEMCPY, a[0], a[1],
+	case SM_STUB_MEMCPY:
+	case SM_STUB_MEMSET:
+		v = mem_op(s, (pc - SM_UC_STUB_ADDR) / 16 == SM_STUB_MEMCPY, a[0], a[1],
 		           a[2]);
 		break;
 	default:
@@ -230,7 +230,7 @@ bool sm_uc_progress(struct sm_session *s, uint64_t pc)
 
 	if (e->answered[0] && pc == e->prev_pc) {
 		s->res.steps = s->run.step;
-		sm_result_set(&s->res, V_ERROR, "selfmon error: the emulator "
+		sm_result_set(&s->res, SM_V_ERROR, "selfmon error: the emulator "
 		              "executes again the instruction at 0x%" PRIx64 " (%s) "
 		              "after selfmon answered it, instead of moving on: "
 		              "this Unicorn cannot run it here", pc, e->answered);
@@ -267,7 +267,7 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 		uc_emu_stop(e->uc);
 		return;
 	}
-	if (pc >= UC_STUB_ADDR && pc < UC_STUB_ADDR + 4096) {
+	if (pc >= SM_UC_STUB_ADDR && pc < SM_UC_STUB_ADDR + 4096) {
 		s->run.step++; /* the stub is one step, answered as it starts */
 		import_stub(s, pc);
 		e->answered[0] = '\0'; /* it moved on: its return set the pc */
@@ -372,7 +372,7 @@ static int map(struct ueng *e, uint64_t addr, uint64_t size, uint32_t prot,
 {
 	uc_err err = host ? uc_mem_map_ptr(e->uc, addr, size, prot, host)
 	                  : uc_mem_map(e->uc, addr, size, prot);
-	if (err != UC_ERR_OK || e->nregion == UC_MAX_REGIONS)
+	if (err != UC_ERR_OK || e->nregion == SM_UC_MAX_REGIONS)
 		return -1;
 	e->region[e->nregion].lo = addr;
 	e->region[e->nregion].hi = addr + size - 1;
@@ -469,7 +469,7 @@ static int fill_stubs(struct ueng *e)
 
 	for (size_t k = 0; k < sizeof(page); k += 4)
 		memcpy(page + k, r, 4);
-	return uc_mem_write(e->uc, UC_STUB_ADDR, page, sizeof(page)) ? -1 : 0;
+	return uc_mem_write(e->uc, SM_UC_STUB_ADDR, page, sizeof(page)) ? -1 : 0;
 }
 
 /* The reader runs as user code, as on Linux (x86 CPL3, arm64 EL0,
@@ -484,12 +484,12 @@ static int to_user(struct ueng *e)
 	const struct sm_uc_arch *a = e->arch;
 	uint64_t pc = 0;
 
-	if (uc_mem_map(e->uc, UC_TRAMP_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC) ||
-	    uc_mem_write(e->uc, UC_TRAMP_ADDR, a->tramp, a->tramp_len) ||
+	if (uc_mem_map(e->uc, SM_UC_TRAMP_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC) ||
+	    uc_mem_write(e->uc, SM_UC_TRAMP_ADDR, a->tramp, a->tramp_len) ||
 	    a->prepare_user(e->uc) < 0 ||
-	    uc_emu_start(e->uc, UC_TRAMP_ADDR, RET_ADDR, 0, 0) != UC_ERR_OK ||
+	    uc_emu_start(e->uc, SM_UC_TRAMP_ADDR, RET_ADDR, 0, 0) != UC_ERR_OK ||
 	    uc_reg_read(e->uc, a->reg_pc, &pc) || pc != RET_ADDR ||
-	    uc_mem_unmap(e->uc, UC_TRAMP_ADDR, 4096))
+	    uc_mem_unmap(e->uc, SM_UC_TRAMP_ADDR, 4096))
 		return -1;
 	return 0;
 }
@@ -523,15 +523,15 @@ static int u_open(struct sm_session *s, char *err, size_t n)
 	    map(e, OUT_ADDR, OUT_SIZE, UC_PROT_READ | UC_PROT_WRITE, e->out) < 0 ||
 	    map(e, RET_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC, NULL) < 0 ||
 	    uc_mem_write(e->uc, RET_ADDR, hlt, sizeof(hlt)) ||
-	    map(e, UC_STUB_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC, NULL) < 0 ||
+	    map(e, SM_UC_STUB_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC, NULL) < 0 ||
 	    fill_stubs(e) < 0 ||
-	    map(e, UC_ERRNO_ADDR, 4096, UC_PROT_READ | UC_PROT_WRITE, NULL) < 0)
+	    map(e, SM_UC_ERRNO_ADDR, 4096, UC_PROT_READ | UC_PROT_WRITE, NULL) < 0)
 		return snprintf(err, n, "cannot map the reader's memory"), -1;
 	/* every hook before the first uc_emu_start (DESIGN.md §6) */
 	if (uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)hook_code, s,
 	                SM_CODE_BASE, SM_CODE_BASE + e->code_size - 1) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)hook_code, s,
-	                UC_STUB_ADDR, UC_STUB_ADDR + 4095) ||
+	                SM_UC_STUB_ADDR, SM_UC_STUB_ADDR + 4095) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_READ, (void *)hook_page_read, s,
 	                PAGE_ADDR, PAGE_ADDR + 4095) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_invalid, s,
@@ -577,10 +577,10 @@ static void u_begin(struct sm_session *s)
 	memset(e->stack, 0, STACK_SIZE);
 	memset(e->out, 0, 64);
 	reset_data(e);
-	if (s->reader->abi == ABI_TIMES) {
+	if (s->reader->abi == SM_ABI_TIMES) {
 		args[1] = OUT_ADDR;
 		args[2] = OUT_ADDR + 8;
-	} else if (s->reader->abi == ABI_VALUES) {
+	} else if (s->reader->abi == SM_ABI_VALUES) {
 		args[1] = SM_EVENT_FD;
 		args[2] = OUT_ADDR;
 	}
@@ -612,19 +612,19 @@ static void returned(struct sm_session *s)
 	sm_session_tick(s);
 	uc_reg_read(e->uc, e->arch->reg_ret, &rax);
 	switch (s->reader->abi) {
-	case ABI_RAW:
-	case ABI_SCALED:
+	case SM_ABI_RAW:
+	case SM_ABI_SCALED:
 		v[0] = rax;
 		break;
-	case ABI_TIMES:
+	case SM_ABI_TIMES:
 		v[0] = rax;
 		memcpy(&v[1], e->out, 16);
 		break;
-	case ABI_VALUES:
+	case SM_ABI_VALUES:
 		rc = (int)(int32_t)rax;
 		memcpy(v, e->out, 24);
 		break;
-	case NABI:
+	case SM_NABI:
 		break;
 	}
 	sm_oracle_judge(s, v, rc);

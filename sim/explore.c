@@ -62,7 +62,7 @@ static bool record(struct ctx *c, const struct sm_schedule *sch)
 		c->cell->timed_out = true;
 	if (c->cell->timed_out)
 		return true;
-	if (c->s->res.verdict == V_BLOCKED)
+	if (c->s->res.verdict == SM_V_BLOCKED)
 		c->cell->blocked++;
 	if (!stops(c->s->res.verdict))
 		return false;
@@ -198,8 +198,8 @@ static void minimise(struct ctx *c)
 		/* the engine's snapshots and a re-run disagree: a bug in selfmon */
 		c->cell->min = best;
 		c->cell->res = s->res;
-		c->cell->verdict = V_ERROR;
-		sm_result_set(&c->cell->res, V_ERROR, "selfmon error: this "
+		c->cell->verdict = SM_V_ERROR;
+		sm_result_set(&c->cell->res, SM_V_ERROR, "selfmon error: this "
 		              "schedule gave %s but %s when re-run from the start",
 		              sm_verdict_name(c->cell->found_verdict),
 		              sm_verdict_name(s->res.verdict));
@@ -255,16 +255,16 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 	} else {
 		sm_run_schedule(s, &none);
 		cell->res = s->res;
-		cell->verdict = V_PASS;
+		cell->verdict = SM_V_PASS;
 		if (cell->timed_out) {
-			cell->verdict = V_INCOMPLETE;
-			sm_result_set(&cell->res, V_INCOMPLETE, "no failure found in "
+			cell->verdict = SM_V_INCOMPLETE;
+			sm_result_set(&cell->res, SM_V_INCOMPLETE, "no failure found in "
 			              "%" PRIu64 " schedules, but the time limit of %u s "
 			              "ended the exploration (--time-limit)", cell->runs,
 			              o->time_limit);
 		} else if (cell->blocked) {
-			cell->verdict = V_INCOMPLETE;
-			sm_result_set(&cell->res, V_INCOMPLETE, "no failure found, "
+			cell->verdict = SM_V_INCOMPLETE;
+			sm_result_set(&cell->res, SM_V_INCOMPLETE, "no failure found, "
 			              "but %" PRIu64 " of %" PRIu64 " schedules were "
 			              "still retrying at the %u-step budget while the "
 			              "kernel kept writing (BLOCKED), so they were not "
@@ -406,7 +406,7 @@ int sm_schedule_parse(const char *text, struct sm_schedule_line *out,
 	*last = '\0';
 	int arch = sm_arch_from_name(f[0]), rc;
 	out->arch = (enum sm_arch)(arch < 0 ? 0 : arch);
-	out->engine = !strcmp(f[1], "native") ? ENGINE_NATIVE : ENGINE_UNICORN;
+	out->engine = !strcmp(f[1], "native") ? SM_ENGINE_NATIVE : SM_ENGINE_UNICORN;
 	out->reader = f[2];
 	out->scenario = p;
 	if (arch < 0)

@@ -158,7 +158,7 @@ static void wrong(const struct sm_window *w, unsigned f, uint64_t v,
 
 	range(w, f, &lo, &hi);
 	why_wrong(w, f, v, lo, hi, why, sizeof(why));
-	sm_result_set(res, V_WRONG_VALUE, "%s = %" PRIu64 " is not the truth "
+	sm_result_set(res, SM_V_WRONG_VALUE, "%s = %" PRIu64 " is not the truth "
 	              "at any instant of the call (truth went %" PRIu64 "..%"
 	              PRIu64 "; %s)", field_names[f], v, lo, hi, why);
 }
@@ -179,27 +179,27 @@ static bool time_ok(const struct sm_window *w, unsigned f, uint64_t v,
 void sm_oracle(const struct sm_window *w, enum sm_abi abi,
                const uint64_t value[3], int rc, struct sm_result *res)
 {
-	unsigned nvals = abi == ABI_RAW || abi == ABI_SCALED ? 1 : 3;
+	unsigned nvals = abi == SM_ABI_RAW || abi == SM_ABI_SCALED ? 1 : 3;
 	bool rounded = false;
 
 	for (unsigned i = 0; i < 3; i++)
 		res->value[i] = i < nvals ? value[i] : 0;
 	res->rc = rc;
-	if (abi == ABI_VALUES && rc < 0) {
-		sm_result_set(res, V_WRONG_VALUE, "returned error %d", rc);
+	if (abi == SM_ABI_VALUES && rc < 0) {
+		sm_result_set(res, SM_V_WRONG_VALUE, "returned error %d", rc);
 		return;
 	}
-	if (abi == ABI_SCALED) {
+	if (abi == SM_ABI_SCALED) {
 		if (!scaled_ok(w, value[0])) {
 			uint64_t lo, hi;
 			range(w, F_COUNT, &lo, &hi);
-			sm_result_set(res, V_WRONG_VALUE, "scaled count = %" PRIu64
+			sm_result_set(res, SM_V_WRONG_VALUE, "scaled count = %" PRIu64
 			              " is not within 1 of count*enabled/running at any "
 			              "instants of the call (raw count went %" PRIu64
 			              "..%" PRIu64 ")", value[0], lo, hi);
 			return;
 		}
-		sm_result_set(res, V_PASS, "scaled count %" PRIu64, value[0]);
+		sm_result_set(res, SM_V_PASS, "scaled count %" PRIu64, value[0]);
 		return;
 	}
 	if (!seen(w, F_COUNT, value[0]))
@@ -208,11 +208,11 @@ void sm_oracle(const struct sm_window *w, enum sm_abi abi,
 		if (!time_ok(w, f, value[f], &rounded))
 			return wrong(w, f, value[f], res);
 	if (nvals == 3 && value[2] > value[1]) {
-		sm_result_set(res, V_WRONG_VALUE, "running %" PRIu64 " > enabled %"
+		sm_result_set(res, SM_V_WRONG_VALUE, "running %" PRIu64 " > enabled %"
 		              PRIu64, value[2], value[1]);
 		return;
 	}
-	sm_result_set(res, V_PASS, "count %" PRIu64 "%s", value[0],
+	sm_result_set(res, SM_V_PASS, "count %" PRIu64 "%s", value[0],
 	              rounded ? "; a time matched the page's own ns conversion, "
 	              "which differs from sched_clock by the kernel's rounding"
 	              : "");

@@ -26,10 +26,10 @@ int selfmon_hw_read(const void *, int, struct selfmon_values *);
 #define ARCHES_ARM64 (1u << SM_ARM64)
 #define BUILT_ALL(f) ((void (*)(void))f)
 #define BUILT_ARM64(f) NULL
-#define ON_UNICORN (1u << ENGINE_UNICORN)
-#define ON_NATIVE (1u << ENGINE_NATIVE)
+#define ON_UNICORN (1u << SM_ENGINE_UNICORN)
+#define ON_NATIVE (1u << SM_ENGINE_NATIVE)
 #define ON_BOTH (ON_UNICORN | ON_NATIVE)
-#define SELFMON_EXPECT(scn, engine, v) { #scn, ON_##engine, V_##v },
+#define SELFMON_EXPECT(scn, engine, v) { #scn, ON_##engine, SM_V_##v },
 
 /* The kernel hazard (see list.h) is the only scenario where the reference
  * reader does not pass. */
@@ -48,14 +48,14 @@ static const struct sm_expect expect_reference[] = {
 
 #define SELFMON_VARIANT(n, a, ar, text, flt, fx, ...)                        \
 	{ .name = #n, .what = text, .fault = flt, .fix = fx,                 \
-	  .expect = expect_##n, .abi = ABI_##a, .arches = ARCHES_##ar,       \
+	  .expect = expect_##n, .abi = SM_ABI_##a, .arches = ARCHES_##ar,       \
 	  .native = BUILT_##ar(selfmon_v_##n), .symbol = "selfmon_v_" #n,    \
 	  .hw = BUILT_##ar(selfmon_hw_v_##n) },
 const struct sm_reader sm_readers[] = {
 	{ .name = "reference",
 	  .what = "libselfmon's selfmon_read(): right in every case",
 	  .expect = expect_reference,
-	  .abi = ABI_VALUES, .native = (void (*)(void))selfmon_ref_read,
+	  .abi = SM_ABI_VALUES, .native = (void (*)(void))selfmon_ref_read,
 	  .symbol = "selfmon_read", .hw = (void (*)(void))selfmon_hw_read },
 #include "variants/list.h"
 };
@@ -76,5 +76,5 @@ enum sm_verdict sm_reader_expected(const struct sm_reader *r,
 	for (const struct sm_expect *x = r->expect; x && x->scenario; x++)
 		if ((x->engines & (1u << e)) && !strcmp(x->scenario, scenario))
 			return x->verdict;
-	return V_PASS;
+	return SM_V_PASS;
 }

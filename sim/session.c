@@ -15,27 +15,27 @@
 #include "explain.h"
 #include "session.h"
 
-static const char *const abi_names[NABI] = {
-	[ABI_RAW] = "raw", [ABI_TIMES] = "times", [ABI_SCALED] = "scaled",
-	[ABI_VALUES] = "values",
+static const char *const abi_names[SM_NABI] = {
+	[SM_ABI_RAW] = "raw", [SM_ABI_TIMES] = "times", [SM_ABI_SCALED] = "scaled",
+	[SM_ABI_VALUES] = "values",
 };
-static const char *const engine_names[NENGINES] = {
-	[ENGINE_UNICORN] = "unicorn", [ENGINE_NATIVE] = "native",
+static const char *const engine_names[SM_NENGINES] = {
+	[SM_ENGINE_UNICORN] = "unicorn", [SM_ENGINE_NATIVE] = "native",
 };
 
 const char *sm_abi_name(enum sm_abi abi)
 {
-	return (unsigned)abi < NABI ? abi_names[abi] : "?";
+	return (unsigned)abi < SM_NABI ? abi_names[abi] : "?";
 }
 
 const char *sm_engine_name(enum sm_engine_kind e)
 {
-	return (unsigned)e < NENGINES ? engine_names[e] : "?";
+	return (unsigned)e < SM_NENGINES ? engine_names[e] : "?";
 }
 
 const struct sm_engine_ops *sm_engine_ops(enum sm_engine_kind e)
 {
-	return e == ENGINE_NATIVE ? &sm_engine_native : &sm_engine_unicorn;
+	return e == SM_ENGINE_NATIVE ? &sm_engine_native : &sm_engine_unicorn;
 }
 
 void sm_result_set(struct sm_result *r, enum sm_verdict v, const char *fmt,
@@ -127,7 +127,7 @@ void sm_session_sample(struct sm_session *s)
 	struct sm_truth t;
 
 	if (s->run.nsamples >= s->max_samples) { /* cannot happen: see init */
-		sm_result_set(&s->res, V_ERROR, "internal error: more than %u "
+		sm_result_set(&s->res, SM_V_ERROR, "internal error: more than %u "
 		              "truth samples in one run", s->max_samples);
 		return;
 	}
@@ -234,7 +234,7 @@ void sm_session_observe(struct sm_session *s, uint64_t step)
 	if (s->run.npoints < SM_MAX_POINTS)
 		s->points[s->run.npoints++] = step;
 	else /* cannot happen: see SM_MAX_POINTS */
-		sm_result_set(&s->res, V_ERROR, "internal error: more than %u "
+		sm_result_set(&s->res, SM_V_ERROR, "internal error: more than %u "
 		              "observation points in one run", SM_MAX_POINTS);
 }
 
@@ -242,11 +242,11 @@ void sm_session_budget(struct sm_session *s)
 {
 	s->res.steps = s->run.step;
 	if (s->run.kernel_active && s->run.step - s->run.last_kernel_step < 1000)
-		sm_result_set(&s->res, V_BLOCKED, "still retrying after %" PRIu64
+		sm_result_set(&s->res, SM_V_BLOCKED, "still retrying after %" PRIu64
 		              " steps while the kernel keeps writing the page",
 		              s->run.step);
 	else
-		sm_result_set(&s->res, V_LIVELOCK, "no result after %" PRIu64
+		sm_result_set(&s->res, SM_V_LIVELOCK, "no result after %" PRIu64
 		              " steps and the page has not changed for %" PRIu64,
 		              s->run.step, s->run.step - s->run.last_kernel_step);
 }

@@ -21,7 +21,7 @@ struct sm_image;
 
 /* ---- readers --------------------------------------------------------- */
 
-enum sm_abi { ABI_RAW, ABI_TIMES, ABI_SCALED, ABI_VALUES, NABI };
+enum sm_abi { SM_ABI_RAW, SM_ABI_TIMES, SM_ABI_SCALED, SM_ABI_VALUES, SM_NABI };
 const char *sm_abi_name(enum sm_abi abi);
 
 /* A verdict a built-in reader is declared to get in one bundled scenario
@@ -87,7 +87,7 @@ struct sm_schedule {
 
 /* ---- a session ------------------------------------------------------- */
 
-enum sm_engine_kind { ENGINE_UNICORN, ENGINE_NATIVE, NENGINES };
+enum sm_engine_kind { SM_ENGINE_UNICORN, SM_ENGINE_NATIVE, SM_NENGINES };
 const char *sm_engine_name(enum sm_engine_kind e);
 /* The verdict r is declared to get in the bundled scenario on engine e
  * (PASS where none is).  The native engine sees page updates only at

@@ -14,17 +14,17 @@
 #include "session.h"
 
 /* The reader's address space: no page both writable and executable. */
-#define UC_PAGE_ADDR 0x20000000ull  /* the perf page, read-only */
-#define UC_STACK_ADDR 0x30000000ull /* read-write */
-#define UC_STACK_SIZE 0x4000ull
-#define UC_OUT_ADDR 0x40000000ull   /* out-parameters, read-write */
-#define UC_OUT_SIZE 0x1000ull
-#define UC_RET_ADDR 0x50000000ull   /* return address: read-execute, never run */
-#define UC_STUB_ADDR 0x60000000ull  /* imports of user readers (elf_load.h) */
-#define UC_ERRNO_ADDR 0x60001000ull /* the stubs' errno, read-write */
-#define UC_SYS_ADDR 0x70000000ull   /* x86 GDT, read-only to the reader */
-#define UC_TRAMP_ADDR 0x71000000ull /* the drop to user mode, unmapped after */
-#define UC_MAX_REGIONS 32
+#define SM_UC_PAGE_ADDR 0x20000000ull  /* the perf page, read-only */
+#define SM_UC_STACK_ADDR 0x30000000ull /* read-write */
+#define SM_UC_STACK_SIZE 0x4000ull
+#define SM_UC_OUT_ADDR 0x40000000ull   /* out-parameters, read-write */
+#define SM_UC_OUT_SIZE 0x1000ull
+#define SM_UC_RET_ADDR 0x50000000ull   /* return address: read-execute, never run */
+#define SM_UC_STUB_ADDR 0x60000000ull  /* imports of user readers (elf_load.h) */
+#define SM_UC_ERRNO_ADDR 0x60001000ull /* the stubs' errno, read-write */
+#define SM_UC_SYS_ADDR 0x70000000ull   /* x86 GDT, read-only to the reader */
+#define SM_UC_TRAMP_ADDR 0x71000000ull /* the drop to user mode, unmapped after */
+#define SM_UC_MAX_REGIONS 32
 
 struct ueng {
 	uc_engine *uc;
@@ -40,7 +40,7 @@ struct ueng {
 	bool stopped, done;
 	uint8_t *stack, *out;   /* host memory behind the mappings */
 	/* every mapping the reader sees, for the stubs' access checks */
-	struct { uint64_t lo, hi; uint32_t prot; } region[UC_MAX_REGIONS];
+	struct { uint64_t lo, hi; uint32_t prot; } region[SM_UC_MAX_REGIONS];
 	unsigned nregion;
 	/* the image's writable segments: host memory, and their first bytes */
 	struct {
@@ -63,8 +63,8 @@ struct sm_uc_arch {
 	/* code hook: answer a trapped instruction at pc; true if handled */
 	bool (*trap)(struct sm_session *s, uint64_t pc, const uint8_t *b);
 	/* the drop from the emulator's start (x86 CPL0, arm64 EL1, riscv64
-	 * M-mode) to user mode (CPL3, EL0, U-mode), landing at UC_RET_ADDR:
-	 * the instruction's bytes at UC_TRAMP_ADDR and the state it needs */
+	 * M-mode) to user mode (CPL3, EL0, U-mode), landing at SM_UC_RET_ADDR:
+	 * the instruction's bytes at SM_UC_TRAMP_ADDR and the state it needs */
 	uint8_t tramp[4];
 	unsigned tramp_len;
 	int (*prepare_user)(uc_engine *uc);
@@ -92,7 +92,7 @@ int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
 /* Did the emulator move on?  False when it is about to execute again the
  * instruction whose trap selfmon just answered (no trapped instruction is
  * a branch, so that is the emulator retrying it, not the reader looping):
- * the run then ends in V_ERROR naming the instruction. */
+ * the run then ends in SM_V_ERROR naming the instruction. */
 bool sm_uc_progress(struct sm_session *s, uint64_t pc);
 /* A trapped read answered: observation point, --explain line. */
 void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,

@@ -206,7 +206,7 @@ static bool arm64_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 /* EL0 through eret from EL1: SPSR_EL1 is 0 after reset (EL0t). */
 static int arm64_prepare_user(uc_engine *uc)
 {
-	uint64_t elr = UC_RET_ADDR;
+	uint64_t elr = SM_UC_RET_ADDR;
 
 	return uc_reg_write(uc, UC_ARM64_REG_ELR_EL1, &elr) ? -1 : 0;
 }

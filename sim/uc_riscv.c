@@ -95,7 +95,7 @@ static int rv_hooks(struct sm_session *s, uc_engine *uc)
  * the FPU, as on Linux), mepc the landing address. */
 static int rv_prepare_user(uc_engine *uc)
 {
-	uint64_t mstatus, mepc = UC_RET_ADDR;
+	uint64_t mstatus, mepc = SM_UC_RET_ADDR;
 
 	if (uc_reg_read(uc, UC_RISCV_REG_MSTATUS, &mstatus))
 		return -1;

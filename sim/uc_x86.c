@@ -117,20 +117,20 @@ static int x86_hooks(struct sm_session *s, uc_engine *uc)
 }
 
 /* CPL3 through iretq: a GDT with flat 64-bit user code (0x2b) and data
- * (0x33) at UC_SYS_ADDR, and the frame the iretq pops just after it. */
+ * (0x33) at SM_UC_SYS_ADDR, and the frame the iretq pops just after it. */
 static int x86_prepare_user(uc_engine *uc)
 {
 	uint64_t gdt[7] = {
 		[5] = 0x00affa000000ffffull, /* code: L, DPL 3, present */
 		[6] = 0x00cff2000000ffffull, /* data: writable, DPL 3 */
 	};
-	uint64_t frame[5] = { UC_RET_ADDR, 0x2b, 0x2, UC_STACK_ADDR + 0x1000,
+	uint64_t frame[5] = { SM_UC_RET_ADDR, 0x2b, 0x2, SM_UC_STACK_ADDR + 0x1000,
 	                      0x33 };
-	uint64_t sp = UC_SYS_ADDR + 0x800;
-	uc_x86_mmr gdtr = { 0, UC_SYS_ADDR, sizeof(gdt) - 1, 0 };
+	uint64_t sp = SM_UC_SYS_ADDR + 0x800;
+	uc_x86_mmr gdtr = { 0, SM_UC_SYS_ADDR, sizeof(gdt) - 1, 0 };
 
-	return uc_mem_map(uc, UC_SYS_ADDR, 4096, UC_PROT_READ) ||
-	       uc_mem_write(uc, UC_SYS_ADDR, gdt, sizeof(gdt)) ||
+	return uc_mem_map(uc, SM_UC_SYS_ADDR, 4096, UC_PROT_READ) ||
+	       uc_mem_write(uc, SM_UC_SYS_ADDR, gdt, sizeof(gdt)) ||
 	       uc_mem_write(uc, sp, frame, sizeof(frame)) ||
 	       uc_reg_write(uc, UC_X86_REG_GDTR, &gdtr) ||
 	       uc_reg_write(uc, UC_X86_REG_RSP, &sp) ? -1 : 0;

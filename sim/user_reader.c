@@ -10,7 +10,7 @@
 
 int sm_abi_from_name(const char *s)
 {
-	for (int i = 0; i < NABI; i++)
+	for (int i = 0; i < SM_NABI; i++)
 		if (!strcmp(s, sm_abi_name((enum sm_abi)i)))
 			return i;
 	return -1;
@@ -33,7 +33,7 @@ int sm_user_reader_load(const char *spec, enum sm_abi abi,
 		                "PATH:SYMBOL", spec), -1;
 	snprintf(path, sizeof(path), "%.*s", (int)(colon - spec), spec);
 	snprintf(u->symbol, sizeof(u->symbol), "%s", colon + 1);
-	if (sm_elf_load(path, u->symbol, SM_CODE_BASE, UC_STUB_ADDR, &u->img,
+	if (sm_elf_load(path, u->symbol, SM_CODE_BASE, SM_UC_STUB_ADDR, &u->img,
 	                err, n) < 0)
 		return -1;
 	snprintf(u->name, sizeof(u->name), "%s", spec);

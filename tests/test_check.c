@@ -130,7 +130,7 @@ static void test_unicorn_table(void **state)
 		unsigned fails = 0;
 		for (const struct sm_expect *x = sm_readers[i].expect;
 		     x && x->scenario; x++)
-			fails += (x->engines & (1u << ENGINE_UNICORN)) &&
+			fails += (x->engines & (1u << SM_ENGINE_UNICORN)) &&
 			         sm_verdict_fails(x->verdict) &&
 			         strcmp(x->scenario, HAZARD) != 0;
 		if (!strcmp(name, "reference") || !strcmp(name, "shift_int"))
@@ -160,9 +160,9 @@ static void test_corpus_table(void **state)
 				fail_msg("%s expects %s: %s", rd->name, x->scenario, err);
 			assert_true(sm_reader_on(rd, scn.cfg.arch));
 			assert_true(x->engines != 0 &&
-			            x->engines < (1u << NENGINES));
-			if (x->engines & (1u << ENGINE_NATIVE))
-				assert_true(x->engines & (1u << ENGINE_UNICORN) ||
+			            x->engines < (1u << SM_NENGINES));
+			if (x->engines & (1u << SM_ENGINE_NATIVE))
+				assert_true(x->engines & (1u << SM_ENGINE_UNICORN) ||
 				            (scn.cfg.arch == SM_X86_64 &&
 				             scn.cfg.writer == SM_WRITER_LOCAL));
 			assert_true(sm_verdict_of_run(x->verdict));

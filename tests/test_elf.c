@@ -275,7 +275,7 @@ static const struct emu_arch emu_arches[SM_NARCH] = {
 struct emu {
 	uc_engine *uc;
 	const struct emu_arch *a;
-	unsigned calls[NSTUBS];
+	unsigned calls[SM_NSTUBS];
 	bool bad_stub;
 };
 
@@ -290,31 +290,31 @@ static void stub_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 
 	for (int i = 0; i < 3; i++)
 		uc_reg_read(uc, e->a->arg[i], &a[i]);
-	if ((pc - STUBS) % 16 || k >= NSTUBS) {
+	if ((pc - STUBS) % 16 || k >= SM_NSTUBS) {
 		e->bad_stub = true;
 		uc_emu_stop(uc);
 		return;
 	}
 	e->calls[k]++;
 	switch (k) {
-	case STUB_READ:
+	case SM_STUB_READ:
 		ret = a[2] >= sizeof(vals) &&
 		      uc_mem_write(uc, a[1], vals, sizeof(vals)) == UC_ERR_OK
 		      ? sizeof(vals) : (uint64_t)-1;
 		break;
-	case STUB_MEMCPY:
+	case SM_STUB_MEMCPY:
 		if (a[2] > sizeof(buf) || uc_mem_read(uc, a[1], buf, a[2]) ||
 		    uc_mem_write(uc, a[0], buf, a[2]))
 			e->bad_stub = true;
 		ret = a[0];
 		break;
-	case STUB_MEMSET:
+	case SM_STUB_MEMSET:
 		memset(buf, (int)a[1], sizeof(buf));
 		if (a[2] > sizeof(buf) || uc_mem_write(uc, a[0], buf, a[2]))
 			e->bad_stub = true;
 		ret = a[0];
 		break;
-	case STUB_ERRNO:
+	case SM_STUB_ERRNO:
 		ret = DATA + 0xff0;
 		break;
 	default:
@@ -393,7 +393,7 @@ static void run_probe(const struct sm_image *img, const char *what)
 	r = emu_call(&e, img->entry, 3, 0, 0, what);
 	if (r)
 		fail_msg("%s: probe check %" PRIu64 " failed", what, r);
-	assert_int_equal(e.calls[STUB_READ], 1);
+	assert_int_equal(e.calls[SM_STUB_READ], 1);
 	uc_close(e.uc);
 }
 
@@ -408,7 +408,7 @@ static void run_good_read(const struct sm_image *img, const char *what)
 	if ((uint32_t)r != 1 || out[0] != 111 || out[1] != 222 || out[2] != 333)
 		fail_msg("%s: the reader returned %d (%" PRIu64 ", %" PRIu64
 		         ", %" PRIu64 ")", what, (int)r, out[0], out[1], out[2]);
-	assert_int_equal(e.calls[STUB_READ], 1);
+	assert_int_equal(e.calls[SM_STUB_READ], 1);
 	uc_close(e.uc);
 }
 
@@ -990,13 +990,13 @@ static void test_error_relocations(void **state)
 
 static void test_stub_names(void **state)
 {
-	static const char *const want[NSTUBS] = { "read", "syscall",
+	static const char *const want[SM_NSTUBS] = { "read", "syscall",
 	                                          "__errno_location", "memcpy",
 	                                          "memset" };
 	struct sm_image img;
 	(void)state;
 
-	for (int i = 0; i < NSTUBS; i++)
+	for (int i = 0; i < SM_NSTUBS; i++)
 		assert_string_equal(sm_stub_names[i], want[i]);
 	memset(&img, 0, sizeof(img));
 	sm_image_free(&img); /* a zeroed image is fine */

@@ -374,9 +374,9 @@ static void test_check_expect(void **state)
 	s = parse_ok(&sc, "end 100\n");
 	assert_int_equal(s->expect, -1);
 	s = parse_ok(&sc, "check expect=FAULT\n");
-	assert_int_equal(s->expect, V_FAULT);
+	assert_int_equal(s->expect, SM_V_FAULT);
 	s = parse_ok(&sc, "check expect=LIVELOCK\n");
-	assert_int_equal(s->expect, V_LIVELOCK);
+	assert_int_equal(s->expect, SM_V_LIVELOCK);
 }
 
 static void test_many_actions(void **state)

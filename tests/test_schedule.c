@@ -14,13 +14,13 @@ static void test_round_trip(void **state)
 	struct sm_schedule_line l;
 	char buf[256], err[128];
 	(void)state;
-	sm_schedule_format(buf, sizeof(buf), SM_X86_64, ENGINE_UNICORN,
+	sm_schedule_format(buf, sizeof(buf), SM_X86_64, SM_ENGINE_UNICORN,
 	                   "reference", "traces/x.scn", &s);
 	assert_string_equal(buf, "x86_64:unicorn:reference:traces/x.scn:"
 	                    "reset@0,rotate_out@17,rotate_in@30");
 	assert_int_equal(sm_schedule_parse(buf, &l, err, sizeof(err)), 0);
 	assert_int_equal(l.arch, SM_X86_64);
-	assert_int_equal(l.engine, ENGINE_UNICORN);
+	assert_int_equal(l.engine, SM_ENGINE_UNICORN);
 	assert_string_equal(l.reader, "reference");
 	assert_string_equal(l.scenario, "traces/x.scn");
 	assert_int_equal(l.sched.n, 3);
@@ -30,16 +30,16 @@ static void test_round_trip(void **state)
 	}
 	sm_schedule_line_free(&l);
 	s.n = 0;
-	sm_schedule_format(buf, sizeof(buf), SM_X86_64, ENGINE_NATIVE, "no_sext",
+	sm_schedule_format(buf, sizeof(buf), SM_X86_64, SM_ENGINE_NATIVE, "no_sext",
 	                   "x86_reset", &s);
 	assert_string_equal(buf, "x86_64:native:no_sext:x86_reset:-");
 	assert_int_equal(sm_schedule_parse(buf, &l, err, sizeof(err)), 0);
 	assert_int_equal(l.sched.n, 0);
-	assert_int_equal(l.engine, ENGINE_NATIVE);
+	assert_int_equal(l.engine, SM_ENGINE_NATIVE);
 	sm_schedule_line_free(&l);
 	/* scripted lines skipped by --drop-scripted are part of the line */
 	s.dropped = (1u << SM_ACT_RESET) | (1u << SM_ACT_MIGRATE);
-	sm_schedule_format(buf, sizeof(buf), SM_X86_64, ENGINE_UNICORN, "r",
+	sm_schedule_format(buf, sizeof(buf), SM_X86_64, SM_ENGINE_UNICORN, "r",
 	                   "x86_reset", &s);
 	assert_string_equal(buf, "x86_64:unicorn:r:x86_reset:-;dropped=migrate,"
 	                    "reset");
@@ -63,10 +63,10 @@ static void test_long_names(void **state)
 	memcpy(reader + sizeof(reader) - 12, "#fn#values", 11);
 	memset(scn, 's', sizeof(scn) - 1);
 	scn[sizeof(scn) - 1] = 0;
-	char *line = sm_schedule_text(SM_ARM64, ENGINE_UNICORN, reader, scn, &s);
+	char *line = sm_schedule_text(SM_ARM64, SM_ENGINE_UNICORN, reader, scn, &s);
 	assert_non_null(line);
 	assert_int_equal(strlen(line), sm_schedule_format(NULL, 0, SM_ARM64,
-	                 ENGINE_UNICORN, reader, scn, &s));
+	                 SM_ENGINE_UNICORN, reader, scn, &s));
 	assert_int_equal(sm_schedule_parse(line, &l, err, sizeof(err)), 0);
 	assert_string_equal(l.reader, reader);
 	assert_string_equal(l.scenario, scn);

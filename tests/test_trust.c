@@ -319,10 +319,10 @@ static void test_stuck_rule(void **state)
 	assert_string_equal(e.answered, "");
 	snprintf(e.answered, sizeof(e.answered), "mrs PMEVCNTR4_EL0");
 	assert_false(sm_uc_progress(s, 0x1002));
-	assert_int_equal(s->res.verdict, V_ERROR);
+	assert_int_equal(s->res.verdict, SM_V_ERROR);
 	assert_non_null(strstr(s->res.detail, "0x1002"));
 	assert_non_null(strstr(s->res.detail, "mrs PMEVCNTR4_EL0"));
-	assert_false(sm_verdict_fails(V_ERROR)); /* never the reader's */
+	assert_false(sm_verdict_fails(SM_V_ERROR)); /* never the reader's */
 	uc_close(e.uc);
 	s->eng = NULL;
 	sm_session_free(s);
