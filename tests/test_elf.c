@@ -1,5 +1,5 @@
 /*
- * test_elf.c — the ELF loader (sim/elf_load.c).
+ * test_elf.c — the ELF loader (sim/elf/elf_load.c).
  *
  * The sample sources in tests/elf/ are compiled at test time with every
  * toolchain found (host gcc and clang, the gcc cross compilers, clang for

@@ -39,9 +39,9 @@
  *
  * Define SELFMON_VARIANT and SELFMON_EXPECT before including this file
  * (it has no include guard, so it can be expanded several times); the
- * expectations are the macro's variadic arguments.  sim/readers.c expands
+ * expectations are the macro's variadic arguments.  sim/readers/readers.c expands
  * it into the records of sm_readers[], each with its list of struct
- * sm_expect (sim/session.h).
+ * sm_expect (sim/engine/session.h).
  *
  * The correct reader the mutants copy, base_reader.c, has no record: it
  * is no corpus reader (see its header).

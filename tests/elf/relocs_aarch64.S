@@ -1,6 +1,6 @@
 /*
  * relocs_aarch64.S — one of each relocation test_elf.c checks against the
- * GNU linker: loaded by sim/elf_load.c and linked by ld with
+ * GNU linker: loaded by sim/elf/elf_load.c and linked by ld with
  * tests/elf/relocs.ld, the bytes of .text, .rodata and .data must agree.
  * No GOT and no imports here (ld lays those out differently); they are
  * checked by running the compiled samples instead.
