@@ -12,10 +12,19 @@
 int sm_scenario_run(struct sm_model *m, const struct sm_scenario *s,
                     uint64_t upto, char *err, size_t errlen)
 {
+	unsigned next = 0;
+
+	return sm_scenario_play(m, s, &next, upto, err, errlen);
+}
+
+int sm_scenario_play(struct sm_model *m, const struct sm_scenario *s,
+                     unsigned *next, uint64_t upto, char *err,
+                     size_t errlen)
+{
 	char why[256];
 
-	for (unsigned k = 0; k < s->nactions && s->act[k].at <= upto; k++) {
-		const struct sm_timed_action *a = &s->act[k];
+	for (; *next < s->nactions && s->act[*next].at <= upto; ++*next) {
+		const struct sm_timed_action *a = &s->act[*next];
 		uint64_t elapsed = m->now - s->cfg.start;
 		if (a->at > elapsed)
 			sm_model_advance(m, a->at - elapsed);

@@ -14,6 +14,12 @@
  * model refuses, or "NAME: ..." when the model's cap was hit. */
 int sm_scenario_run(struct sm_model *m, const struct sm_scenario *s,
                     uint64_t upto, char *err, size_t errlen);
+/* The same from the action *next on (advanced past those applied), so
+ * that a run can be played in steps: the one scenario player of
+ * `selfmon model`, `plot` and the sessions of `check`. */
+int sm_scenario_play(struct sm_model *m, const struct sm_scenario *s,
+                     unsigned *next, uint64_t upto, char *err,
+                     size_t errlen);
 
 /* Does the scenario's run to its end and to its check instant stay within
  * SM_MAX_MODEL_EVENTS model events?  0, or -1 with one line in err.  At

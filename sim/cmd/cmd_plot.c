@@ -17,6 +17,7 @@
 
 #include "action_filter.h"
 #include "commands.h"
+#include "run.h"
 #include "explore.h"
 #include "outfile.h"
 
@@ -76,16 +77,8 @@ static int sample(struct plot *p, char *err, size_t n)
 		return -1;
 	for (unsigned i = 0; i <= NS; i++) {
 		uint64_t t = (uint64_t)((unsigned __int128)p->end * i / NS);
-		while (k < s->nactions && s->act[k].at <= t) {
-			uint64_t el = m.now - s->cfg.start;
-			if (s->act[k].at > el)
-				sm_model_advance(&m, s->act[k].at - el);
-			sm_model_apply(&m, &s->act[k].act, err, n);
-			k++;
-		}
-		uint64_t el = m.now - s->cfg.start;
-		if (t > el)
-			sm_model_advance(&m, t - el);
+		if (sm_scenario_play(&m, s, &k, t, err, n) < 0)
+			return -1;
 		p->t[i] = m.now - s->cfg.start;
 		sm_model_truth(&m, 0, &p->truth[i]);
 	}

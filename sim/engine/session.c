@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "explain.h"
+#include "run.h"
 #include "session.h"
 
 static const char *const abi_names[SM_NABI] = {
@@ -56,28 +57,16 @@ void sm_result_set(struct sm_result *r, enum sm_verdict v, const char *fmt,
 static int model_at_call(struct sm_session *s, char *err, size_t n)
 {
 	const struct sm_scenario *scn = s->scn;
-	struct sm_model *m = &s->model;
 	char why[256];
-	unsigned k;
 
-	if (sm_model_init(m, &scn->cfg, NULL, NULL, why, sizeof(why)) < 0) {
+	if (sm_model_init(&s->model, &scn->cfg, NULL, NULL, why,
+	                  sizeof(why)) < 0) {
 		snprintf(err, n, "%s: %s", scn->name, why);
 		return -1;
 	}
-	for (k = 0; k < scn->nactions && scn->act[k].at <= scn->check_at; k++) {
-		uint64_t elapsed = m->now - scn->cfg.start;
-		if (scn->act[k].at > elapsed)
-			sm_model_advance(m, scn->act[k].at - elapsed);
-		if (sm_model_apply(m, &scn->act[k].act, why, sizeof(why)) < 0) {
-			snprintf(err, n, "%s:%u: %s", scn->name, scn->act[k].line, why);
-			return -1;
-		}
-	}
-	uint64_t elapsed = m->now - scn->cfg.start;
-	if (scn->check_at > elapsed)
-		sm_model_advance(m, scn->check_at - elapsed);
-	s->run.timed_next = k; /* a remote writer may still be mid-update */
-	return 0;
+	s->run.timed_next = 0; /* a remote writer may still be mid-update */
+	return sm_scenario_play(&s->model, scn, &s->run.timed_next,
+	                        scn->check_at, err, n);
 }
 
 struct sm_session *sm_session_new(void)
