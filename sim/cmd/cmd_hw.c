@@ -253,30 +253,7 @@ static void hang(struct tally *t, const char *phase, const char *why)
 static int call(const struct sm_reader *r, const struct hw_event *e,
                 uint64_t v[3])
 {
-	struct selfmon_values out = { 0 };
-
-	v[1] = v[2] = 0;
-	switch (r->abi) {
-	case SM_ABI_RAW:
-		v[0] = ((selfmon_raw_fn)r->hw)(e->pc);
-		return 0;
-	case SM_ABI_SCALED:
-		v[0] = ((selfmon_scaled_fn)r->hw)(e->pc);
-		return 0;
-	case SM_ABI_TIMES:
-		v[0] = ((selfmon_times_fn)r->hw)(e->pc, &v[1], &v[2]);
-		return 0;
-	case SM_ABI_VALUES: {
-		int rc = ((selfmon_values_fn)r->hw)(e->pc, e->fd, &out);
-		v[0] = out.count;
-		v[1] = out.enabled;
-		v[2] = out.running;
-		return rc;
-	}
-	case SM_NABI:
-		break;
-	}
-	return -1;
+	return sm_reader_call(r->hw, r->abi, e->pc, e->fd, v);
 }
 
 static uint64_t scale(const uint64_t v[3])

@@ -110,30 +110,10 @@ long selfmon_routed_read(int fd, void *buf, size_t n)
 static void call(void *arg)
 {
 	struct sm_session *s = arg;
-	const void *page = s->model.page[0].bytes;
-	struct selfmon_values out = { 0 };
-	uint64_t v[3] = { 0 };
-	int rc = 0;
+	uint64_t v[3];
+	int rc = sm_reader_call(s->reader->native, s->reader->abi,
+	                        s->model.page[0].bytes, SM_EVENT_FD, v);
 
-	switch (s->reader->abi) {
-	case SM_ABI_RAW:
-		v[0] = ((selfmon_raw_fn)s->reader->native)(page);
-		break;
-	case SM_ABI_SCALED:
-		v[0] = ((selfmon_scaled_fn)s->reader->native)(page);
-		break;
-	case SM_ABI_TIMES:
-		v[0] = ((selfmon_times_fn)s->reader->native)(page, &v[1], &v[2]);
-		break;
-	case SM_ABI_VALUES:
-		rc = ((selfmon_values_fn)s->reader->native)(page, SM_EVENT_FD, &out);
-		v[0] = out.count;
-		v[1] = out.enabled;
-		v[2] = out.running;
-		break;
-	case SM_NABI:
-		break;
-	}
 	sm_session_tick(s);
 	sm_oracle_judge(s, v, rc);
 }

@@ -53,6 +53,11 @@ static inline bool sm_reader_on(const struct sm_reader *r, enum sm_arch a)
 extern const struct sm_reader sm_readers[];
 extern const unsigned sm_nreaders;
 const struct sm_reader *sm_reader_find(const char *name);
+/* Call a reader built into this binary (its native or hw entry) by its
+ * ABI on page, with fd for read(2): count, enabled, running into v (0 what
+ * the ABI does not return); the values ABI's return code, else 0. */
+int sm_reader_call(void (*fn)(void), enum sm_abi abi, const void *page,
+                   int fd, uint64_t v[3]);
 
 /* The machine code of the built-in readers for one arch. */
 struct sm_blob {

@@ -78,3 +78,32 @@ enum sm_verdict sm_reader_expected(const struct sm_reader *r,
 			return x->verdict;
 	return SM_V_PASS;
 }
+
+int sm_reader_call(void (*fn)(void), enum sm_abi abi, const void *page,
+                   int fd, uint64_t v[3])
+{
+	struct selfmon_values out = { 0 };
+
+	v[0] = v[1] = v[2] = 0;
+	switch (abi) {
+	case SM_ABI_RAW:
+		v[0] = ((selfmon_raw_fn)fn)(page);
+		return 0;
+	case SM_ABI_SCALED:
+		v[0] = ((selfmon_scaled_fn)fn)(page);
+		return 0;
+	case SM_ABI_TIMES:
+		v[0] = ((selfmon_times_fn)fn)(page, &v[1], &v[2]);
+		return 0;
+	case SM_ABI_VALUES: {
+		int rc = ((selfmon_values_fn)fn)(page, fd, &out);
+		v[0] = out.count;
+		v[1] = out.enabled;
+		v[2] = out.running;
+		return rc;
+	}
+	case SM_NABI:
+		break;
+	}
+	return -1;
+}
