@@ -318,14 +318,14 @@ static void test_time_shifts(void **state)
 		{ "riscv64", "0x00fffff000000000" },
 	};
 	static const unsigned shifts[] = { 0, 7, 31, 32 };
-	char args[4096] = "check reference --json --no-traces", path[64];
+	char args[4096] = "check reference --json --no-traces", path[600];
 	unsigned files = 0;
 	(void)state;
 	for (size_t a = 0; a < sizeof(arches) / sizeof(arches[0]); a++) {
 		if (!arch_built(arches[a].arch))
 			continue;
 		for (size_t k = 0; k < sizeof(shifts) / sizeof(shifts[0]); k++) {
-			snprintf(path, sizeof(path), "/tmp/selfmon-shift-%s-%u.scn",
+			snprintf(path, sizeof(path), "%s/shift-%s-%u.scn", tmpdir(),
 			         arches[a].arch, shifts[k]);
 			FILE *f = fopen(path, "w");
 			assert_non_null(f);

@@ -82,9 +82,12 @@ static void test_plot_renders(void **state)
 
 static void test_plot_passing_reader(void **state)
 {
-	char svg[] = "/tmp/selfmon-plot-ok.svg";
+	char svg[512], args[700];
 	(void)state;
-	run("plot x86_multiplex --reader reference -o /tmp/selfmon-plot-ok.svg");
+	snprintf(svg, sizeof(svg), "%s/plot-ok.svg", tmpdir());
+	snprintf(args, sizeof(args), "plot x86_multiplex --reader reference -o "
+	         "%s", svg);
+	run(args);
 	assert_int_equal(r.status, 0);
 	FILE *f = fopen(svg, "r");
 	assert_non_null(f);
@@ -101,18 +104,21 @@ static void test_plot_passing_reader(void **state)
 
 static void test_plot_bad_input(void **state)
 {
-	const char *none = "/tmp/selfmon-plot-none.svg";
+	static const char *const bad[][2] = {
+		{ "plot nosuch -o %s", "nosuch.scn: No such file" },
+		{ "plot x86_reset --reader nosuch -o %s", "unknown reader 'nosuch'" },
+		{ "plot x86_reset --schedule explode@3 -o %s",
+		  "unknown action 'explode'" },
+	};
+	char none[512], args[700];
 	(void)state;
+	snprintf(none, sizeof(none), "%s/plot-none.svg", tmpdir());
 	expect_usage_error("plot x86_reset", "needs SCENARIO and -o FILE.svg");
-	expect_usage_error("plot nosuch -o /tmp/selfmon-plot-none.svg",
-	                   "nosuch.scn: No such file");
-	assert_int_equal(file_size(none), -1);
-	expect_usage_error("plot x86_reset --reader nosuch -o "
-	                   "/tmp/selfmon-plot-none.svg", "unknown reader 'nosuch'");
-	assert_int_equal(file_size(none), -1);
-	expect_usage_error("plot x86_reset --schedule explode@3 -o "
-	                   "/tmp/selfmon-plot-none.svg", "unknown action 'explode'");
-	assert_int_equal(file_size(none), -1);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(args, sizeof(args), bad[i][0], none);
+		expect_usage_error(args, bad[i][1]);
+		assert_int_equal(file_size(none), -1);
+	}
 }
 
 int main(void)

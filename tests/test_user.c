@@ -132,9 +132,10 @@ static void test_same_verdicts_as_built_in(void **state)
  * kernel hazard's, where its expected verdict is the scenario's). */
 static void test_base_reader_passes(void **state)
 {
-	char obj[] = "/tmp/selfmon-user-base.o", args[1024];
+	char obj[512], args[1024];
 	unsigned built = 0;
 	(void)state;
+	snprintf(obj, sizeof(obj), "%s/user-base.o", tmpdir());
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
 		if (!arch_built(tools[i].arch) ||
 		    !compile(&tools[i], "reader/variants/base_reader.c", obj, "-O2",
@@ -158,7 +159,7 @@ static void test_bad_user_readers(void **state)
 	(void)state;
 	expect_usage_error("check /nonexistent.o:f --abi raw", "/nonexistent.o: No such file");
 	expect_usage_error("check README.md:f --abi raw", "README.md: not an ELF file");
-	snprintf(obj, sizeof(obj), "/tmp/selfmon-user-ok.o");
+	snprintf(obj, sizeof(obj), "%s/user-ok.o", tmpdir());
 	const struct tool *gcc = &tools[0];
 	assert_true(compile(gcc, "reader/selfmon.c", obj, "-O2", false));
 	snprintf(args, sizeof(args), "check %s:selfmon_read", obj);
@@ -179,8 +180,9 @@ static void test_bad_user_readers(void **state)
 /* A counterexample of a user reader replays from its line. */
 static void test_user_replay(void **state)
 {
-	char obj[] = "/tmp/selfmon-user-ns.o", args[1024];
+	char obj[512], args[1024];
 	(void)state;
+	snprintf(obj, sizeof(obj), "%s/user-ns.o", tmpdir());
 	assert_true(compile(&tools[0], "reader/variants/no_sext.c", obj, "-O2",
 	                    false));
 	snprintf(args, sizeof(args), "check %s:selfmon_v_no_sext --abi values "
