@@ -90,6 +90,8 @@ static void test_arm64(void **state)
 	expect(obj, "priv_vbar", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
 	expect(obj, "pmcr", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
 	expect(obj, "cntpct", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
+	expect(obj, "wait_for_interrupt", scn, b0, "WRONG_VALUE",
+	       "count = 2147483647");
 }
 
 static void test_riscv64(void **state)
@@ -104,6 +106,7 @@ static void test_riscv64(void **state)
 	expect(obj, "jmp_ret_page", scn, b0, "FAULT", "write to read-only code");
 	expect(obj, "csrrs_cycle", scn, b0, "FAULT", "csr write");
 	expect(obj, "mstatus", scn, b0, "FAULT", "illegal instruction");
+	expect(obj, "wait_for_interrupt", scn, b0, "FAULT", "wfi in U-mode");
 }
 
 int main(void)

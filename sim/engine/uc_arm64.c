@@ -185,6 +185,12 @@ static bool arm64_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	bool handled;
 
 	memcpy(&insn, b, 4);
+	if (insn == 0xd503207f || insn == 0xd503205f) {
+		/* wfi, wfe: Linux sets SCTLR_EL1.nTWI/nTWE, so at EL0 they wait
+		 * for the next event and go on; Unicorn would halt the CPU */
+		uc_reg_write(e->uc, UC_ARM64_REG_PC, &next);
+		return true;
+	}
 	if ((insn & 0xfff00000) != 0xd5300000)
 		return false;
 	uc_arm64_cp_reg cp = {

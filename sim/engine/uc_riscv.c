@@ -28,6 +28,12 @@ static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	if ((b[0] & 3) != 3)
 		return false; /* compressed: never a CSR access */
 	memcpy(&insn, b, 4);
+	if (insn == 0x10500073) { /* wfi: illegal in U-mode under Linux */
+		sm_session_observe(s, s->run.step);
+		sm_uc_fault(s, "wfi in U-mode is an illegal instruction (SIGILL) "
+		            "at 0x%" PRIx64 "%.0" PRIu64, pc, 0);
+		return true;
+	}
 	unsigned funct3 = (insn >> 12) & 7, rs1 = (insn >> 15) & 31;
 	unsigned csr = insn >> 20, rd = (insn >> 7) & 31;
 	if ((insn & 0x7f) != 0x73 || funct3 == 0 || funct3 == 4 ||

@@ -36,3 +36,10 @@ uint64_t cntpct(const void *page)
 	__asm__ __volatile__("mrs %0, cntpct_el0" : "=r"(v));
 	return v;
 }
+
+/* wfi at EL0 goes on under Linux (nTWI); the page's offset is returned. */
+uint64_t wait_for_interrupt(const void *page)
+{
+	__asm__ __volatile__("wfi");
+	return *(const volatile uint64_t *)((const char *)page + 16);
+}

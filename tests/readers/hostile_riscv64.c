@@ -31,3 +31,11 @@ uint64_t mstatus(const void *page)
 	__asm__ __volatile__("csrr %0, mstatus" : "=r"(v));
 	return v;
 }
+
+/* wfi in U-mode: SIGILL under Linux. */
+uint64_t wait_for_interrupt(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("wfi");
+	return 0;
+}
