@@ -11,7 +11,7 @@ static void same(const struct sm_schedule_line *a,
 {
 	if (a->arch != b->arch || a->engine != b->engine ||
 	    strcmp(a->reader, b->reader) || strcmp(a->scenario, b->scenario) ||
-	    a->sched.n != b->sched.n)
+	    a->sched.n != b->sched.n || a->sched.dropped != b->sched.dropped)
 		abort();
 	for (unsigned i = 0; i < a->sched.n; i++)
 		if (a->sched.item[i].step != b->sched.item[i].step ||
@@ -21,17 +21,22 @@ static void same(const struct sm_schedule_line *a,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct sm_schedule_line a, b;
-	char err[512], line[4096], *text = fuzz_text(data, size);
+	struct sm_schedule_line a, b;
+	char err[512], *text = fuzz_text(data, size);
 
 	if (!text)
 		return 0;
 	if (sm_schedule_parse(text, &a, err, sizeof(err)) == 0) {
-		sm_schedule_format(line, sizeof(line), a.arch, a.engine, a.reader,
-		                   a.scenario, &a.sched);
+		char *line = sm_schedule_text(a.arch, a.engine, a.reader,
+		                              a.scenario, &a.sched);
+		if (!line)
+			abort();
 		if (sm_schedule_parse(line, &b, err, sizeof(err)) != 0)
 			abort(); /* what was formatted must parse */
 		same(&a, &b);
+		sm_schedule_line_free(&b);
+		sm_schedule_line_free(&a);
+		free(line);
 	}
 	free(text);
 	return 0;

@@ -275,25 +275,38 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 
 /* ---- the one-line form --------------------------------------------- */
 
+/* Where the next part goes: past what is written, or nowhere (NULL and
+ * 0 once the buffer is full, or when measuring with buf NULL). */
+static char *rest(char *buf, size_t n, size_t used, size_t *room)
+{
+	*room = buf && used < n ? n - used : 0;
+	return *room ? buf + used : NULL;
+}
+
 size_t sm_schedule_format(char *buf, size_t n, enum sm_arch arch,
                           enum sm_engine_kind e, const char *reader,
                           const char *scenario, const struct sm_schedule *sch)
 {
-	size_t used = (size_t)snprintf(buf, n, "%s:%s:%s:%s:", sm_arch_name(arch),
-	                               sm_engine_name(e), reader, scenario);
-	if (sch->n == 0)
-		used += (size_t)snprintf(buf + (used < n ? used : n),
-		                         used < n ? n - used : 0, "-");
-	for (unsigned i = 0; i < sch->n; i++)
-		used += (size_t)snprintf(buf + (used < n ? used : n),
-		                         used < n ? n - used : 0, "%s%s@%" PRIu64,
-		                         i ? "," : "", sm_action_name(sch->item[i].kind),
+	size_t room, used = (size_t)snprintf(buf, n, "%s:%s:%s:%s:",
+	                                     sm_arch_name(arch), sm_engine_name(e),
+	                                     reader, scenario);
+	char *p;
+
+	if (sch->n == 0) {
+		p = rest(buf, n, used, &room);
+		used += (size_t)snprintf(p, room, "-");
+	}
+	for (unsigned i = 0; i < sch->n; i++) {
+		p = rest(buf, n, used, &room);
+		used += (size_t)snprintf(p, room, "%s%s@%" PRIu64, i ? "," : "",
+		                         sm_action_name(sch->item[i].kind),
 		                         sch->item[i].step);
+	}
 	for (int k = 0, first = 1; k < SM_NACTIONS; k++)
 		if (sch->dropped & (1u << k)) {
-			used += (size_t)snprintf(buf + (used < n ? used : n),
-			                         used < n ? n - used : 0, "%s%s",
-			                         first ? ";dropped=" : ",",
+			p = rest(buf, n, used, &room);
+			used += (size_t)snprintf(p, room, "%s%s", first ? ";dropped="
+			                         : ",",
 			                         sm_action_name((enum sm_action_kind)k));
 			first = 0;
 		}

@@ -35,14 +35,15 @@ int selfmon_hw_read(const void *, int, struct selfmon_values *);
  * reader does not pass. */
 static const struct sm_expect expect_reference[] = {
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
-	{ NULL },
+	{ NULL, 0, SM_V_PASS },
 };
 
 /* Per variant: prototypes and its expectations. */
 #define SELFMON_VARIANT(n, abi, arches, what, fault, fix, ...)               \
 	PROTO_##abi(selfmon_v_##n);                                          \
 	PROTO_##abi(selfmon_hw_v_##n);                                       \
-	static const struct sm_expect expect_##n[] = { __VA_ARGS__ { NULL } };
+	static const struct sm_expect expect_##n[] = {                       \
+		__VA_ARGS__ { NULL, 0, SM_V_PASS } };
 #include "variants/list.h"
 #undef SELFMON_VARIANT
 
