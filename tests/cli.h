@@ -93,9 +93,12 @@ static inline void cli_rmdir(void)
 
 static inline const char *tmpdir(void)
 {
-	if (cli_dir[strlen(cli_dir) - 1] == 'X') {
+	static bool made; /* (the random name may itself end in 'X') */
+
+	if (!made) {
 		assert_non_null(mkdtemp(cli_dir));
 		atexit(cli_rmdir);
+		made = true;
 	}
 	return cli_dir;
 }
