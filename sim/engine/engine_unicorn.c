@@ -10,6 +10,7 @@
  * and the traps.  Facts about Unicorn 2.0.1 it relies on: DESIGN.md §6.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <capstone/capstone.h>
@@ -43,13 +44,15 @@ struct usnap {
 	struct sm_model model; /* copied partially: up to the used pages */
 };
 
-void sm_uc_fault(struct sm_session *s, const char *fmt, uint64_t a,
-                 uint64_t b)
+void sm_uc_fault(struct sm_session *s, const char *fmt, ...)
 {
 	struct ueng *e = s->eng;
 	char msg[160];
+	va_list ap;
 
-	snprintf(msg, sizeof(msg), fmt, a, b);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	s->res.steps = s->run.step;
 	sm_result_set(&s->res, SM_V_FAULT, "%s", msg);
 	e->done = true;
@@ -99,9 +102,7 @@ void sm_uc_refused(struct sm_session *s, uint64_t pc, const char *what)
 		uc_emu_stop(e->uc);
 		return;
 	}
-	char fmt[128];
-	snprintf(fmt, sizeof(fmt), "%s at 0x%%" PRIx64 "%%.0" PRIu64, what);
-	sm_uc_fault(s, fmt, pc, 0);
+	sm_uc_fault(s, "%s at 0x%" PRIx64, what, pc);
 }
 
 void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
@@ -349,13 +350,11 @@ static bool hook_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	struct sm_session *s = user;
 	struct ueng *e = s->eng;
 	uint64_t pc;
-	char fmt[160];
 	(void)size, (void)value;
 
 	uc_reg_read(uc, e->arch->reg_pc, &pc);
-	snprintf(fmt, sizeof(fmt), "%s address 0x%%" PRIx64 " at 0x%%" PRIx64,
-	         access_name(e, type, addr));
-	sm_uc_fault(s, fmt, addr, pc);
+	sm_uc_fault(s, "%s address 0x%" PRIx64 " at 0x%" PRIx64,
+	            access_name(e, type, addr), addr, pc);
 	return false;
 }
 

@@ -77,8 +77,8 @@ struct sm_uc_arch {
 extern const struct sm_uc_arch sm_uc_x86_64, sm_uc_arm64, sm_uc_riscv64;
 
 /* Shared by the arch files (engine_unicorn.c). */
-void sm_uc_fault(struct sm_session *s, const char *fmt, uint64_t a,
-                 uint64_t b);
+void sm_uc_fault(struct sm_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The CPU refused the instruction at pc (#UD, UNDEFINED, illegal): the
  * reader's FAULT, or selfmon's UNSUPPORTED when a real CPU runs it. */
 void sm_uc_refused(struct sm_session *s, uint64_t pc, const char *what);

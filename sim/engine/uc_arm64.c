@@ -75,8 +75,8 @@ static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
 	case SR_COUNTER:
 		if (sm_model_arm64_counter(&s->model, c, v) != SM_OK) {
 			sm_session_observe(s, step);
-			sm_uc_fault(s, "read of counter %" PRIu64 " is UNDEFINED at "
-			            "EL0 (SIGILL) at 0x%" PRIx64, c, pc);
+			sm_uc_fault(s, "read of counter %u is UNDEFINED at EL0 "
+			            "(SIGILL) at 0x%" PRIx64, c, pc);
 			return false;
 		}
 		sm_uc_trapped(s, step, counter_name(c, name, sizeof(name)), c, *v);
@@ -132,7 +132,7 @@ static void arm64_intr(uc_engine *uc, uint32_t intno, void *user)
 		return;
 	}
 	if (intno != 2) {
-		sm_uc_fault(user, "CPU exception %" PRIu64 " at 0x%" PRIx64, intno,
+		sm_uc_fault(user, "CPU exception %u at 0x%" PRIx64, intno,
 		            pc_of(uc));
 		return;
 	}

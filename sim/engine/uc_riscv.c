@@ -31,7 +31,7 @@ static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	if (insn == 0x10500073) { /* wfi: illegal in U-mode under Linux */
 		sm_session_observe(s, s->run.step);
 		sm_uc_fault(s, "wfi in U-mode is an illegal instruction (SIGILL) "
-		            "at 0x%" PRIx64 "%.0" PRIu64, pc, 0);
+		            "at 0x%" PRIx64, pc);
 		return true;
 	}
 	unsigned funct3 = (insn >> 12) & 7, rs1 = (insn >> 15) & 31;
@@ -44,13 +44,13 @@ static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	 * through to the host's counter) */
 	if ((funct3 & 3) == 1 || rs1 != 0 || csr >= 0xc80) {
 		sm_session_observe(s, s->run.step);
-		sm_uc_fault(s, "csr write or RV32 access of CSR 0x%" PRIx64 " is "
+		sm_uc_fault(s, "csr write or RV32 access of CSR 0x%x is "
 		            "an illegal instruction (SIGILL) at 0x%" PRIx64, csr, pc);
 		return true;
 	}
 	if (sm_model_riscv_csr(&s->model, csr, &v) != SM_OK) {
 		sm_session_observe(s, s->run.step);
-		sm_uc_fault(s, "csrr of CSR 0x%" PRIx64 " is an illegal instruction "
+		sm_uc_fault(s, "csrr of CSR 0x%x is an illegal instruction "
 		            "(SIGILL) at 0x%" PRIx64, csr, pc);
 		return true;
 	}
@@ -73,8 +73,7 @@ static void rv_intr(uc_engine *uc, uint32_t intno, void *user)
 		return;
 	}
 	if (intno != 8 && intno != 11) {
-		sm_uc_fault(user, "CPU exception %" PRIu64 " at 0x%" PRIx64, intno,
-		            pc);
+		sm_uc_fault(user, "CPU exception %u at 0x%" PRIx64, intno, pc);
 		return;
 	}
 	uc_reg_read(uc, UC_RISCV_REG_A7, &nr);

@@ -43,7 +43,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	if (port_io(b + pre)) {
 		sm_session_observe(s, s->run.step);
 		sm_uc_fault(s, "port I/O at 0x%" PRIx64 " raised #GP (user code "
-		            "without I/O privilege)%.0" PRIu64, pc, 0);
+		            "without I/O privilege)", pc);
 		return true;
 	}
 	b += pre;
@@ -100,11 +100,10 @@ static void x86_intr(uc_engine *uc, uint32_t intno, void *user)
 		sm_uc_refused(user, pc, "invalid instruction (#UD)");
 		return;
 	}
-	sm_uc_fault(user, intno == 0 ? "divide error (#DE, vector %" PRIu64
-	            ") at 0x%" PRIx64 : intno == 13 ? "general protection fault "
-	            "(#GP, vector %" PRIu64 ": a privileged instruction at user "
-	            "level) at 0x%" PRIx64 : "CPU exception %" PRIu64 " at 0x%"
-	            PRIx64, intno, pc);
+	sm_uc_fault(user, intno == 0 ? "divide error (#DE, vector %u) at 0x%"
+	            PRIx64 : intno == 13 ? "general protection fault (#GP, "
+	            "vector %u: a privileged instruction at user level) at 0x%"
+	            PRIx64 : "CPU exception %u at 0x%" PRIx64, intno, pc);
 }
 
 static int x86_hooks(struct sm_session *s, uc_engine *uc)
