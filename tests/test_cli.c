@@ -45,6 +45,34 @@ static void test_usage_errors(void **state)
 	                   "selfmon: traces/nonexistent.scn: No such file or directory");
 }
 
+/* Every command parses with getopt_long: "--opt=value" is "--opt value",
+ * and getopt's own messages are replaced by one line of selfmon's. */
+static void test_option_forms(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "check --bound=9", "check: bad value '9' for --bound (0..6)" },
+		{ "check --json=1", "check: --json takes no value" },
+		{ "check -q", "check: unknown option '-q'" },
+		{ "check --bound", "check: --bound needs a value" },
+		{ "check --scenario=x86_reset --without=bogus",
+		  "check: --without: unknown action 'bogus'" },
+		{ "replay --explain=yes x", "replay: --explain takes no value" },
+		{ "model --compare", "model: --compare needs a TRACE" },
+		{ "plot x86_reset -o", "plot: -o needs a FILE" },
+		{ "explain-bug no_sext --actions", "--actions needs a list" },
+		{ "explain-bug no_sext extra", "unexpected argument 'extra'" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		expect_usage_error(bad[i][0], bad[i][1]);
+	run("check reference --scenario=x86_reset --bound=1 --no-traces -j1");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "1 cells: 1 as expected"));
+	run("check --no-traces --bound 1 --scenario x86_pinned -- reference");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "1 cells: 1 as expected"));
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -187,6 +215,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_option_forms),
 		cmocka_unit_test(test_bad_scenarios),
 		cmocka_unit_test(test_every_bundled_scenario),
 		cmocka_unit_test(test_reset_values),

@@ -35,25 +35,20 @@ static int parse_list(const char *opt, const char *list, unsigned *set,
 	return 0;
 }
 
-int sm_action_filter_opt(struct sm_action_filter *f, int argc, char **argv,
-                         int *i, char *err, size_t n)
+int sm_action_filter_opt(struct sm_action_filter *f, int opt,
+                         const char *val, char *err, size_t n)
 {
-	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-	unsigned *set = !strcmp(a, "--actions") ? &f->only
-	                : !strcmp(a, "--without") ? &f->without : NULL;
-
-	if (!strcmp(a, "--drop-scripted")) {
+	switch (opt) {
+	case SM_AF_DROP:
 		f->drop_scripted = true;
 		return 1;
+	case SM_AF_ACTIONS:
+		return parse_list("--actions", val, &f->only, err, n) < 0 ? -1 : 1;
+	case SM_AF_WITHOUT:
+		return parse_list("--without", val, &f->without, err, n) < 0 ? -1
+		                                                               : 1;
 	}
-	if (!set)
-		return 0;
-	if (!v)
-		return snprintf(err, n, "%s needs a list of actions", a), -1;
-	if (parse_list(a, v, set, err, n) < 0)
-		return -1;
-	(*i)++;
-	return 1;
+	return 0;
 }
 
 bool sm_action_filter_given(const struct sm_action_filter *f)

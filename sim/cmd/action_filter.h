@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "options.h"
 #include "scenario.h"
 
 struct sm_action_filter {
@@ -28,10 +29,17 @@ struct sm_action_filter {
 	"  --drop-scripted also skip the scenarios' scripted 'at' lines of the\n"  \
 	"                  actions left out (the table says how many)\n"
 
-/* Takes argv[*i] if it is one of the options (advancing *i past its
- * value): 1 taken, 0 not ours, -1 bad (one line in err). */
-int sm_action_filter_opt(struct sm_action_filter *f, int argc, char **argv,
-                         int *i, char *err, size_t n);
+/* The three options, for a command's sm_optdef table (options.h). */
+enum { SM_AF_ACTIONS = 0x180, SM_AF_WITHOUT, SM_AF_DROP };
+#define SM_ACTION_FILTER_OPTIONS                                           \
+	{ "actions", required_argument, SM_AF_ACTIONS, "a list of actions" },  \
+	{ "without", required_argument, SM_AF_WITHOUT, "a list of actions" },  \
+	{ "drop-scripted", no_argument, SM_AF_DROP, NULL }
+
+/* Takes option opt (an SM_AF_* value) with its value: 1 taken, 0 not one
+ * of ours, -1 bad (one line in err). */
+int sm_action_filter_opt(struct sm_action_filter *f, int opt,
+                         const char *val, char *err, size_t n);
 bool sm_action_filter_given(const struct sm_action_filter *f);
 /* Is this action left out? */
 bool sm_action_filter_excludes(const struct sm_action_filter *f,

@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "explore.h"
 #include "json.h"
+#include "options.h"
 #include "outfile.h"
 #include "user_reader.h"
 
@@ -116,8 +117,6 @@ static int number_arg(const char *opt, const char *v, uint64_t max,
 	char *end;
 
 	errno = 0;
-	if (!v)
-		return usage_error("check: %s needs a value", opt);
 	unsigned long long x = strtoull(v, &end, 10);
 	if (!*v || *end || errno || x > max || *v == '-')
 		return usage_error("check: bad value '%s' for %s (0..%" PRIu64 ")",
@@ -126,12 +125,154 @@ static int number_arg(const char *opt, const char *v, uint64_t max,
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+enum {
+	O_JSON = SM_OPT_LONG, O_NO_TRACES, O_ARCH, O_ENGINE, O_SCENARIO, O_SHARD,
+	O_ABI, O_TRACES, O_BOUND, O_RANDOM, O_TIME_LIMIT, O_SEED,
+};
+
+static const struct sm_optdef options[] = {
+	{ "help", no_argument, 'h', NULL },
+	{ NULL, required_argument, 'j', NULL },
+	{ "json", no_argument, O_JSON, NULL },
+	{ "no-traces", no_argument, O_NO_TRACES, NULL },
+	{ "arch", required_argument, O_ARCH, NULL },
+	{ "engine", required_argument, O_ENGINE, "unicorn or native" },
+	{ "scenario", required_argument, O_SCENARIO, NULL },
+	{ "shard", required_argument, O_SHARD, "I/N with 0 <= I < N" },
+	{ "abi", required_argument, O_ABI, "raw, times, scaled or values" },
+	{ "traces", required_argument, O_TRACES, NULL },
+	{ "bound", required_argument, O_BOUND, NULL },
+	{ "random", required_argument, O_RANDOM, NULL },
+	{ "time-limit", required_argument, O_TIME_LIMIT, NULL },
+	{ "seed", required_argument, O_SEED, NULL },
+	SM_ACTION_FILTER_OPTIONS,
+	{ 0 },
+};
+
+/* READER: a built-in name or PATH:SYMBOL. */
+static int take_reader(struct opts *o, const char *a)
+{
+	if (sm_reader_find(a)) {
+		if (o->nreaders == 64)
+			return usage_error("check: too many readers");
+		o->readers[o->nreaders++] = a;
+	} else if (strchr(a, ':')) {
+		if (o->nusers == 16)
+			return usage_error("check: too many readers");
+		o->users[o->nusers++] = a;
+	} else {
+		return usage_error("check: unknown reader '%s' (a built-in name "
+		                   "from 'selfmon list', or PATH:SYMBOL)", a);
+	}
+	return 0;
+}
+
+/* --arch, --engine, --abi, --shard: 0, or 2 after the error line. */
+static int take_choice(struct opts *o, int c, const char *val)
+{
+	unsigned si, sn;
+	char extra;
+
+	switch (c) {
+	case O_ARCH:
+		o->arch = strcmp(val, "all") ? sm_arch_from_name(val) : -1;
+		if (o->arch < 0 && strcmp(val, "all"))
+			return usage_error("check: unknown arch '%s' (x86_64, "
+			                   "arm64, riscv64 or all)", val);
+		return 0;
+	case O_ENGINE:
+		if (strcmp(val, "unicorn") && strcmp(val, "native"))
+			return usage_error("check: --engine must be unicorn or native");
+		o->engine = strcmp(val, "native") ? SM_ENGINE_UNICORN
+		                                  : SM_ENGINE_NATIVE;
+		return 0;
+	case O_ABI:
+		if ((o->abi = sm_abi_from_name(val)) < 0)
+			return usage_error("check: --abi must be raw, times, scaled "
+			                   "or values");
+		return 0;
+	}
+	if (sscanf(val, "%u/%u%c", &si, &sn, &extra) != 2 || sn == 0 ||
+	    sn > 100000 || si >= sn)
+		return usage_error("check: --shard needs I/N with 0 <= I < N");
+	o->shard = si;
+	o->nshards = sn;
+	return 0;
+}
+
+/* The numeric options: 0, or 2 after the error line. */
+static int take_number(struct opts *o, int c, const char *val, bool *seeded)
 {
 	uint64_t v;
+
+	switch (c) {
+	case 'j':
+		if (number_arg("-j", val, MAX_JOBS, &v))
+			return 2;
+		o->jobs = v ? (unsigned)v : 1;
+		return 0;
+	case O_BOUND:
+		if (number_arg("--bound", val, SM_MAX_BOUND, &v))
+			return 2;
+		o->x.bound = (unsigned)v;
+		return 0;
+	case O_RANDOM:
+		if (number_arg("--random", val, 100000000, &v))
+			return 2;
+		o->x.random_runs = (unsigned)v;
+		return 0;
+	case O_TIME_LIMIT:
+		if (number_arg("--time-limit", val, 86400 * 365, &v))
+			return 2;
+		o->x.time_limit = (unsigned)v;
+		return 0;
+	}
+	*seeded = true;
+	return number_arg("--seed", val, UINT64_MAX, &o->x.seed) ? 2 : 0;
+}
+
+/* One option or operand: 0, 1 after --help, 2 after an error line. */
+static int take(struct opts *o, int c, const char *val, bool *seeded)
+{
 	char err[160];
-	int rc;
+
+	switch (c) {
+	case 'h':
+		fputs(usage, stdout);
+		return 1;
+	case SM_OPT_BAD:
+		return 2;
+	case SM_OPT_OPERAND:
+		return take_reader(o, val);
+	case O_JSON:
+		o->json = true;
+		return 0;
+	case O_NO_TRACES:
+		o->no_traces = true;
+		return 0;
+	case O_SCENARIO:
+		if (o->nscenarios == MAX_SCENARIOS)
+			return usage_error("check: too many scenarios");
+		o->scenarios[o->nscenarios++] = val;
+		return 0;
+	case O_TRACES:
+		o->traces = val;
+		return 0;
+	case O_ARCH: case O_ENGINE: case O_ABI: case O_SHARD:
+		return take_choice(o, c, val);
+	case SM_AF_ACTIONS: case SM_AF_WITHOUT: case SM_AF_DROP:
+		if (sm_action_filter_opt(&o->af, c, val, err, sizeof(err)) < 0)
+			return usage_error("check: %s", err);
+		return 0;
+	}
+	return take_number(o, c, val, seeded);
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	struct sm_opt op;
 	bool seeded = false;
+	int c, rc;
 
 	o->x.bound = 2;
 	o->x.time_limit = 600;
@@ -141,99 +282,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	o->jobs = cpus < 1 ? 1 : cpus > MAX_JOBS ? MAX_JOBS : (unsigned)cpus;
 	o->traces = "traces/cex";
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage, stdout);
-			return 1;
-		} else if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "--no-traces")) {
-			o->no_traces = true;
-		} else if (!strcmp(a, "--arch")) {
-			if (!val)
-				return usage_error("check: --arch needs a value");
-			o->arch = strcmp(val, "all") ? sm_arch_from_name(val) : -1;
-			if (o->arch < 0 && strcmp(val, "all"))
-				return usage_error("check: unknown arch '%s' (x86_64, "
-				                   "arm64, riscv64 or all)", val);
-			i++;
-		} else if (!strcmp(a, "--engine")) {
-			if (!val || (strcmp(val, "unicorn") && strcmp(val, "native")))
-				return usage_error("check: --engine must be unicorn or "
-				                   "native");
-			o->engine = strcmp(val, "native") ? SM_ENGINE_UNICORN : SM_ENGINE_NATIVE;
-			i++;
-		} else if (!strcmp(a, "--scenario")) {
-			if (!val)
-				return usage_error("check: --scenario needs a value");
-			if (o->nscenarios == MAX_SCENARIOS)
-				return usage_error("check: too many scenarios");
-			o->scenarios[o->nscenarios++] = val;
-			i++;
-		} else if (!strcmp(a, "--shard")) {
-			unsigned si, sn;
-			char extra;
-			if (!val || sscanf(val, "%u/%u%c", &si, &sn, &extra) != 2 ||
-			    sn == 0 || sn > 100000 || si >= sn)
-				return usage_error("check: --shard needs I/N with 0 <= I < N");
-			o->shard = si;
-			o->nshards = sn;
-			i++;
-		} else if (!strcmp(a, "--abi")) {
-			if (!val || (o->abi = sm_abi_from_name(val)) < 0)
-				return usage_error("check: --abi must be raw, times, scaled "
-				                   "or values");
-			i++;
-		} else if (!strcmp(a, "--traces")) {
-			if (!val)
-				return usage_error("check: --traces needs a value");
-			o->traces = val;
-			i++;
-		} else if (!strcmp(a, "--bound")) {
-			if (number_arg(a, val, SM_MAX_BOUND, &v))
-				return 2;
-			o->x.bound = (unsigned)v;
-			i++;
-		} else if (!strcmp(a, "--random")) {
-			if (number_arg(a, val, 100000000, &v))
-				return 2;
-			o->x.random_runs = (unsigned)v;
-			i++;
-		} else if (!strcmp(a, "--time-limit")) {
-			if (number_arg(a, val, 86400 * 365, &v))
-				return 2;
-			o->x.time_limit = (unsigned)v;
-			i++;
-		} else if (!strcmp(a, "--seed")) {
-			if (number_arg(a, val, UINT64_MAX, &o->x.seed))
-				return 2;
-			seeded = true;
-			i++;
-		} else if (!strncmp(a, "-j", 2)) {
-			if (number_arg("-j", a[2] ? a + 2 : val, MAX_JOBS, &v))
-				return 2;
-			o->jobs = v ? (unsigned)v : 1;
-			i += !a[2];
-		} else if ((rc = sm_action_filter_opt(&o->af, argc, argv, &i, err,
-		                                      sizeof(err))) != 0) {
-			if (rc < 0)
-				return usage_error("check: %s", err);
-		} else if (a[0] == '-') {
-			return usage_error("check: unknown option '%s'", a);
-		} else if (sm_reader_find(a)) {
-			if (o->nreaders == 64)
-				return usage_error("check: too many readers");
-			o->readers[o->nreaders++] = a;
-		} else if (strchr(a, ':')) {
-			if (o->nusers == 16)
-				return usage_error("check: too many readers");
-			o->users[o->nusers++] = a;
-		} else {
-			return usage_error("check: unknown reader '%s' (a built-in name "
-			                   "from 'selfmon list', or PATH:SYMBOL)", a);
-		}
-	}
+	sm_opt_init(&op, "check", argc, argv, options);
+	while ((c = sm_opt_next(&op)) != -1)
+		if ((rc = take(o, c, op.arg, &seeded)) != 0)
+			return rc;
 	if (o->nusers && o->abi < 0)
 		return usage_error("check: %s needs --abi raw|times|scaled|values",
 		                   o->users[0]);

@@ -14,6 +14,7 @@
 
 #include "action_filter.h"
 #include "commands.h"
+#include "options.h"
 #include "explain.h"
 #include "explore.h"
 
@@ -90,38 +91,63 @@ static void search(const struct sm_reader *r, enum sm_arch arch,
 		closedir(d);
 }
 
+static const char usage[] =
+	"usage: selfmon explain-bug NAME [options]\n\nFor a reader of the corpus "
+	"(see 'selfmon list'): its shortest failing\nschedule over the bundled "
+	"scenarios, the step-by-step listing of it, and\nwhat the fault is and "
+	"how to fix it.\n\n" SM_ACTION_FILTER_USAGE;
+
+static const struct sm_optdef options[] = {
+	{ "help", no_argument, 'h', NULL },
+	SM_ACTION_FILTER_OPTIONS,
+	{ 0 },
+};
+
+/* NAME and the options: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct sm_action_filter *af,
+                      const char **name)
+{
+	struct sm_opt op;
+	char err[256];
+	int c;
+
+	sm_opt_init(&op, "explain-bug", argc, argv, options);
+	while ((c = sm_opt_next(&op)) != -1) {
+		if (c == 'h')
+			return fputs(usage, stdout), 0;
+		if (c == SM_OPT_BAD)
+			return 2;
+		if (c == SM_OPT_OPERAND && *name)
+			return usage_error("explain-bug: unexpected argument '%s'",
+			                   op.arg);
+		if (c == SM_OPT_OPERAND)
+			*name = op.arg;
+		else if (sm_action_filter_opt(af, c, op.arg, err, sizeof(err)) < 0)
+			return usage_error("explain-bug: %s", err);
+	}
+	if (!*name)
+		return usage_error("explain-bug: missing NAME, a corpus reader (see "
+		                   "'selfmon explain-bug --help')");
+	return -1;
+}
+
 int cmd_explain_bug(int argc, char **argv)
 {
 	static struct best b;
 	struct sm_action_filter af = { 0 };
 	char line[1200], err[256];
+	const char *name = NULL;
+	int rc = parse_args(argc, argv, &af, &name);
 
-	if (argc < 1)
-		return usage_error("explain-bug: missing NAME, a corpus reader (see "
-		                   "'selfmon explain-bug --help')");
-	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
-		fputs("usage: selfmon explain-bug NAME [options]\n\nFor a reader of "
-		      "the corpus (see 'selfmon list'): its shortest failing\n"
-		      "schedule over the bundled scenarios, the step-by-step listing "
-		      "of it, and\nwhat the fault is and how to fix it.\n\n"
-		      SM_ACTION_FILTER_USAGE, stdout);
-		return 0;
-	}
-	for (int i = 1; i < argc; i++) {
-		int rc = sm_action_filter_opt(&af, argc, argv, &i, err, sizeof(err));
-		if (rc < 0)
-			return usage_error("explain-bug: %s", err);
-		if (rc == 0)
-			return usage_error("explain-bug: unexpected argument '%s'",
-			                   argv[i]);
-	}
-	const struct sm_reader *r = sm_reader_find(argv[0]);
+	if (rc >= 0)
+		return rc;
+	const struct sm_reader *r = sm_reader_find(name);
 	if (!r)
 		return usage_error("explain-bug: unknown reader '%s' (see 'selfmon "
-		                   "list')", argv[0]);
+		                   "list')", name);
 	if (!r->fault)
 		return usage_error("explain-bug: '%s' has no bug to explain (the "
-		                   "reference reader passes every scenario)", argv[0]);
+		                   "reference reader passes every scenario)", name);
 	static struct best cand;
 	enum sm_arch arch = SM_NARCH;
 	for (int a = 0; a < SM_NARCH; a++) {

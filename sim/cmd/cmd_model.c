@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "options.h"
 #include "hw.h"
 #include "json.h"
 #include "run.h"
@@ -158,29 +159,40 @@ static void on_update(void *ctx, const void *model, int ev,
 static struct sm_scenario scenario; /* large: keep off the stack */
 static struct sm_model model;
 
+enum { O_JSON = SM_OPT_LONG, O_COMPARE };
+
+static const struct sm_optdef options[] = {
+	{ "help", no_argument, 'h', NULL },
+	{ "json", no_argument, O_JSON, NULL },
+	{ "compare", required_argument, O_COMPARE,
+	  "a TRACE (see selfmon hw record)" },
+	{ 0 },
+};
+
 int cmd_model(int argc, char **argv)
 {
 	struct printer p = { .s = &scenario };
 	const char *path = NULL;
 	char err[512];
 
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			p.json = true;
-		else if (!strcmp(argv[i], "--compare"))
-			return i + 1 < argc ? cmd_model_compare(argv[i + 1])
-			                    : usage_error("model: --compare needs a "
-			                                  "TRACE (see selfmon hw record)");
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+	struct sm_opt op;
+	int c;
+
+	sm_opt_init(&op, "model", argc, argv, options);
+	while ((c = sm_opt_next(&op)) != -1)
+		if (c == 'h')
 			return fputs(usage, stdout), 0;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("model: unknown option '%s'", argv[i]);
+		else if (c == SM_OPT_BAD)
+			return 2;
+		else if (c == O_JSON)
+			p.json = true;
+		else if (c == O_COMPARE)
+			return cmd_model_compare(op.arg);
 		else if (path)
 			return usage_error("model: unexpected argument '%s' "
-			                   "(one scenario at a time)", argv[i]);
+			                   "(one scenario at a time)", op.arg);
 		else
-			path = argv[i];
-	}
+			path = op.arg;
 	if (!path)
 		return usage_error("model: missing SCENARIO (see 'selfmon model --help')");
 	if (sm_scenario_load(path, &scenario, err, sizeof(err)) < 0)

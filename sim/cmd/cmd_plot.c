@@ -17,6 +17,7 @@
 
 #include "action_filter.h"
 #include "commands.h"
+#include "options.h"
 #include "run.h"
 #include "explore.h"
 #include "outfile.h"
@@ -333,61 +334,86 @@ static const char usage[] =
 	"is drawn over it: its observation points and its verdict.\n\n"
 	SM_ACTION_FILTER_USAGE;
 
+enum { O_READER = SM_OPT_LONG, O_SCHEDULE };
+
+static const struct sm_optdef options[] = {
+	{ "help", no_argument, 'h', NULL },
+	{ NULL, required_argument, 'o', "a FILE" },
+	{ "reader", required_argument, O_READER, NULL },
+	{ "schedule", required_argument, O_SCHEDULE, NULL },
+	SM_ACTION_FILTER_OPTIONS,
+	{ 0 },
+};
+
+struct args {
+	const char *path, *out, *reader, *sched;
+	struct sm_action_filter af;
+};
+
+/* The operand and options: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	struct sm_opt op;
+	char err[160];
+	int c, rc = 0;
+
+	sm_opt_init(&op, "plot", argc, argv, options);
+	while ((c = sm_opt_next(&op)) != -1) {
+		if (c == 'h')
+			return fputs(usage, stdout), 0;
+		else if (c == SM_OPT_BAD)
+			return 2;
+		else if (c == 'o')
+			a->out = op.arg;
+		else if (c == O_READER)
+			a->reader = op.arg;
+		else if (c == O_SCHEDULE)
+			a->sched = op.arg;
+		else if (c != SM_OPT_OPERAND)
+			rc = sm_action_filter_opt(&a->af, c, op.arg, err, sizeof(err));
+		else if (a->path)
+			return usage_error("plot: unexpected argument '%s'", op.arg);
+		else
+			a->path = op.arg;
+		if (rc < 0)
+			return usage_error("plot: %s", err);
+	}
+	if (!a->path || !a->out)
+		return usage_error("plot: needs SCENARIO and -o FILE.svg");
+	return -1;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	static struct plot p;
 	static struct sm_scenario scn;
-	const char *path = NULL, *out = NULL, *reader = NULL, *sched = NULL;
+	struct args a = { 0 };
 	char spath[1024], err[600];
-	struct sm_action_filter af = { 0 };
-	int rc;
+	int rc = parse_args(argc, argv, &a);
 
-	for (int i = 0; i < argc; i++) {
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return fputs(usage, stdout), 0;
-		if (!strcmp(argv[i], "-o") && v)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--reader") && v)
-			reader = argv[++i];
-		else if (!strcmp(argv[i], "--schedule") && v)
-			sched = argv[++i];
-		else if ((rc = sm_action_filter_opt(&af, argc, argv, &i, err,
-		                                    sizeof(err))) < 0)
-			return usage_error("plot: %s", err);
-		else if (rc > 0)
-			continue;
-		else if (argv[i][0] == '-')
-			return usage_error("plot: unknown or incomplete option '%s'",
-			                   argv[i]);
-		else if (path)
-			return usage_error("plot: unexpected argument '%s'", argv[i]);
-		else
-			path = argv[i];
-	}
-	if (!path || !out)
-		return usage_error("plot: needs SCENARIO and -o FILE.svg");
-	if (sm_scenario_resolve(path, spath, sizeof(spath)) < 0 ||
+	if (rc >= 0)
+		return rc;
+	if (sm_scenario_resolve(a.path, spath, sizeof(spath)) < 0 ||
 	    sm_scenario_load(spath, &scn, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
 	memset(&p, 0, sizeof(p));
-	p.dropped = sm_action_filter_apply(&af, &scn, NULL);
+	p.dropped = sm_action_filter_apply(&a.af, &scn, NULL);
 	p.s = &scn;
 	p.end = scn.end > scn.check_at ? scn.end
 	        : scn.check_at > UINT64_MAX - 200 ? UINT64_MAX : scn.check_at + 200;
 	struct sm_schedule_line sl;
 	memset(&sl, 0, sizeof(sl));
-	if (sched) {
-		char *line = malloc(strlen(sched) + 32);
+	if (a.sched) {
+		char *line = malloc(strlen(a.sched) + 32);
 		if (!line)
 			return usage_error("plot: out of memory");
-		sprintf(line, "x86_64:unicorn:r:s:%s", sched);
+		sprintf(line, "x86_64:unicorn:r:s:%s", a.sched);
 		rc = sm_schedule_parse(line, &sl, err, sizeof(err));
 		free(line);
 		if (rc < 0)
 			return usage_error("plot: %s", err);
 		for (unsigned k = 0; k < sl.sched.n; k++)
-			if (sm_action_filter_excludes(&af, sl.sched.item[k].kind)) {
+			if (sm_action_filter_excludes(&a.af, sl.sched.item[k].kind)) {
 				sm_schedule_line_free(&sl);
 				return usage_error("plot: --schedule has %s, which "
 				                   "--actions/--without leave out",
@@ -395,17 +421,17 @@ int cmd_plot(int argc, char **argv)
 			}
 	}
 	rc = sample(&p, err, sizeof(err)) < 0 ? 1
-	         : reader && call_reader(&p, reader, &sl.sched, err,
+	         : a.reader && call_reader(&p, a.reader, &sl.sched, err,
 	                                 sizeof(err)) < 0 ? 2 : 0;
 	sm_schedule_line_free(&sl);
 	if (rc)
 		return rc == 1 ? usage_error("plot: %s: %s", spath, err)
 		               : usage_error("plot: %s", err);
 	static struct sm_out o;
-	if (sm_out_open(&o, out, err, sizeof(err)) < 0)
-		return usage_error("plot: %s: %s", out, err);
+	if (sm_out_open(&o, a.out, err, sizeof(err)) < 0)
+		return usage_error("plot: %s: %s", a.out, err);
 	draw(o.f, &p);
 	if (sm_out_close(&o, err, sizeof(err)) < 0)
-		return usage_error("plot: %s: %s", out, err);
+		return usage_error("plot: %s: %s", a.out, err);
 	return 0;
 }

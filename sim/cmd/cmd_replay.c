@@ -10,6 +10,7 @@
 
 #include "action_filter.h"
 #include "commands.h"
+#include "options.h"
 #include "explain.h"
 #include "explore.h"
 #include "input.h"
@@ -162,24 +163,33 @@ static int replay(const char *text, bool explain)
 	return rc;
 }
 
+static const struct sm_optdef options[] = {
+	{ "help", no_argument, 'h', NULL },
+	{ "explain", no_argument, SM_OPT_LONG, NULL },
+	{ 0 },
+};
+
 int cmd_replay(int argc, char **argv)
 {
 	const char *arg = NULL;
 	bool explain = false;
 	char *line = NULL, err[512];
 
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--explain"))
-			explain = true;
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+	struct sm_opt op;
+	int c;
+
+	sm_opt_init(&op, "replay", argc, argv, options);
+	while ((c = sm_opt_next(&op)) != -1)
+		if (c == 'h')
 			return fputs(usage, stdout), 0;
-		else if (argv[i][0] == '-')
-			return usage_error("replay: unknown option '%s'", argv[i]);
+		else if (c == SM_OPT_BAD)
+			return 2;
+		else if (c == SM_OPT_LONG)
+			explain = true;
 		else if (arg)
-			return usage_error("replay: unexpected argument '%s'", argv[i]);
+			return usage_error("replay: unexpected argument '%s'", op.arg);
 		else
-			arg = argv[i];
-	}
+			arg = op.arg;
 	if (!arg)
 		return usage_error("replay: missing SCHEDULE or TRACE (see "
 		                   "'selfmon replay --help')");
