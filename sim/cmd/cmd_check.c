@@ -39,7 +39,8 @@ struct job {
 	enum sm_verdict expected;
 	bool unjudged;              /* no expectation applies (see add_job) */
 	struct sm_cell cell;
-	char error[512];
+	char *min_line, *found_line; /* of a failing cell (lines_for_jobs) */
+	char error[sizeof(((struct sm_result *)0)->detail)];
 	char trace[PATH_MAX];
 };
 
@@ -310,7 +311,8 @@ static int load_users(struct plan *p)
 	if (p->o.engine == SM_ENGINE_NATIVE)
 		return usage_error("check: PATH:SYMBOL readers run in the unicorn "
 		                   "engine only");
-	p->users = calloc(p->o.nusers, sizeof(*p->users));
+	if (!(p->users = calloc(p->o.nusers, sizeof(*p->users))))
+		return usage_error("check: out of memory");
 	for (unsigned i = 0; i < p->o.nusers; i++) {
 		struct sm_user_reader *u = &p->users[i];
 		if (sm_user_reader_load(p->o.users[i], (enum sm_abi)p->o.abi, u, err,
@@ -418,17 +420,17 @@ static void note_skipped(const struct plan *p)
 		if (sm_blob_for((enum sm_arch)a) ||
 		    (p->o.arch >= 0 && p->o.arch != a))
 			continue;
-		char names[512] = "";
-		size_t used = 0;
-		for (unsigned i = 0; i < p->nscn && used < sizeof(names); i++)
-			if (p->scn[i]->cfg.arch == (enum sm_arch)a)
-				used += (size_t)snprintf(names + used, sizeof(names) - used,
-				                         "%s%s", used ? ", " : "",
-				                         p->scn_name[i]);
-		if (used)
-			fprintf(stderr, "selfmon: skipping %s (%s): no %s reader code "
-			        "is built into this selfmon\n", sm_arch_name(a), names,
-			        sm_arch_name(a));
+		unsigned n = 0;
+		for (unsigned i = 0; i < p->nscn; i++) {
+			if (p->scn[i]->cfg.arch != (enum sm_arch)a)
+				continue;
+			if (n++ == 0)
+				fprintf(stderr, "selfmon: skipping %s (", sm_arch_name(a));
+			fprintf(stderr, "%s%s", n > 1 ? ", " : "", p->scn_name[i]);
+		}
+		if (n)
+			fprintf(stderr, "): no %s reader code is built into this "
+			        "selfmon\n", sm_arch_name(a));
 	}
 }
 
@@ -472,7 +474,8 @@ static int plan_jobs(struct plan *p)
 
 	if (!p->o.nusers || p->o.nreaders)
 		note_skipped(p);
-	p->jobs = calloc(max ? max : 1, sizeof(*p->jobs));
+	if (!(p->jobs = calloc(max ? max : 1, sizeof(*p->jobs))))
+		return usage_error("check: out of memory");
 	for (unsigned si = 0; si < p->nscn; si++) {
 		const struct sm_scenario *scn = p->scn[si];
 		if (!arch_selected(p, scn->cfg.arch))
@@ -574,20 +577,23 @@ static void run_all(struct plan *p)
 		worker(p);
 		return;
 	}
-	for (unsigned i = 0; i < n; i++)
-		pthread_create(&t[i], NULL, worker, p);
+	unsigned started = 0;
+	while (started < n && pthread_create(&t[started], NULL, worker, p) == 0)
+		started++;
+	if (!started) /* no thread at all: the work is done here */
+		worker(p);
 	while (show && atomic_load(&p->done) < p->njobs) {
 		progress(p, t0);
 		usleep(200000);
 	}
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < started; i++)
 		pthread_join(t[i], NULL);
 	if (show)
 		fputs("\r\033[K", stderr);
 }
 
-/* The schedule's whole line, whatever its length ("?" when out of
- * memory); free() it. */
+/* The schedule's whole line, whatever its length (NULL: out of memory);
+ * free() it. */
 static char *line_for(const struct plan *p, const struct job *j,
                       const struct sm_schedule *s)
 {
@@ -598,7 +604,23 @@ static char *line_for(const struct plan *p, const struct job *j,
 	                              j->reader->sched_name
 	                              ? j->reader->sched_name : j->reader->name,
 	                              j->scn_name, &sch);
-	return line ? line : strdup("?");
+	return line;
+}
+
+/* Each failing cell's lines, made before anything is printed or written:
+ * 0, or -1 out of memory. */
+static int lines_for_jobs(struct plan *p)
+{
+	for (unsigned i = 0; i < p->njobs; i++) {
+		struct job *j = &p->jobs[i];
+		if (j->error[0] || !sm_verdict_fails(j->cell.verdict))
+			continue;
+		j->min_line = line_for(p, j, &j->cell.min);
+		j->found_line = line_for(p, j, &j->cell.found);
+		if (!j->min_line || !j->found_line)
+			return -1;
+	}
+	return 0;
 }
 
 /* traces/cex/READER-SCENARIO-ENGINE.trace, written whole or not at all
@@ -624,15 +646,12 @@ static int write_trace(const struct plan *p, struct job *j)
 		snprintf(err, sizeof(err), "%s", strerror(ENAMETOOLONG));
 	else if (sm_mkdirs(dir, err, sizeof(err)) == 0 &&
 	         sm_out_open(&o, j->trace, err, sizeof(err)) == 0) {
-		char *min = line_for(p, j, &j->cell.min),
-		     *found = line_for(p, j, &j->cell.found);
 		fprintf(o.f, "# selfmon counterexample; re-run it with: selfmon "
-		        "replay %s [--explain]\nschedule %s\n", j->trace, min);
+		        "replay %s [--explain]\nschedule %s\n", j->trace,
+		        j->min_line);
 		fprintf(o.f, "verdict %s\ndetail %s\n",
 		        sm_verdict_name(j->cell.verdict), j->cell.res.detail);
-		fprintf(o.f, "found %s\n", found);
-		free(min);
-		free(found);
+		fprintf(o.f, "found %s\n", j->found_line);
 		if (sm_out_close(&o, err, sizeof(err)) == 0)
 			return 0;
 	}
@@ -703,8 +722,7 @@ static void print_table(const struct plan *p)
 			       expected_name(j), "-", j->error);
 			continue;
 		}
-		bool fails = sm_verdict_fails(j->cell.verdict);
-		char *line = fails ? line_for(p, j, &j->cell.min) : NULL;
+		const char *line = j->min_line;
 		printf("%-18s %-18s %-12s %-12s %8" PRIu64 "  %s%s\n",
 		       rn, sn, sm_verdict_name(j->cell.verdict),
 		       j->unjudged ? "-" : as_expected(j) ? "(as expected)"
@@ -715,7 +733,6 @@ static void print_table(const struct plan *p)
 		         ? "   <-- selfmon cannot run this reader"
 		       : incomplete(j) ? "   <-- not every schedule judged"
 		                       : "   <-- UNEXPECTED");
-		free(line);
 		if (p->o.explore_stats)
 			printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked; "
 			       "last run: %s\n", "", j->cell.runs, j->cell.blocked,
@@ -733,23 +750,14 @@ static void print_details(const struct plan *p)
 		       sm_verdict_name(j->cell.verdict), expected_name(j));
 		printf("  %s\n", j->cell.res.detail);
 		if (sm_verdict_fails(j->cell.verdict)) {
-			char *found = line_for(p, j, &j->cell.found),
-			     *min = line_for(p, j, &j->cell.min);
-			printf("  found:     %s\n  minimised: %s\n", found, min);
-			free(found);
-			free(min);
+			printf("  found:     %s\n  minimised: %s\n", j->found_line,
+			       j->min_line);
 			if (j->trace[0])
 				printf("  trace:     %s\n", j->trace);
 		}
 	}
 }
 
-static const char *shard_text(const struct plan *p)
-{
-	static char buf[32];
-	snprintf(buf, sizeof(buf), "%u/%u", p->o.shard, p->o.nshards);
-	return buf;
-}
 
 static void print_json(const struct plan *p, const struct tally *t)
 {
@@ -760,7 +768,9 @@ static void print_json(const struct plan *p, const struct tally *t)
 	json_str(&js, "engine", sm_engine_name(p->o.engine));
 	json_u64(&js, "bound", p->o.x.bound);
 	json_u64(&js, "random", p->o.x.random_runs);
-	json_str(&js, "shard", shard_text(p));
+	char shard[32]; /* two unsigned numbers fit */
+	snprintf(shard, sizeof(shard), "%u/%u", p->o.shard, p->o.nshards);
+	json_str(&js, "shard", shard);
 	json_begin(&js, "cells", '[');
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
@@ -782,14 +792,10 @@ static void print_json(const struct plan *p, const struct tally *t)
 		                                            sizeof(acts)));
 		json_u64(&js, "scripted_dropped", j->dropped);
 		json_str(&js, "detail", j->error[0] ? j->error : j->cell.res.detail);
-		if (sm_verdict_fails(j->cell.verdict)) {
-			char *found = line_for(p, j, &j->cell.found),
-			     *min = line_for(p, j, &j->cell.min);
-			json_str(&js, "counterexample", found);
-			json_str(&js, "minimised", min);
+		if (j->min_line) {
+			json_str(&js, "counterexample", j->found_line);
+			json_str(&js, "minimised", j->min_line);
 			json_str(&js, "trace", j->trace);
-			free(found);
-			free(min);
 		}
 		json_end(&js, '{');
 	}
@@ -816,6 +822,10 @@ static void free_plan(struct plan *p)
 	for (unsigned i = 0; p->users && i < p->o.nusers; i++)
 		sm_user_reader_free(&p->users[i]);
 	free(p->users);
+	for (unsigned i = 0; p->jobs && i < p->njobs; i++) {
+		free(p->jobs[i].min_line);
+		free(p->jobs[i].found_line);
+	}
 	free(p->jobs);
 	free(p);
 }
@@ -823,6 +833,8 @@ static void free_plan(struct plan *p)
 static int run_check(int argc, char **argv, bool stats)
 {
 	struct plan *p = calloc(1, sizeof(*p));
+	if (!p)
+		return usage_error("check: out of memory");
 	int rc = parse_opts(argc, argv, &p->o);
 
 	if (rc) {
@@ -844,7 +856,10 @@ static int run_check(int argc, char **argv, bool stats)
 		free_plan(p);
 		return rc;
 	}
-	plan_jobs(p);
+	if ((rc = plan_jobs(p)) != 0) {
+		free_plan(p);
+		return rc;
+	}
 	if (p->njobs == 0) {
 		free_plan(p);
 		return usage_error("check: nothing to check (no scenario of a "
@@ -852,6 +867,10 @@ static int run_check(int argc, char **argv, bool stats)
 	}
 	time_t t0 = time(NULL);
 	run_all(p);
+	if (lines_for_jobs(p) < 0) {
+		free_plan(p);
+		return usage_error("check: out of memory");
+	}
 	struct tally t = { 0 };
 	bool trace_failed = false;
 	for (unsigned i = 0; i < p->njobs; i++) {
