@@ -8,7 +8,8 @@
  * the reader's permissions; writable reader memory starts afresh in every
  * run; an instruction the emulator lacks is UNSUPPORTED (exit 4), not the
  * reader's fault; a long `rep` is bounded by the step budget.  Sources:
- * tests/readers/hostile_*.c.
+ * tests/readers/hostile_*.c.  Short of memory, selfmon says so and exits
+ * 2, even where Unicorn itself calls exit(1).
  */
 #include "cli.h"
 
@@ -77,6 +78,31 @@ static void test_fresh_memory(void **state)
 	assert_true(strtoul(n + 12, NULL, 10) > 5);
 }
 
+/* Under `ulimit -v` too small for Unicorn's translation buffer: exit 2
+ * (selfmon's own error), not 1 (a reader failed), and a line saying so.
+ * AddressSanitizer needs more address space than that just to start. */
+static void test_out_of_memory(void **state)
+{
+	(void)state;
+#ifdef __SANITIZE_ADDRESS__
+	skip();
+#else
+	char cmd[4096], err[] = "/tmp/selfmon-oom-errXXXXXX";
+	int fe = mkstemp(err);
+	assert_true(fe >= 0);
+	close(fe);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && (ulimit -v 600000; exec '%s' "
+	         "check reference --scenario x86_reset --no-traces -j1) "
+	         ">/dev/null 2>%s", SELFMON_SRC, SELFMON_BIN, err);
+	int st = system(cmd);
+	slurp(err, r.err, sizeof(r.err));
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 2);
+	assert_non_null(strstr(r.err, "selfmon: the emulator (Unicorn) ran out "
+	                              "of memory"));
+#endif
+}
+
 static void test_arm64(void **state)
 {
 	char obj[512];
@@ -114,6 +140,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86),
 		cmocka_unit_test(test_fresh_memory),
+		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_arm64),
 		cmocka_unit_test(test_riscv64),
 	};

@@ -9,6 +9,7 @@
 #include "session.h"
 
 static struct sm_sample win[16];
+static uint64_t scratch[16];
 static struct sm_window wd;
 static enum sm_abi wabi;
 static struct sm_result res;
@@ -26,7 +27,7 @@ static void window(enum sm_abi abi, const struct s3 *w, unsigned n)
 		win[i] = (struct sm_sample){ w[i].count, w[i].enabled,
 		                             w[i].running, w[i].enabled,
 		                             w[i].running };
-	wd = (struct sm_window){ win, n };
+	wd = (struct sm_window){ win, n, scratch };
 	wabi = abi;
 }
 
@@ -108,7 +109,7 @@ static void test_page_rounding(void **state)
 	struct sm_sample r[] = { { 100, 50, 40, 51, 41 }, { 101, 60, 50, 61, 51 } };
 	(void)state;
 	memcpy(win, r, sizeof(r));
-	wd = (struct sm_window){ win, 2 };
+	wd = (struct sm_window){ win, 2, scratch };
 	wabi = SM_ABI_TIMES;
 	assert_int_equal(judge(100, 50, 40, 0), SM_V_PASS);
 	assert_null(strstr(res.detail, "rounding"));

@@ -10,9 +10,13 @@
  * and the traps.  Facts about Unicorn 2.0.1 it relies on: DESIGN.md §6.
  */
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <capstone/capstone.h>
 #include <unicorn/unicorn.h>
 
@@ -493,7 +497,26 @@ static int to_user(struct ueng *e)
 	return 0;
 }
 
-static int u_open(struct sm_session *s, char *err, size_t n)
+/* Unicorn (QEMU) calls exit(1) itself when it cannot allocate its
+ * translation buffer (e.g. under `ulimit -v`): status 1 would read as "a
+ * reader failed".  While this thread is inside Unicorn, exit means out of
+ * memory: say so and leave with selfmon's own status, 2. */
+static _Thread_local bool in_unicorn;
+
+static void unicorn_exit_guard(void)
+{
+	if (!in_unicorn)
+		return;
+	fputs("selfmon: the emulator (Unicorn) ran out of memory\n", stderr);
+	_exit(2);
+}
+
+static void guard_once(void)
+{
+	atexit(unicorn_exit_guard);
+}
+
+static int open_engine(struct sm_session *s, char *err, size_t n)
 {
 	struct ueng *e = calloc(1, sizeof(*e));
 	struct sm_image view;
@@ -565,6 +588,17 @@ static void u_close(struct sm_session *s)
 
 /* The call by the arch's C convention; the return address is outside the
  * code, where emulation stops. */
+static int u_open(struct sm_session *s, char *err, size_t n)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, guard_once);
+	in_unicorn = true;
+	int rc = open_engine(s, err, n);
+	in_unicorn = false;
+	return rc;
+}
+
 static void u_begin(struct sm_session *s)
 {
 	struct ueng *e = s->eng;
@@ -639,7 +673,9 @@ static bool u_run(struct sm_session *s, uint64_t stop)
 	e->stop = stop;
 	e->stopped = false;
 	uc_reg_read(e->uc, e->arch->reg_pc, &pc);
+	in_unicorn = true;
 	uc_err err = uc_emu_start(e->uc, pc, RET_ADDR, 0, 0);
+	in_unicorn = false;
 	if (e->stopped)
 		return true;
 	if (!e->done) {
@@ -668,6 +704,18 @@ static void copy_data(struct ueng *e, uint8_t *buf, bool save)
 	}
 }
 
+static void u_free_snap(void *snap)
+{
+	struct usnap *p = snap;
+
+	if (!p)
+		return;
+	if (p->ctx)
+		uc_context_free(p->ctx);
+	free(p->data);
+	free(p);
+}
+
 static void *u_save(struct sm_session *s, void *snap)
 {
 	struct ueng *e = s->eng;
@@ -676,10 +724,13 @@ static void *u_save(struct sm_session *s, void *snap)
 	if (!p) {
 		p = aligned_alloc(4096, (sizeof(*p) + 4095) & ~(size_t)4095);
 		if (!p)
-			abort();
+			return NULL;
+		p->ctx = NULL;
 		p->data = malloc(e->data_bytes + 1);
-		if (!p->data || uc_context_alloc(e->uc, &p->ctx) != UC_ERR_OK)
-			abort();
+		if (!p->data || uc_context_alloc(e->uc, &p->ctx) != UC_ERR_OK) {
+			u_free_snap(p);
+			return NULL;
+		}
 	}
 	uc_context_save(e->uc, p->ctx);
 	p->eng = *e;
@@ -707,17 +758,6 @@ static void u_restore(struct sm_session *s, const void *snap)
 	memcpy(e->stack, p->stack, STACK_SIZE);
 	memcpy(e->out, p->out, sizeof(p->out));
 	copy_data(e, p->data, false);
-}
-
-static void u_free_snap(void *snap)
-{
-	struct usnap *p = snap;
-
-	if (!p)
-		return;
-	uc_context_free(p->ctx);
-	free(p->data);
-	free(p);
 }
 
 const struct sm_engine_ops sm_engine_unicorn = {

@@ -85,6 +85,7 @@ void sm_session_free(struct sm_session *s)
 		return;
 	sm_engine_ops(s->engine)->close(s);
 	free(s->samples);
+	free(s->scratch);
 	free(s);
 }
 
@@ -103,8 +104,10 @@ int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
 	 * plus SM_MAX_BOUND applied by the explorer. */
 	s->max_samples = SM_BUDGET + 4 + 2 * (2 * SM_MAX_BOUND + scn->nactions);
 	free(s->samples);
+	free(s->scratch);
 	s->samples = malloc(s->max_samples * sizeof(*s->samples));
-	if (!s->samples)
+	s->scratch = malloc(s->max_samples * sizeof(*s->scratch));
+	if (!s->samples || !s->scratch)
 		return snprintf(err, n, "out of memory"), -1;
 	if (model_at_call(s, err, n) < 0)
 		return -1;

@@ -159,6 +159,7 @@ struct sm_session {
 	/* the oracle's window: truth at every instant of the call, sized at
 	 * init for the longest run (sm_session_init) */
 	struct sm_sample *samples;
+	uint64_t *scratch;          /* max_samples, for the oracle */
 	unsigned max_samples;
 	/* the result */
 	struct sm_result res;
@@ -176,7 +177,8 @@ struct sm_engine_ops {
 	void (*close)(struct sm_session *s);
 	void (*begin)(struct sm_session *s);
 	bool (*run)(struct sm_session *s, uint64_t stop);
-	/* optional: state snapshots (NULL: re-execute) */
+	/* optional: state snapshots (NULL: re-execute); save makes a new one
+	 * when snap is NULL, and returns NULL when out of memory */
 	void *(*save)(struct sm_session *s, void *snap);
 	void (*restore)(struct sm_session *s, const void *snap);
 	void (*free_snap)(void *snap);
@@ -208,6 +210,7 @@ void sm_session_sample(struct sm_session *s);
 struct sm_window {
 	const struct sm_sample *s;
 	unsigned n;
+	uint64_t *scratch;   /* n values the oracle may overwrite (sorting) */
 };
 void sm_oracle(const struct sm_window *w, enum sm_abi abi,
                const uint64_t value[3], int rc, struct sm_result *res);

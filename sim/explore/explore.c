@@ -72,6 +72,18 @@ static bool record(struct ctx *c, const struct sm_schedule *sch)
 	return true;
 }
 
+/* Out of memory while exploring: selfmon's own error, which stops the
+ * cell (its verdict ERROR, exit 2).  Returns true. */
+static bool no_memory(struct ctx *c, const struct sm_schedule *sch)
+{
+	c->cell->verdict = SM_V_ERROR;
+	c->cell->found = *sch;
+	sm_result_set(&c->cell->res, SM_V_ERROR, "selfmon error: out of memory "
+	              "while exploring (after %" PRIu64 " schedules)",
+	              c->cell->runs);
+	return true;
+}
+
 static uint64_t last_step(const struct sm_schedule *sch)
 {
 	return sch->n ? sch->item[sch->n - 1].step : 0;
@@ -86,18 +98,27 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 	void *base = c->ops->save(s, NULL), *cursor = NULL;
 	unsigned from = s->run.npoints;
 	bool failed = false;
+	uint64_t *pts = NULL;
 
+	if (!base)
+		return no_memory(c, sch);
 	c->ops->run(s, UINT64_MAX);
 	if (record(c, sch) || sch->n == c->o->bound)
 		goto out;
 	unsigned np = s->run.npoints - from;
-	uint64_t *pts = malloc((np + 1) * sizeof(*pts));
+	if (!(pts = malloc((np + 1) * sizeof(*pts)))) {
+		failed = no_memory(c, sch);
+		goto out;
+	}
 	memcpy(pts, s->points + from, np * sizeof(*pts));
 	c->ops->restore(s, base);
 	for (unsigned k = 0; k < np && !failed; k++) {
 		if (!c->ops->run(s, pts[k]))
 			break; /* cannot happen: runs are deterministic */
-		cursor = c->ops->save(s, cursor);
+		if (!(cursor = c->ops->save(s, cursor))) {
+			failed = no_memory(c, sch);
+			break;
+		}
 		for (unsigned a = 0; a < c->nactions && !failed; a++) {
 			c->ops->restore(s, cursor);
 			if (sm_session_apply(s, c->actions[a]) <= 0)
@@ -108,8 +129,8 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 		}
 		c->ops->restore(s, cursor);
 	}
-	free(pts);
 out:
+	free(pts);
 	c->ops->free_snap(cursor);
 	c->ops->free_snap(base);
 	return failed || stops(c->cell->verdict) || c->cell->timed_out;
@@ -138,6 +159,8 @@ static bool dfs_rerun(struct ctx *c, const struct sm_schedule *sch)
 	uint64_t from = last_step(sch);
 	unsigned np = 0;
 	uint64_t *pts = malloc((s->run.npoints + 1) * sizeof(*pts));
+	if (!pts)
+		return no_memory(c, sch);
 	for (unsigned k = 0; k < s->run.npoints; k++)
 		if (s->points[k] >= from)
 			pts[np++] = s->points[k];

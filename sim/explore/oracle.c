@@ -81,11 +81,9 @@ static bool count_in(const uint64_t *sorted, unsigned n,
  * ran, nothing counted). */
 static bool scaled_ok(const struct sm_window *w, uint64_t v)
 {
-	uint64_t *counts = malloc((w->n + 1) * sizeof(*counts));
+	uint64_t *counts = w->scratch;
 	bool ok = false;
 
-	if (!counts)
-		return seen(w, F_COUNT, v); /* degrade to the exact rule */
 	for (unsigned i = 0; i < w->n; i++)
 		counts[i] = w->s[i].count;
 	qsort(counts, w->n, sizeof(counts[0]), cmp_u64);
@@ -102,7 +100,6 @@ static bool scaled_ok(const struct sm_window *w, uint64_t v)
 		ok = count_in(counts, w->n, vr >= R ? (vr - R + E - 1) / E : 0,
 		              (vr + R) / E);
 	}
-	free(counts);
 	return ok;
 }
 
@@ -220,7 +217,7 @@ void sm_oracle(const struct sm_window *w, enum sm_abi abi,
 
 void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
 {
-	struct sm_window w = { s->samples, s->run.nsamples };
+	struct sm_window w = { s->samples, s->run.nsamples, s->scratch };
 
 	s->res.steps = s->run.step;
 	sm_oracle(&w, s->reader->abi, value, rc, &s->res);
