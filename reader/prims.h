@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "page.h"
+#include "selfmon.h"
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
 
@@ -201,15 +202,13 @@ static inline long sys_read(int fd, void *buf, size_t n)
 #define rmb() barrier()
 #endif
 
-/* The reader ABIs of DESIGN.md §5. */
-struct selfmon_values {
-	uint64_t count, enabled, running;
-};
+/* The reader ABIs of DESIGN.md §5; the values ABI's result is the public
+ * struct selfmon_value (selfmon.h). */
 typedef uint64_t (*selfmon_raw_fn)(const void *page);
 typedef uint64_t (*selfmon_times_fn)(const void *page, uint64_t *enabled,
                                      uint64_t *running);
 typedef uint64_t (*selfmon_scaled_fn)(const void *page);
 typedef int (*selfmon_values_fn)(const void *page, int fd,
-                                 struct selfmon_values *out);
+                                 struct selfmon_value *out);
 
 #endif

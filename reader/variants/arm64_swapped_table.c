@@ -66,7 +66,7 @@ static uint64_t (*const read_counter[32])(void) = {
 };
 
 int selfmon_v_arm64_swapped_table(const void *page, int fd,
-                              struct selfmon_values *out)
+                              struct selfmon_value *out)
 {
 	const struct perf_event_mmap_page *pc = page;
 	uint64_t caps, enabled, running, count, delta, cyc;

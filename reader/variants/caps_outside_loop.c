@@ -26,7 +26,7 @@
 #define CAP(bit) ((uint64_t)1 << (bit))
 
 int selfmon_v_caps_outside_loop(const void *page, int fd,
-                                struct selfmon_values *out)
+                                struct selfmon_value *out)
 {
 	const struct perf_event_mmap_page *pc = page;
 	uint64_t caps, enabled, running, count, delta, cyc;

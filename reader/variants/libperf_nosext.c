@@ -46,7 +46,7 @@ static inline uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mul,
 
 /* perf_mmap__read_self(): 0 when the page gave the values, -1 otherwise. */
 static int read_self(const struct perf_event_mmap_page *pc,
-                     struct selfmon_values *v)
+                     struct selfmon_value *v)
 {
 	uint32_t seq, idx, time_mult = 0, time_shift = 0;
 	uint64_t cnt, cyc = 0, time_offset = 0, time_cycles = 0;
@@ -105,7 +105,7 @@ static int read_self(const struct perf_event_mmap_page *pc,
 }
 
 int selfmon_v_libperf_nosext(const void *page, int fd,
-                             struct selfmon_values *out)
+                             struct selfmon_value *out)
 {
 	uint64_t buf[3];
 

@@ -105,7 +105,7 @@ static uint64_t mmap_read_self(const struct perf_event_mmap_page *pc,
 }
 
 int selfmon_v_papi_offset_mask(const void *page, int fd,
-                               struct selfmon_values *out)
+                               struct selfmon_value *out)
 {
 	uint64_t buf[3], count, enabled, running;
 

@@ -38,7 +38,7 @@ static inline uint64_t int_mask_mul_shr(uint64_t cyc, uint32_t mult,
 }
 
 int selfmon_v_shift_int(const void *page, int fd,
-                        struct selfmon_values *out)
+                        struct selfmon_value *out)
 {
 	const struct perf_event_mmap_page *pc = page;
 	uint64_t caps, enabled, running, count, delta, cyc;

@@ -16,9 +16,9 @@
 #define PROTO_RAW(f) uint64_t f(const void *)
 #define PROTO_SCALED(f) uint64_t f(const void *)
 #define PROTO_TIMES(f) uint64_t f(const void *, uint64_t *, uint64_t *)
-#define PROTO_VALUES(f) int f(const void *, int, struct selfmon_values *)
-int selfmon_ref_read(const void *, int, struct selfmon_values *);
-int selfmon_hw_read(const void *, int, struct selfmon_values *);
+#define PROTO_VALUES(f) int f(const void *, int, struct selfmon_value *)
+int selfmon_ref_read(const void *, int, struct selfmon_value *);
+int selfmon_hw_read(const void *, int, struct selfmon_value *);
 
 /* list.h's columns: ARCHES (arm64-only code has no routed or hw build),
  * and the ENGINE of an expectation. */
@@ -83,7 +83,7 @@ enum sm_verdict sm_reader_expected(const struct sm_reader *r,
 int sm_reader_call(void (*fn)(void), enum sm_abi abi, const void *page,
                    int fd, uint64_t v[3])
 {
-	struct selfmon_values out = { 0 };
+	struct selfmon_value out = { 0 };
 
 	v[0] = v[1] = v[2] = 0;
 	switch (abi) {
