@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bundled.h"
 #include "explore.h"
 #include "json.h"
 
@@ -39,13 +40,12 @@ static struct sm_scenario *scenario(const char *name)
 	static struct sm_scenario cache[16];
 	static char names[16][64];
 	static unsigned n;
-	char path[1024], err[512];
+	char err[1024] = "too many scenarios";
 
 	for (unsigned i = 0; i < n; i++)
 		if (!strcmp(names[i], name))
 			return &cache[i];
-	if (n == 16 || sm_scenario_resolve(name, path, sizeof(path)) < 0 ||
-	    sm_scenario_load(path, &cache[n], err, sizeof(err)) < 0) {
+	if (n == 16 || sm_scenario_open(name, &cache[n], err, sizeof(err)) < 0) {
 		fprintf(stderr, "bench: %s\n", err);
 		exit(2);
 	}

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "action_filter.h"
+#include "bundled.h"
 #include "commands.h"
 #include "explore.h"
 #include "json.h"
@@ -326,81 +327,60 @@ static int load_users(struct plan *p)
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* The scenarios named by --scenario, or every bundled one. */
+static int scenario_names(const struct plan *p, char ***out)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The bundled scenarios' names (traces/NAME.scn), sorted, in *out (free
- * each and the array); how many, or -1 out of memory. */
-static int bundled(char ***out)
-{
-	DIR *d = opendir(sm_traces_dir());
-	char **names = NULL;
-	unsigned n = 0, cap = 0;
-
-	*out = NULL;
-	if (!d)
-		return 0;
-	for (struct dirent *e; (e = readdir(d));) {
-		size_t len = strlen(e->d_name);
-		if (len <= 4 || strcmp(e->d_name + len - 4, ".scn"))
-			continue;
-		if (n == cap) {
-			char **more = realloc(names, (cap = 2 * cap + 16) *
-			                             sizeof(*names));
-			if (!more)
-				break;
-			names = more;
-		}
-		if (!(names[n] = strndup(e->d_name, len - 4)))
-			break;
-		n++;
-	}
-	bool short_of_memory = errno == ENOMEM;
-	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_str);
-	*out = names;
-	return short_of_memory ? -1 : (int)n;
-}
-
-static int load_scenarios(struct plan *p)
-{
-	char path[4096], err[512], **names;
 	int n = (int)p->o.nscenarios;
+	char **names;
 
-	errno = 0;
-	if (n) {
-		names = calloc((size_t)n, sizeof(*names));
-		for (int i = 0; names && i < n; i++)
-			names[i] = strdup(p->o.scenarios[i]);
-	} else {
-		n = bundled(&names);
-	}
+	if (!n)
+		return sm_bundled_names(out);
+	if (!(*out = names = calloc((size_t)n, sizeof(*names))))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (!(names[i] = strdup(p->o.scenarios[i]))) {
+			sm_names_free(names, i);
+			return -1;
+		}
+	return n;
+}
+
+/* Allocate the per-scenario arrays for n: 0, or -1 out of memory. */
+static int alloc_scenarios(struct plan *p, int n)
+{
 	p->scn = calloc((size_t)n + 1, sizeof(*p->scn));
 	p->scn_name = calloc((size_t)n + 1, sizeof(*p->scn_name));
 	p->dropped = calloc((size_t)n + 1, sizeof(*p->dropped));
 	p->dropped_kinds = calloc((size_t)n + 1, sizeof(*p->dropped_kinds));
-	int rc = n < 0 || !names || !p->scn || !p->scn_name || !p->dropped ||
-	         !p->dropped_kinds ? usage_error("check: out of memory") : 0;
-	for (int i = 0; i < n; i++) {
-		struct sm_scenario *s = rc ? NULL : malloc(sizeof(*s));
-		if (!rc && (!s || !names[i]))
+	return p->scn && p->scn_name && p->dropped && p->dropped_kinds ? 0 : -1;
+}
+
+static int load_scenarios(struct plan *p)
+{
+	char err[1024], **names;
+	int n = scenario_names(p, &names), rc = 0;
+
+	if (n < 0 || alloc_scenarios(p, n) < 0) {
+		sm_names_free(names, n);
+		return usage_error("check: out of memory");
+	}
+	for (int i = 0; i < n && !rc; i++) {
+		struct sm_scenario *s = malloc(sizeof(*s));
+		if (!s)
 			rc = usage_error("check: out of memory");
-		else if (!rc && (sm_scenario_resolve(names[i], path, sizeof(path)) < 0
-		                 || sm_scenario_load(path, s, err, sizeof(err)) < 0))
+		else if (sm_scenario_open(names[i], s, err, sizeof(err)) < 0)
 			rc = usage_error("%s", err);
 		if (rc) {
 			free(s);
-			free(names[i]);
-			continue;
+			break;
 		}
 		p->dropped[p->nscn] = sm_action_filter_apply(&p->o.af, s,
 		                                             &p->dropped_kinds[p->nscn]);
 		p->scn[p->nscn] = s;
 		p->scn_name[p->nscn++] = names[i];
+		names[i] = NULL; /* the plan's now */
 	}
-	free(names);
+	sm_names_free(names, n);
 	return rc;
 }
 
@@ -634,15 +614,18 @@ static int write_trace(const struct plan *p, struct job *j)
 	if (p->o.no_traces || !sm_verdict_fails(j->cell.verdict))
 		return 0;
 	const char *base = strrchr(j->scn_name, '/');
-	char who[256];
 	const char *rb = strrchr(j->reader->name, '/');
-	snprintf(who, sizeof(who), "%s", rb ? rb + 1 : j->reader->name);
-	for (char *q = who; *q; q++)
-		if (*q == ':' || *q == '#')
-			*q = '_';
-	if (snprintf(j->trace, sizeof(j->trace), "%s/%s-%s-%s.trace", dir, who,
-	             base ? base + 1 : j->scn_name, sm_engine_name(p->o.engine))
-	    >= (int)sizeof(j->trace))
+	const char *who = rb ? rb + 1 : j->reader->name;
+	int len = snprintf(j->trace, sizeof(j->trace), "%s/%s-%s-%s.trace", dir,
+	                   who, base ? base + 1 : j->scn_name,
+	                   sm_engine_name(p->o.engine));
+	if (len < (int)sizeof(j->trace)) { /* the reader's part: no ':' or '#' */
+		char *q = j->trace + strlen(dir) + 1;
+		for (char *end = q + strlen(who); q < end; q++)
+			if (*q == ':' || *q == '#')
+				*q = '_';
+	}
+	if (len >= (int)sizeof(j->trace))
 		snprintf(err, sizeof(err), "%s", strerror(ENAMETOOLONG));
 	else if (sm_mkdirs(dir, err, sizeof(err)) == 0 &&
 	         sm_out_open(&o, j->trace, err, sizeof(err)) == 0) {

@@ -7,12 +7,12 @@
  * scenarios and the page it prints.  The fault and fix texts are the
  * corpus table's (reader/variants/list.h, through struct sm_reader).
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "action_filter.h"
+#include "bundled.h"
 #include "commands.h"
 #include "options.h"
 #include "explain.h"
@@ -41,54 +41,61 @@ static void paragraph(const char *label, const char *text)
 }
 
 struct best {
-	char scenario[64];
+	char *scenario;            /* the bundled name (owned) */
 	struct sm_scenario scn;
 	struct sm_cell cell;
 	bool found;
 };
 
-/* The bundled scenario with the shortest minimised counterexample, the
- * user's action filter applied to each. */
-static void search(const struct sm_reader *r, enum sm_arch arch,
-                   const struct sm_action_filter *af, struct best *b)
+/* Explore one scenario for r: true with *cell when it fails. */
+static bool fails_in(const struct sm_reader *r, struct sm_scenario *scn,
+                     struct sm_cell *cell)
 {
-	static struct sm_scenario scn;
 	struct sm_explore_opts o = { .bound = 2 };
-	DIR *d = opendir(sm_traces_dir());
-	char path[1024], err[512];
+	char err[512];
+	struct sm_session *s = sm_session_new();
+
+	if (!s || sm_session_init(s, scn, r, SM_ENGINE_UNICORN, err,
+	                          sizeof(err)) < 0) {
+		sm_session_free(s);
+		return false;
+	}
+	sm_explore(s, &o, cell);
+	sm_session_free(s);
+	return sm_verdict_fails(cell->verdict);
+}
+
+/* The bundled scenario (in name order) with the shortest minimised
+ * counterexample, the user's action filter applied to each: 0, or -1
+ * out of memory. */
+static int search(const struct sm_reader *r, enum sm_arch arch,
+                  const struct sm_action_filter *af, struct best *b,
+                  struct sm_scenario *scn)
+{
+	char **names, err[1024];
+	int n = sm_bundled_names(&names);
 	struct sm_cell cell;
 
 	b->found = false;
-	for (struct dirent *e; d && (e = readdir(d));) {
-		size_t len = strlen(e->d_name);
-		if (len < 5 || strcmp(e->d_name + len - 4, ".scn"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", sm_traces_dir(), e->d_name);
-		if (sm_scenario_load(path, &scn, err, sizeof(err)) < 0 ||
-		    scn.cfg.arch != arch || scn.expect >= 0)
+	for (int i = 0; i < n; i++) {
+		if (sm_scenario_open(names[i], scn, err, sizeof(err)) < 0 ||
+		    scn->cfg.arch != arch || scn->expect >= 0)
 			continue; /* a kernel hazard explains no reader's bug */
 		unsigned dropped;
-		sm_action_filter_apply(af, &scn, &dropped);
-		struct sm_session *s = sm_session_new();
-		if (!s || sm_session_init(s, &scn, r, SM_ENGINE_UNICORN, err,
-		                          sizeof(err)) < 0) {
-			sm_session_free(s);
-			continue;
-		}
-		sm_explore(s, &o, &cell);
-		sm_session_free(s);
-		if (!sm_verdict_fails(cell.verdict) ||
+		sm_action_filter_apply(af, scn, &dropped);
+		if (!fails_in(r, scn, &cell) ||
 		    (b->found && cell.min.n >= b->cell.min.n))
 			continue;
-		snprintf(b->scenario, sizeof(b->scenario), "%.*s", (int)(len - 4),
-		         e->d_name);
-		b->scn = scn;
+		free(b->scenario);
+		b->scenario = names[i];
+		names[i] = NULL;
+		b->scn = *scn;
 		b->cell = cell;
 		b->cell.min.dropped = dropped;
 		b->found = true;
 	}
-	if (d)
-		closedir(d);
+	sm_names_free(names, n);
+	return n < 0 ? -1 : 0;
 }
 
 static const char usage[] =
@@ -131,11 +138,93 @@ static int parse_args(int argc, char **argv, struct sm_action_filter *af,
 	return -1;
 }
 
+/* What explain-bug works with (large: on the heap). */
+struct work {
+	struct best best, cand;
+	struct sm_scenario scn;     /* search's scratch */
+};
+
+/* Over every arch with r's code: the best of each arch's search, into
+ * w->best; its arch (SM_NARCH: no code for r), or -1 out of memory. */
+static int find_best(const struct sm_reader *r,
+                     const struct sm_action_filter *af, struct work *w)
+{
+	int arch = SM_NARCH;
+
+	for (int a = 0; a < SM_NARCH; a++) {
+		if (!sm_blob_for((enum sm_arch)a) || !sm_reader_on(r, (enum sm_arch)a))
+			continue;
+		if (arch == SM_NARCH)
+			arch = a;
+		if (search(r, (enum sm_arch)a, af, &w->cand, &w->scn) < 0)
+			return -1;
+		if (w->cand.found && (!w->best.found ||
+		                      w->cand.cell.min.n < w->best.cell.min.n)) {
+			free(w->best.scenario);
+			w->best = w->cand;
+			w->cand.scenario = NULL;
+			arch = a;
+		}
+	}
+	return arch;
+}
+
+/* The counterexample, its listing and the fix: the exit status. */
+static int show(const struct sm_reader *r, enum sm_arch arch,
+                const struct best *b)
+{
+	char err[512];
+	char *line = sm_schedule_text(arch, SM_ENGINE_UNICORN, r->name,
+	                              b->scenario, &b->cell.min);
+	struct sm_session *s = line ? sm_session_new() : NULL;
+	struct sm_explain x;
+
+	if (!s || sm_session_init(s, &b->scn, r, SM_ENGINE_UNICORN, err,
+	                          sizeof(err)) < 0) {
+		sm_session_free(s);
+		free(line);
+		return usage_error("explain-bug: %s", s ? err : "out of memory");
+	}
+	printf("\nShortest counterexample (%s): %s\n  %s\n\n", sm_verdict_name(
+	       b->cell.verdict), line, b->cell.res.detail);
+	free(line);
+	sm_session_start(s);
+	sm_explain_init(&x, stdout, s);
+	x.max_steps = 400;
+	s->explain = &x;
+	sm_run_schedule(s, &b->cell.min);
+	sm_explain_done(&x);
+	printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict), s->res.detail);
+	sm_session_free(s);
+	paragraph("The fix", r->fix);
+	return 0;
+}
+
+/* After the reader is known: find, then tell. */
+static int explain(const struct sm_reader *r, const struct sm_action_filter *af,
+                   struct work *w)
+{
+	int arch = find_best(r, af, w);
+
+	if (arch < 0)
+		return usage_error("explain-bug: out of memory");
+	if (arch == SM_NARCH)
+		return usage_error("explain-bug: no reader code for '%s' in this "
+		                   "selfmon", r->name);
+	printf("%s (%s ABI): %s\n\n", r->name, sm_abi_name(r->abi), r->what);
+	paragraph("The fault", r->fault);
+	if (!w->best.found) {
+		printf("\nNo bundled scenario makes it fail at bound 2%s.\n",
+		       sm_action_filter_given(af) ? " with these kernel actions" : "");
+		paragraph("\nThe fix", r->fix);
+		return 0;
+	}
+	return show(r, (enum sm_arch)arch, &w->best);
+}
+
 int cmd_explain_bug(int argc, char **argv)
 {
-	static struct best b;
 	struct sm_action_filter af = { 0 };
-	char line[1200], err[256];
 	const char *name = NULL;
 	int rc = parse_args(argc, argv, &af, &name);
 
@@ -148,50 +237,12 @@ int cmd_explain_bug(int argc, char **argv)
 	if (!r->fault)
 		return usage_error("explain-bug: '%s' has no bug to explain (the "
 		                   "reference reader passes every scenario)", name);
-	static struct best cand;
-	enum sm_arch arch = SM_NARCH;
-	for (int a = 0; a < SM_NARCH; a++) {
-		if (!sm_blob_for((enum sm_arch)a) || !sm_reader_on(r, (enum sm_arch)a))
-			continue;
-		if (arch == SM_NARCH)
-			arch = (enum sm_arch)a;
-		search(r, (enum sm_arch)a, &af, &cand);
-		if (cand.found && (!b.found || cand.cell.min.n < b.cell.min.n)) {
-			b = cand;
-			arch = (enum sm_arch)a;
-		}
-	}
-	if (arch == SM_NARCH)
-		return usage_error("explain-bug: no reader code for '%s' in this "
-		                   "selfmon", r->name);
-	printf("%s (%s ABI): %s\n\n", r->name, sm_abi_name(r->abi), r->what);
-	paragraph("The fault", r->fault);
-	if (!b.found) {
-		printf("\nNo bundled scenario makes it fail at bound 2%s.\n",
-		       sm_action_filter_given(&af) ? " with these kernel actions"
-		                                   : "");
-		paragraph("\nThe fix", r->fix);
-		return 0;
-	}
-	sm_schedule_format(line, sizeof(line), arch, SM_ENGINE_UNICORN, r->name,
-	                   b.scenario, &b.cell.min);
-	printf("\nShortest counterexample (%s): %s\n  %s\n\n", sm_verdict_name(
-	       b.cell.verdict), line, b.cell.res.detail);
-	struct sm_session *s = sm_session_new();
-	struct sm_explain x;
-	if (!s || sm_session_init(s, &b.scn, r, SM_ENGINE_UNICORN, err,
-	                          sizeof(err)) < 0) {
-		sm_session_free(s);
-		return usage_error("explain-bug: %s", err);
-	}
-	sm_session_start(s);
-	sm_explain_init(&x, stdout, s);
-	x.max_steps = 400;
-	s->explain = &x;
-	sm_run_schedule(s, &b.cell.min);
-	sm_explain_done(&x);
-	printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict), s->res.detail);
-	sm_session_free(s);
-	paragraph("The fix", r->fix);
-	return 0;
+	struct work *w = calloc(1, sizeof(*w));
+	if (!w)
+		return usage_error("explain-bug: out of memory");
+	rc = explain(r, &af, w);
+	free(w->best.scenario);
+	free(w->cand.scenario);
+	free(w);
+	return rc;
 }

@@ -2,46 +2,35 @@
  * cmd_list.c — `selfmon list`: the built-in readers, bundled scenarios,
  * arches and kernel actions.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundled.h"
 #include "commands.h"
 #include "explore.h"
 
-static void scenarios(void)
+/* The bundled scenarios and their arches: 0, or 2 out of memory. */
+static int scenarios(void)
 {
-	DIR *d = opendir(sm_traces_dir());
-	char *names[128];
-	unsigned n = 0;
+	char **names, err[1024];
+	int n = sm_bundled_names(&names);
+	struct sm_scenario *s = malloc(sizeof(*s));
 
 	printf("\nscenarios (%s):\n", sm_traces_dir());
-	if (!d)
-		return;
-	for (struct dirent *e; (e = readdir(d)) && n < 128;) {
-		size_t len = strlen(e->d_name);
-		if (len > 4 && !strcmp(e->d_name + len - 4, ".scn"))
-			names[n++] = strndup(e->d_name, len - 4);
+	if (n < 0 || !s) {
+		sm_names_free(names, n);
+		free(s);
+		return usage_error("list: out of memory");
 	}
-	closedir(d);
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned k = i + 1; k < n; k++)
-			if (strcmp(names[k], names[i]) < 0) {
-				char *t = names[i];
-				names[i] = names[k];
-				names[k] = t;
-			}
-	for (unsigned i = 0; i < n; i++) {
-		char path[1024], err[512];
-		static struct sm_scenario s;
-		snprintf(path, sizeof(path), "%s/%s.scn", sm_traces_dir(), names[i]);
-		if (sm_scenario_load(path, &s, err, sizeof(err)) == 0)
-			printf("  %-20s %s\n", names[i], sm_arch_name(s.cfg.arch));
+	for (int i = 0; i < n; i++)
+		if (sm_scenario_open(names[i], s, err, sizeof(err)) == 0)
+			printf("  %-20s %s\n", names[i], sm_arch_name(s->cfg.arch));
 		else
 			printf("  %-20s (does not load: %s)\n", names[i], err);
-		free(names[i]);
-	}
+	sm_names_free(names, n);
+	free(s);
+	return 0;
 }
 
 int cmd_list(int argc, char **argv)
@@ -56,7 +45,8 @@ int cmd_list(int argc, char **argv)
 	for (unsigned i = 0; i < sm_nreaders; i++)
 		printf("  %-22s %-7s %s\n", sm_readers[i].name,
 		       sm_abi_name(sm_readers[i].abi), sm_readers[i].what);
-	scenarios();
+	if (scenarios())
+		return 2;
 	printf("\narches:\n");
 	for (int a = 0; a < SM_NARCH; a++)
 		printf("  %-8s %s\n", sm_arch_name((enum sm_arch)a),

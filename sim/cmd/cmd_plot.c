@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "action_filter.h"
+#include "bundled.h"
 #include "commands.h"
 #include "options.h"
 #include "run.h"
@@ -388,13 +389,12 @@ int cmd_plot(int argc, char **argv)
 	static struct plot p;
 	static struct sm_scenario scn;
 	struct args a = { 0 };
-	char spath[1024], err[600];
+	char err[1024];
 	int rc = parse_args(argc, argv, &a);
 
 	if (rc >= 0)
 		return rc;
-	if (sm_scenario_resolve(a.path, spath, sizeof(spath)) < 0 ||
-	    sm_scenario_load(spath, &scn, err, sizeof(err)) < 0)
+	if (sm_scenario_open(a.path, &scn, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
 	memset(&p, 0, sizeof(p));
 	p.dropped = sm_action_filter_apply(&a.af, &scn, NULL);
@@ -425,7 +425,7 @@ int cmd_plot(int argc, char **argv)
 	                                 sizeof(err)) < 0 ? 2 : 0;
 	sm_schedule_line_free(&sl);
 	if (rc)
-		return rc == 1 ? usage_error("plot: %s: %s", spath, err)
+		return rc == 1 ? usage_error("plot: %s: %s", a.path, err)
 		               : usage_error("plot: %s", err);
 	static struct sm_out o;
 	if (sm_out_open(&o, a.out, err, sizeof(err)) < 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "action_filter.h"
+#include "bundled.h"
 #include "commands.h"
 #include "options.h"
 #include "explain.h"
@@ -114,7 +115,7 @@ static int resolve(const struct sm_schedule_line *sl,
                    struct sm_user_reader *user, const struct sm_reader **r,
                    struct sm_scenario *scn, char *err, size_t n)
 {
-	char why[512], path[4096];
+	char why[512];
 
 	*r = sm_reader_find(sl->reader);
 	if (!*r && strchr(sl->reader, '#')) {
@@ -127,9 +128,7 @@ static int resolve(const struct sm_schedule_line *sl,
 	if (!sm_reader_on(*r, sl->arch))
 		return snprintf(err, n, "replay: reader '%s' is not built for %s",
 		                sl->reader, sm_arch_name(sl->arch)), -1;
-	if (sm_scenario_resolve(sl->scenario, path, sizeof(path)) < 0)
-		return snprintf(err, n, "replay: scenario path too long"), -1;
-	if (sm_scenario_load(path, scn, err, n) < 0)
+	if (sm_scenario_open(sl->scenario, scn, err, n) < 0)
 		return -1;
 	struct sm_action_filter drop = { .without = sl->sched.dropped,
 	                                 .drop_scripted = true };

@@ -19,7 +19,7 @@ int sm_abi_from_name(const char *s)
 int sm_user_reader_load(const char *spec, enum sm_abi abi,
                         struct sm_user_reader *u, char *err, size_t n)
 {
-	char path[512];
+	char path[SM_USER_PATH_MAX];
 	const char *colon = strrchr(spec, ':');
 
 	memset(u, 0, sizeof(*u));
@@ -51,10 +51,12 @@ int sm_user_reader_load(const char *spec, enum sm_abi abi,
 int sm_user_reader_from_sched(const char *name, struct sm_user_reader *u,
                               char *err, size_t n)
 {
-	char buf[800];
+	char buf[sizeof(u->sched)];
 	char *h1, *h2;
 
-	snprintf(buf, sizeof(buf), "%s", name);
+	if (snprintf(buf, sizeof(buf), "%s", name) >= (int)sizeof(buf))
+		return snprintf(err, n, "reader name in schedule too long (over "
+		                "%zu bytes)", sizeof(buf) - 1), -1;
 	if (!(h1 = strchr(buf, '#')) || !(h2 = strchr(h1 + 1, '#')))
 		return snprintf(err, n, "bad reader '%s' in schedule (expected "
 		                "PATH#SYMBOL#ABI)", name), -1;

@@ -8,12 +8,19 @@
 #include "elf_load.h"
 #include "session.h"
 
+/* Longest PATH and SYMBOL taken (longer ones are refused); the names
+ * made of them are sized to hold any that is taken. */
+#define SM_USER_PATH_MAX 512
+#define SM_USER_SYMBOL_MAX 256
+
 struct sm_user_reader {
 	struct sm_reader r;
 	struct sm_image img;
-	char name[600];   /* PATH:SYMBOL, as the user wrote it */
-	char sched[800];  /* PATH#SYMBOL#ABI, its name in schedule lines */
-	char symbol[256];
+	/* PATH:SYMBOL, as the user wrote it */
+	char name[SM_USER_PATH_MAX + SM_USER_SYMBOL_MAX];
+	/* PATH#SYMBOL#ABI, its name in schedule lines */
+	char sched[SM_USER_PATH_MAX + SM_USER_SYMBOL_MAX + 16];
+	char symbol[SM_USER_SYMBOL_MAX];
 };
 
 int sm_abi_from_name(const char *s); /* -1 if unknown */

@@ -461,17 +461,3 @@ refuse_form:
 	return bad(err, n, "expected ARCH:ENGINE:READER:SCENARIO:ACTIONS, got",
 	           text);
 }
-
-const char *sm_traces_dir(void)
-{
-	const char *d = getenv("SELFMON_TRACES");
-	return d && *d ? d : SELFMON_TRACES_DIR;
-}
-
-int sm_scenario_resolve(const char *name, char *path, size_t n)
-{
-	if (strchr(name, '/') || strstr(name, ".scn"))
-		return snprintf(path, n, "%s", name) < (int)n ? 0 : -1;
-	return snprintf(path, n, "%s/%s.scn", sm_traces_dir(), name) < (int)n
-	       ? 0 : -1;
-}

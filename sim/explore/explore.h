@@ -57,8 +57,5 @@ int sm_schedule_parse(const char *text, struct sm_schedule_line *out,
                       char *err, size_t n);
 void sm_schedule_line_free(struct sm_schedule_line *l);
 
-/* Scenario names: a bundled name (x86_reset) or a path. */
-int sm_scenario_resolve(const char *name, char *path, size_t n);
-const char *sm_traces_dir(void);
 
 #endif

@@ -1,0 +1,104 @@
+/*
+ * bundled.c — the bundled scenarios and scenario names (see bundled.h).
+ *
+ * Owns: reading the traces directory and building a scenario's path from
+ * its name, with sizes taken from the names themselves.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bundled.h"
+
+const char *sm_traces_dir(void)
+{
+	const char *d = getenv("SELFMON_TRACES");
+	return d && *d ? d : SELFMON_TRACES_DIR;
+}
+
+static bool is_path(const char *name)
+{
+	return strchr(name, '/') || strstr(name, ".scn");
+}
+
+int sm_scenario_resolve(const char *name, char *path, size_t n)
+{
+	if (is_path(name))
+		return snprintf(path, n, "%s", name) < (int)n ? 0 : -1;
+	return snprintf(path, n, "%s/%s.scn", sm_traces_dir(), name) < (int)n
+	       ? 0 : -1;
+}
+
+int sm_scenario_open(const char *name, struct sm_scenario *s, char *err,
+                     size_t n)
+{
+	const char *dir = sm_traces_dir();
+	size_t len = is_path(name) ? strlen(name) + 1
+	                           : strlen(dir) + strlen(name) + 6;
+	char *path = malloc(len);
+
+	if (!path)
+		return snprintf(err, n, "%s: out of memory", name), -1;
+	sm_scenario_resolve(name, path, len); /* fits: len measured it */
+	int rc = sm_scenario_load(path, s, err, n);
+	free(path);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void sm_names_free(char **names, int n)
+{
+	for (int i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* One more name, the array grown as needed: 0, or -1 out of memory. */
+static int append(char ***names, unsigned *n, unsigned *cap,
+                  const char *name, size_t len)
+{
+	if (*n == *cap) {
+		unsigned more = 2 * *cap + 16;
+		char **grown = realloc(*names, more * sizeof(**names));
+		if (!grown)
+			return -1;
+		*names = grown;
+		*cap = more;
+	}
+	if (!((*names)[*n] = strndup(name, len)))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+int sm_bundled_names(char ***out)
+{
+	DIR *d = opendir(sm_traces_dir());
+	char **names = NULL;
+	unsigned n = 0, cap = 0;
+	int rc = 0;
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len > 4 && !strcmp(e->d_name + len - 4, ".scn"))
+			rc = append(&names, &n, &cap, e->d_name, len - 4);
+	}
+	closedir(d);
+	if (rc < 0) {
+		sm_names_free(names, (int)n);
+		return -1;
+	}
+	if (n)
+		qsort(names, n, sizeof(names[0]), cmp_str);
+	*out = names;
+	return (int)n;
+}
