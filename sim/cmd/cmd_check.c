@@ -5,7 +5,8 @@
  * Owns: the options, the cells (arch x reader x scenario) and the workers
  * that explore them (-j), the expected verdicts of built-in readers, the
  * table / JSON output, counterexample trace files and the exit status
- * (DESIGN.md §8).  Exploration itself is explore.c.
+ * (DESIGN.md §8).  Exploration itself is explore.c; the JUnit and TAP
+ * reports are report.c's, from the cells this file hands it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +26,7 @@
 #include "json.h"
 #include "options.h"
 #include "outfile.h"
+#include "report.h"
 #include "user_reader.h"
 
 #define MAX_SCENARIOS 64
@@ -41,10 +43,12 @@ struct job {
 	struct sm_cell cell;
 	char error[512];
 	char trace[PATH_MAX];
+	double seconds;             /* exploring the cell took */
 };
 
 struct opts {
-	bool json, explore_stats, arch_all, no_traces;
+	bool json, explore_stats, arch_all, no_traces, tap;
+	const char *junit;       /* --junit FILE */
 	int arch; /* -1: all built */
 	enum sm_engine_kind engine;
 	struct sm_explore_opts x;
@@ -99,7 +103,9 @@ static const char usage[] =
 	SM_ACTION_FILTER_USAGE
 	"  --traces DIR    where counterexample traces go (default traces/cex)\n"
 	"  --no-traces     write none\n"
-	"  --json          one JSON document with every verdict\n\n"
+	"  --json          one JSON document with every verdict\n"
+	"  --tap           TAP version 13 on standard output instead of the table\n"
+	"  --junit FILE    also write a JUnit XML report (a test case per cell)\n\n"
 	"Verdicts: PASS (no schedule within the bound breaks the reader),\n"
 	"WRONG_VALUE, FAULT, LIVELOCK, and INCOMPLETE: no failure found, but a\n"
 	"schedule was still retrying at the step budget while the kernel kept\n"
@@ -127,7 +133,7 @@ static int number_arg(const char *opt, const char *v, uint64_t max,
 
 enum {
 	O_JSON = SM_OPT_LONG, O_NO_TRACES, O_ARCH, O_ENGINE, O_SCENARIO, O_SHARD,
-	O_ABI, O_TRACES, O_BOUND, O_RANDOM, O_TIME_LIMIT, O_SEED,
+	O_ABI, O_TRACES, O_BOUND, O_RANDOM, O_TIME_LIMIT, O_SEED, O_TAP, O_JUNIT,
 };
 
 static const struct sm_optdef options[] = {
@@ -145,6 +151,8 @@ static const struct sm_optdef options[] = {
 	{ "random", required_argument, O_RANDOM, NULL },
 	{ "time-limit", required_argument, O_TIME_LIMIT, NULL },
 	{ "seed", required_argument, O_SEED, NULL },
+	{ "tap", no_argument, O_TAP, NULL },
+	{ "junit", required_argument, O_JUNIT, "a file" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
 };
@@ -258,6 +266,12 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 	case O_TRACES:
 		o->traces = val;
 		return 0;
+	case O_TAP:
+		o->tap = true;
+		return 0;
+	case O_JUNIT:
+		o->junit = val;
+		return 0;
 	case O_ARCH: case O_ENGINE: case O_ABI: case O_SHARD:
 		return take_choice(o, c, val);
 	case SM_AF_ACTIONS: case SM_AF_WITHOUT: case SM_AF_DROP:
@@ -291,6 +305,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		                   o->users[0]);
 	if (!o->nusers && o->abi >= 0)
 		return usage_error("check: --abi applies to PATH:SYMBOL readers only");
+	if (o->tap && o->json)
+		return usage_error("check: --tap and --json both want standard "
+		                   "output: give one");
 	if (seeded && !o->x.random_runs)
 		return usage_error("check: --seed applies to --random N only");
 	char why[256];
@@ -517,8 +534,17 @@ static bool incomplete(const struct job *j)
 	       j->cell.verdict == SM_V_UNSUPPORTED;
 }
 
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
 static void run_job(struct plan *p, struct job *j)
 {
+	double t0 = now();
 	struct sm_session *s = sm_session_new();
 
 	if (!s || sm_session_init(s, j->scn, j->reader, p->o.engine, j->error,
@@ -532,6 +558,7 @@ static void run_job(struct plan *p, struct job *j)
 	if (j->cell.verdict == SM_V_ERROR) /* selfmon's, not the reader's */
 		snprintf(j->error, sizeof(j->error), "%s", j->cell.res.detail);
 	sm_session_free(s);
+	j->seconds = now() - t0;
 }
 
 static void progress(struct plan *p, time_t t0)
@@ -735,7 +762,11 @@ static void print_details(const struct plan *p)
 		if (sm_verdict_fails(j->cell.verdict)) {
 			char *found = line_for(p, j, &j->cell.found),
 			     *min = line_for(p, j, &j->cell.min);
+			char *replay = sm_report_replay(min);
 			printf("  found:     %s\n  minimised: %s\n", found, min);
+			if (replay)
+				printf("  replay:    %s\n", replay);
+			free(replay);
 			free(found);
 			free(min);
 			if (j->trace[0])
@@ -803,6 +834,67 @@ static void print_json(const struct plan *p, const struct tally *t)
 	putchar('\n');
 }
 
+/* What a cell is for a CI report (the exit status's reading of it). */
+static enum sm_case_kind case_kind(const struct job *j)
+{
+	return j->error[0] ? SM_CASE_ERROR : incomplete(j) ? SM_CASE_SKIPPED
+	       : as_expected(j) ? SM_CASE_PASS : SM_CASE_FAILURE;
+}
+
+/* --tap to f, or --junit into the file opened before the run: 0, or -1
+ * after one line on stderr (no partial file left). */
+static int write_report(const struct plan *p, FILE *f, bool tap)
+{
+	struct sm_report_case *c = calloc(p->njobs, sizeof(*c));
+	char **lines = calloc(2 * (size_t)p->njobs, sizeof(*lines));
+	int rc = c && lines ? 0 : -1;
+
+	for (unsigned i = 0; !rc && i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+		c[i] = (struct sm_report_case){
+			.arch = sm_arch_name(j->scn->cfg.arch),
+			.reader = j->reader->name, .abi = sm_abi_name(j->reader->abi),
+			.scenario = j->scn_name, .expected = expected_name(j),
+			.verdict = j->error[0] ? "ERROR"
+			           : sm_verdict_name(j->cell.verdict),
+			.kind = case_kind(j), .trace = j->trace,
+			.detail = j->error[0] ? j->error : j->cell.res.detail,
+			.schedules = j->cell.runs, .blocked = j->cell.blocked,
+			.seconds = j->seconds };
+		if (!j->error[0] && sm_verdict_fails(j->cell.verdict)) {
+			c[i].found = lines[2 * i] = line_for(p, j, &j->cell.found);
+			c[i].minimised = lines[2 * i + 1] = line_for(p, j, &j->cell.min);
+		}
+	}
+	struct sm_report r = { sm_engine_name(p->o.engine), p->o.x.bound,
+	                       p->o.x.random_runs, c, p->njobs };
+	if (!rc)
+		rc = tap ? sm_report_tap(f, &r) : sm_report_junit(f, &r);
+	for (unsigned i = 0; lines && i < 2 * p->njobs; i++)
+		free(lines[i]);
+	free(lines);
+	free(c);
+	if (rc)
+		usage_error("check: cannot write the %s report: out of memory",
+		            tap ? "TAP" : "JUnit");
+	return rc;
+}
+
+/* The --junit file, written whole (outfile.c) or not at all. */
+static int close_junit(const struct plan *p, struct sm_out *o)
+{
+	char err[256];
+
+	if (write_report(p, o->f, false) < 0) {
+		sm_out_abort(o);
+		return -1;
+	}
+	if (sm_out_close(o, err, sizeof(err)) == 0)
+		return 0;
+	usage_error("check: cannot write %s: %s", p->o.junit, err);
+	return -1;
+}
+
 static void free_plan(struct plan *p)
 {
 	for (unsigned i = 0; i < p->nscn; i++) {
@@ -850,6 +942,12 @@ static int run_check(int argc, char **argv, bool stats)
 		return usage_error("check: nothing to check (no scenario of a "
 		                   "built arch)");
 	}
+	struct sm_out junit;
+	char err[256];
+	if (p->o.junit && sm_out_open(&junit, p->o.junit, err, sizeof(err)) < 0) {
+		free_plan(p);
+		return usage_error("check: cannot write %s: %s", p->o.junit, err);
+	}
 	time_t t0 = time(NULL);
 	run_all(p);
 	struct tally t = { 0 };
@@ -866,7 +964,12 @@ static int run_check(int argc, char **argv, bool stats)
 		if (!trace_failed && write_trace(p, j) < 0)
 			trace_failed = true; /* said once; no partial set either */
 	}
-	if (p->o.json) {
+	if (p->o.junit && close_junit(p, &junit) < 0)
+		trace_failed = true; /* an output not written: exit 2 */
+	if (p->o.tap) {
+		if (write_report(p, stdout, true) < 0)
+			trace_failed = true;
+	} else if (p->o.json) {
 		print_json(p, &t);
 	} else {
 		print_table(p);
