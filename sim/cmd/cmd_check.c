@@ -841,8 +841,8 @@ static enum sm_case_kind case_kind(const struct job *j)
 	       : as_expected(j) ? SM_CASE_PASS : SM_CASE_FAILURE;
 }
 
-/* --tap to f, or --junit into the file opened before the run: 0, or -1
- * after one line on stderr (no partial file left). */
+/* --tap to f, or --junit into the file opened before the run: 0, -1
+ * out of memory (said on stderr), -2 f reports a write error. */
 static int write_report(const struct plan *p, FILE *f, bool tap)
 {
 	struct sm_report_case *c = calloc(p->njobs, sizeof(*c));
@@ -868,13 +868,13 @@ static int write_report(const struct plan *p, FILE *f, bool tap)
 	}
 	struct sm_report r = { sm_engine_name(p->o.engine), p->o.x.bound,
 	                       p->o.x.random_runs, c, p->njobs };
-	if (!rc)
-		rc = tap ? sm_report_tap(f, &r) : sm_report_junit(f, &r);
+	if (!rc && (tap ? sm_report_tap(f, &r) : sm_report_junit(f, &r)) < 0)
+		rc = -2;
 	for (unsigned i = 0; lines && i < 2 * p->njobs; i++)
 		free(lines[i]);
 	free(lines);
 	free(c);
-	if (rc)
+	if (rc == -1)
 		usage_error("check: cannot write the %s report: out of memory",
 		            tap ? "TAP" : "JUnit");
 	return rc;
@@ -885,11 +885,11 @@ static int close_junit(const struct plan *p, struct sm_out *o)
 {
 	char err[256];
 
-	if (write_report(p, o->f, false) < 0) {
+	if (write_report(p, o->f, false) == -1) {
 		sm_out_abort(o);
 		return -1;
 	}
-	if (sm_out_close(o, err, sizeof(err)) == 0)
+	if (sm_out_close(o, err, sizeof(err)) == 0) /* says a write error */
 		return 0;
 	usage_error("check: cannot write %s: %s", p->o.junit, err);
 	return -1;
@@ -967,8 +967,11 @@ static int run_check(int argc, char **argv, bool stats)
 	if (p->o.junit && close_junit(p, &junit) < 0)
 		trace_failed = true; /* an output not written: exit 2 */
 	if (p->o.tap) {
-		if (write_report(p, stdout, true) < 0)
-			trace_failed = true;
+		int w = write_report(p, stdout, true);
+		if (w == -2 || (w == 0 && fflush(stdout) != 0))
+			usage_error("check: cannot write the TAP report: %s",
+			            strerror(errno));
+		trace_failed |= w != 0 || ferror(stdout);
 	} else if (p->o.json) {
 		print_json(p, &t);
 	} else {
