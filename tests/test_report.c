@@ -370,6 +370,13 @@ static void test_bad_outputs(void **state)
 	    "--junit /dev/full");
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "check: cannot write /dev/full"));
+	/* TAP on a standard output that cannot take it: exit 2 */
+	snprintf(args, sizeof(args), "cd '%s' && '%s' check reference "
+	         "--scenario x86_pinned --bound 0 --no-traces --tap >/dev/full "
+	         "2>/dev/null", SELFMON_SRC, SELFMON_BIN);
+	int rc = system(args);
+	assert_true(WIFEXITED(rc));
+	assert_int_equal(WEXITSTATUS(rc), 2);
 }
 
 int main(void)
