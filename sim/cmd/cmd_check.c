@@ -945,8 +945,9 @@ static int run_check(int argc, char **argv, bool stats)
 	struct sm_out junit;
 	char err[256];
 	if (p->o.junit && sm_out_open(&junit, p->o.junit, err, sizeof(err)) < 0) {
+		rc = usage_error("check: cannot write %s: %s", p->o.junit, err);
 		free_plan(p);
-		return usage_error("check: cannot write %s: %s", p->o.junit, err);
+		return rc;
 	}
 	time_t t0 = time(NULL);
 	run_all(p);
