@@ -6,16 +6,49 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bundled.h"
 
+static char installed_traces[PATH_MAX];
+
+/* An installed selfmon's scenarios are at ../share/selfmon/traces from
+ * the binary (cmake --install puts them there); "" when there are none. */
+static void find_installed_traces(void)
+{
+	char exe[PATH_MAX], dir[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct stat st;
+
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	snprintf(dir, sizeof(dir), "%s/../share/selfmon/traces", exe);
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    !realpath(dir, installed_traces))
+		installed_traces[0] = '\0';
+}
+
+/* $SELFMON_TRACES, else an installed selfmon's, else the source tree's. */
 const char *sm_traces_dir(void)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	const char *d = getenv("SELFMON_TRACES");
-	return d && *d ? d : SELFMON_TRACES_DIR;
+
+	if (d && *d)
+		return d;
+	pthread_once(&once, find_installed_traces);
+	return installed_traces[0] ? installed_traces : SELFMON_TRACES_DIR;
 }
 
 static bool is_path(const char *name)

@@ -5,7 +5,8 @@
  * Owns: the options, the cells (arch x reader x scenario) and the workers
  * that explore them (-j), the expected verdicts of built-in readers, the
  * table / JSON output, counterexample trace files and the exit status
- * (DESIGN.md §8).  Exploration itself is explore.c.
+ * (DESIGN.md §8).  Exploration itself is explore.c; the JUnit and TAP
+ * reports are report.c's, from the cells this file hands it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,6 +27,7 @@
 #include "json.h"
 #include "options.h"
 #include "outfile.h"
+#include "report.h"
 #include "user_reader.h"
 
 #define MAX_SCENARIOS 64
@@ -43,10 +45,12 @@ struct job {
 	char *min_line, *found_line; /* of a failing cell (lines_for_jobs) */
 	char error[sizeof(((struct sm_result *)0)->detail)];
 	char trace[PATH_MAX];
+	double seconds;             /* exploring the cell took */
 };
 
 struct opts {
-	bool json, explore_stats, arch_all, no_traces;
+	bool json, explore_stats, arch_all, no_traces, tap;
+	const char *junit;       /* --junit FILE */
 	int arch; /* -1: all built */
 	enum sm_engine_kind engine;
 	struct sm_explore_opts x;
@@ -101,7 +105,9 @@ static const char usage[] =
 	SM_ACTION_FILTER_USAGE
 	"  --traces DIR    where counterexample traces go (default traces/cex)\n"
 	"  --no-traces     write none\n"
-	"  --json          one JSON document with every verdict\n\n"
+	"  --json          one JSON document with every verdict\n"
+	"  --tap           TAP version 13 on standard output instead of the table\n"
+	"  --junit FILE    also write a JUnit XML report (a test case per cell)\n\n"
 	"Verdicts: PASS (no schedule within the bound breaks the reader),\n"
 	"WRONG_VALUE, FAULT, LIVELOCK, and INCOMPLETE: no failure found, but a\n"
 	"schedule was still retrying at the step budget while the kernel kept\n"
@@ -129,7 +135,7 @@ static int number_arg(const char *opt, const char *v, uint64_t max,
 
 enum {
 	O_JSON = SM_OPT_LONG, O_NO_TRACES, O_ARCH, O_ENGINE, O_SCENARIO, O_SHARD,
-	O_ABI, O_TRACES, O_BOUND, O_RANDOM, O_TIME_LIMIT, O_SEED,
+	O_ABI, O_TRACES, O_BOUND, O_RANDOM, O_TIME_LIMIT, O_SEED, O_TAP, O_JUNIT,
 };
 
 static const struct sm_optdef options[] = {
@@ -147,6 +153,8 @@ static const struct sm_optdef options[] = {
 	{ "random", required_argument, O_RANDOM, NULL },
 	{ "time-limit", required_argument, O_TIME_LIMIT, NULL },
 	{ "seed", required_argument, O_SEED, NULL },
+	{ "tap", no_argument, O_TAP, NULL },
+	{ "junit", required_argument, O_JUNIT, "a file" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
 };
@@ -260,6 +268,12 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 	case O_TRACES:
 		o->traces = val;
 		return 0;
+	case O_TAP:
+		o->tap = true;
+		return 0;
+	case O_JUNIT:
+		o->junit = val;
+		return 0;
 	case O_ARCH: case O_ENGINE: case O_ABI: case O_SHARD:
 		return take_choice(o, c, val);
 	case SM_AF_ACTIONS: case SM_AF_WITHOUT: case SM_AF_DROP:
@@ -293,6 +307,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		                   o->users[0]);
 	if (!o->nusers && o->abi >= 0)
 		return usage_error("check: --abi applies to PATH:SYMBOL readers only");
+	if (o->tap && o->json)
+		return usage_error("check: --tap and --json both want standard "
+		                   "output: give one");
 	if (seeded && !o->x.random_runs)
 		return usage_error("check: --seed applies to --random N only");
 	char why[256];
@@ -500,8 +517,17 @@ static bool incomplete(const struct job *j)
 	       j->cell.verdict == SM_V_UNSUPPORTED;
 }
 
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
 static void run_job(struct plan *p, struct job *j)
 {
+	double t0 = now();
 	struct sm_session *s = sm_session_new();
 
 	if (!s || sm_session_init(s, j->scn, j->reader, p->o.engine, j->error,
@@ -515,6 +541,7 @@ static void run_job(struct plan *p, struct job *j)
 	if (j->cell.verdict == SM_V_ERROR) /* selfmon's, not the reader's */
 		snprintf(j->error, sizeof(j->error), "%s", j->cell.res.detail);
 	sm_session_free(s);
+	j->seconds = now() - t0;
 }
 
 static void progress(struct plan *p, time_t t0)
@@ -733,8 +760,12 @@ static void print_details(const struct plan *p)
 		       sm_verdict_name(j->cell.verdict), expected_name(j));
 		printf("  %s\n", j->cell.res.detail);
 		if (sm_verdict_fails(j->cell.verdict)) {
+			char *replay = sm_report_replay(j->min_line);
 			printf("  found:     %s\n  minimised: %s\n", j->found_line,
 			       j->min_line);
+			if (replay)
+				printf("  replay:    %s\n", replay);
+			free(replay);
 			if (j->trace[0])
 				printf("  trace:     %s\n", j->trace);
 		}
@@ -792,6 +823,61 @@ static void print_json(const struct plan *p, const struct tally *t)
 	putchar('\n');
 }
 
+/* What a cell is for a CI report (the exit status's reading of it). */
+static enum sm_case_kind case_kind(const struct job *j)
+{
+	return j->error[0] ? SM_CASE_ERROR : incomplete(j) ? SM_CASE_SKIPPED
+	       : as_expected(j) ? SM_CASE_PASS : SM_CASE_FAILURE;
+}
+
+/* --tap to f, or --junit into the file opened before the run: 0, -1
+ * out of memory (said on stderr), -2 f reports a write error. */
+static int write_report(const struct plan *p, FILE *f, bool tap)
+{
+	struct sm_report_case *c = calloc(p->njobs, sizeof(*c));
+	int rc = c ? 0 : -1;
+
+	for (unsigned i = 0; !rc && i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+		c[i] = (struct sm_report_case){
+			.arch = sm_arch_name(j->scn->cfg.arch),
+			.reader = j->reader->name, .abi = sm_abi_name(j->reader->abi),
+			.scenario = j->scn_name, .expected = expected_name(j),
+			.verdict = j->error[0] ? "ERROR"
+			           : sm_verdict_name(j->cell.verdict),
+			.kind = case_kind(j), .trace = j->trace,
+			.detail = j->error[0] ? j->error : j->cell.res.detail,
+			.schedules = j->cell.runs, .blocked = j->cell.blocked,
+			.seconds = j->seconds };
+		c[i].found = j->found_line;      /* NULL unless it failed */
+		c[i].minimised = j->min_line;
+	}
+	struct sm_report r = { sm_engine_name(p->o.engine), p->o.x.bound,
+	                       p->o.x.random_runs, c, p->njobs };
+	if (!rc && (tap ? sm_report_tap(f, &r) : sm_report_junit(f, &r)) < 0)
+		rc = -2;
+	free(c);
+	if (rc == -1)
+		usage_error("check: cannot write the %s report: out of memory",
+		            tap ? "TAP" : "JUnit");
+	return rc;
+}
+
+/* The --junit file, written whole (outfile.c) or not at all. */
+static int close_junit(const struct plan *p, struct sm_out *o)
+{
+	char err[256];
+
+	if (write_report(p, o->f, false) == -1) {
+		sm_out_abort(o);
+		return -1;
+	}
+	if (sm_out_close(o, err, sizeof(err)) == 0) /* says a write error */
+		return 0;
+	usage_error("check: cannot write %s: %s", p->o.junit, err);
+	return -1;
+}
+
 static void free_plan(struct plan *p)
 {
 	for (unsigned i = 0; i < p->nscn; i++) {
@@ -811,6 +897,49 @@ static void free_plan(struct plan *p)
 	}
 	free(p->jobs);
 	free(p);
+}
+
+/* Count the verdicts and write the traces: 0, or -1 when a trace could
+ * not be written (said once; no partial set either). */
+static int tally(struct plan *p, struct tally *t)
+{
+	bool trace_failed = false;
+
+	for (unsigned i = 0; i < p->njobs; i++) {
+		struct job *j = &p->jobs[i];
+		t->errors += j->error[0] != 0;
+		t->incomplete += !j->error[0] && incomplete(j) &&
+		                 j->cell.verdict == SM_V_INCOMPLETE;
+		t->unsupported += !j->error[0] &&
+		                  j->cell.verdict == SM_V_UNSUPPORTED;
+		t->unexpected += !j->error[0] && !incomplete(j) && !as_expected(j);
+		t->unjudged += !j->error[0] && !incomplete(j) && j->unjudged;
+		t->runs += j->cell.runs;
+		if (!trace_failed && write_trace(p, j) < 0)
+			trace_failed = true;
+	}
+	return trace_failed ? -1 : 0;
+}
+
+static void print_summary(const struct plan *p, const struct tally *t,
+                          time_t t0)
+{
+	printf("\n%u cells: %u as expected, %u unexpected", p->njobs,
+	       p->njobs - t->unexpected - t->errors - t->incomplete -
+	       t->unjudged - t->unsupported, t->unexpected);
+	if (t->unsupported)
+		printf(", %u UNSUPPORTED (an instruction the emulator cannot "
+		       "run)", t->unsupported);
+	if (t->unjudged)
+		printf(", %u with no expectation under --actions/--without",
+		       t->unjudged);
+	if (t->incomplete)
+		printf(", %u INCOMPLETE (not every schedule judged: see the "
+		       "table)", t->incomplete);
+	printf("%s; %" PRIu64 " schedules in %.0f s%s\n",
+	       t->errors ? ", some could not run" : "", t->runs,
+	       difftime(time(NULL), t0), p->o.x.random_runs
+	       ? "; random sampling, not exhaustive" : "");
 }
 
 static int run_check(int argc, char **argv, bool stats)
@@ -848,47 +977,37 @@ static int run_check(int argc, char **argv, bool stats)
 		return usage_error("check: nothing to check (no scenario of a "
 		                   "built arch)");
 	}
+	struct sm_out junit;
+	char err[256];
+	if (p->o.junit && sm_out_open(&junit, p->o.junit, err, sizeof(err)) < 0) {
+		rc = usage_error("check: cannot write %s: %s", p->o.junit, err);
+		free_plan(p);
+		return rc;
+	}
 	time_t t0 = time(NULL);
 	run_all(p);
 	if (lines_for_jobs(p) < 0) {
+		if (p->o.junit)
+			sm_out_abort(&junit);
 		free_plan(p);
 		return usage_error("check: out of memory");
 	}
 	struct tally t = { 0 };
-	bool trace_failed = false;
-	for (unsigned i = 0; i < p->njobs; i++) {
-		struct job *j = &p->jobs[i];
-		t.errors += j->error[0] != 0;
-		t.incomplete += !j->error[0] && incomplete(j) &&
-		                j->cell.verdict == SM_V_INCOMPLETE;
-		t.unsupported += !j->error[0] && j->cell.verdict == SM_V_UNSUPPORTED;
-		t.unexpected += !j->error[0] && !incomplete(j) && !as_expected(j);
-		t.unjudged += !j->error[0] && !incomplete(j) && j->unjudged;
-		t.runs += j->cell.runs;
-		if (!trace_failed && write_trace(p, j) < 0)
-			trace_failed = true; /* said once; no partial set either */
-	}
-	if (p->o.json) {
+	bool trace_failed = tally(p, &t) < 0;
+	if (p->o.junit && close_junit(p, &junit) < 0)
+		trace_failed = true; /* an output not written: exit 2 */
+	if (p->o.tap) {
+		int w = write_report(p, stdout, true);
+		if (w == -2 || (w == 0 && fflush(stdout) != 0))
+			usage_error("check: cannot write the TAP report: %s",
+			            strerror(errno));
+		trace_failed |= w != 0 || ferror(stdout);
+	} else if (p->o.json) {
 		print_json(p, &t);
 	} else {
 		print_table(p);
 		print_details(p);
-		printf("\n%u cells: %u as expected, %u unexpected", p->njobs,
-		       p->njobs - t.unexpected - t.errors - t.incomplete -
-		       t.unjudged - t.unsupported, t.unexpected);
-		if (t.unsupported)
-			printf(", %u UNSUPPORTED (an instruction the emulator cannot "
-			       "run)", t.unsupported);
-		if (t.unjudged)
-			printf(", %u with no expectation under --actions/--without",
-			       t.unjudged);
-		if (t.incomplete)
-			printf(", %u INCOMPLETE (not every schedule judged: see the "
-			       "table)", t.incomplete);
-		printf("%s; %" PRIu64 " schedules in %.0f s%s\n",
-		       t.errors ? ", some could not run" : "", t.runs,
-		       difftime(time(NULL), t0), p->o.x.random_runs
-		       ? "; random sampling, not exhaustive" : "");
+		print_summary(p, &t, t0);
 	}
 	free_plan(p);
 	return t.errors || trace_failed ? 2 : t.unexpected ? 1

@@ -8,7 +8,8 @@
  * observing one, so merging those points keeps the search exhaustive);
  * with engine snapshots a shared prefix is executed once.  Also seeded
  * random sampling, minimisation of a failing schedule, and the schedule's
- * one-line form.  It must not know how an engine executes.
+ * one-line form, and where the bundled scenarios are.  It must not know
+ * how an engine executes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "explore.h"
 

@@ -1,0 +1,335 @@
+/*
+ * report.c — JUnit XML and TAP 13 of check's cells (see report.h).
+ *
+ * JUnit: one <testsuite> per arch, one <testcase> per reader x scenario
+ * (classname "ARCH:READER", name the scenario); a failed reader is a
+ * <failure> whose text holds the counterexample and the replay command,
+ * selfmon's own error an <error>, INCOMPLETE and UNSUPPORTED a <skipped>
+ * with the reason.  TAP: a plan, "ok"/"not ok" per cell in the same
+ * order, "# SKIP" for INCOMPLETE and UNSUPPORTED, and a YAML block of the
+ * details under every cell that did not simply pass.  Every string that
+ * came from the user (reader paths, scenario files, details quoting
+ * them) is escaped for its place; bytes XML cannot carry (control bytes,
+ * invalid UTF-8) are written as '?'.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* Length of the valid UTF-8 sequence at s (1 for ASCII), or 0. */
+static unsigned utf8_len(const unsigned char *s)
+{
+	unsigned n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+	           : (s[0] & 0xF0) == 0xE0 ? 3
+	           : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+
+	for (unsigned i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if (n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) ||
+	               (s[0] == 0xED && s[1] >= 0xA0))) /* overlong, surrogate */
+		return 0;
+	if (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) ||
+	               (s[0] == 0xF4 && s[1] >= 0x90)))
+		return 0;
+	return n;
+}
+
+/* s as XML character data or attribute value. */
+static void xml_put(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+
+	while (*s) {
+		unsigned n = utf8_len(s);
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		case '\n': fputs("&#10;", f); break;
+		case '\t': fputs("&#9;", f); break;
+		default:
+			if (n == 0 || *s < 0x20) {
+				fputc('?', f);
+				n = 1;
+			} else {
+				fwrite(s, 1, n, f);
+			}
+			s += n;
+			continue;
+		}
+		s++;
+	}
+}
+
+/* s as a YAML double-quoted scalar. */
+static void yaml_put(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+
+	fputc('"', f);
+	while (*s) {
+		unsigned n = utf8_len(s);
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (n == 0 || *s < 0x20 || *s == 0x7f)
+			fprintf(f, "\\x%02x", *s);
+		else
+			fwrite(s, 1, n, f);
+		s += n ? n : 1;
+	}
+	fputc('"', f);
+}
+
+/* s in a TAP description: '#' would start a directive, a newline a line. */
+static void tap_put(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+
+	for (; *s; s++)
+		if (*s == '#' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else
+			fputc(*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+char *sm_report_replay(const char *line)
+{
+	size_t n = strlen("selfmon replay '' --explain") + 1;
+
+	for (const char *c = line; *c; c++)
+		n += *c == '\'' ? 4 : 1;
+	char *out = malloc(n), *o = out;
+	if (!out)
+		return NULL;
+	o += sprintf(o, "selfmon replay '");
+	for (const char *c = line; *c; c++)
+		if (*c == '\'')
+			o += sprintf(o, "'\\''");
+		else
+			*o++ = *c;
+	strcpy(o, "' --explain");
+	return out;
+}
+
+static bool has(const char *s)
+{
+	return s && *s;
+}
+
+/* The counterexample's lines, for a failure's text and TAP's YAML. */
+static void junit_cex(FILE *f, const struct sm_report_case *c)
+{
+	fputs("counterexample: ", f);
+	xml_put(f, c->found);
+	fputs("&#10;minimised: ", f);
+	xml_put(f, c->minimised);
+	char *replay = sm_report_replay(c->minimised);
+	fputs("&#10;replay: ", f);
+	xml_put(f, replay ? replay : "(out of memory)");
+	free(replay);
+	if (has(c->trace)) {
+		fputs("&#10;trace: ", f);
+		xml_put(f, c->trace);
+	}
+}
+
+static void junit_result(FILE *f, const struct sm_report_case *c)
+{
+	static const char *const tag[] = {
+		[SM_CASE_FAILURE] = "failure", [SM_CASE_ERROR] = "error",
+		[SM_CASE_SKIPPED] = "skipped",
+	};
+
+	if (c->kind == SM_CASE_PASS)
+		return;
+	fprintf(f, "      <%s message=\"", tag[c->kind]);
+	xml_put(f, c->verdict);
+	if (c->kind == SM_CASE_FAILURE && strcmp(c->expected, "-")) {
+		fputs(", expected ", f);
+		xml_put(f, c->expected);
+	}
+	if (c->kind == SM_CASE_SKIPPED)
+		fputs(strcmp(c->verdict, "INCOMPLETE")
+		      ? " (an instruction the emulator cannot run)"
+		      : " (not every schedule judged)", f);
+	fputs(": ", f);
+	xml_put(f, c->detail);
+	if (c->kind == SM_CASE_SKIPPED) {
+		fputs("\"/>\n", f);
+		return;
+	}
+	fputs("\" type=\"", f);
+	xml_put(f, c->verdict);
+	fputs("\">", f);
+	xml_put(f, c->detail);
+	if (has(c->minimised)) {
+		fputs("&#10;", f);
+		junit_cex(f, c);
+	}
+	fprintf(f, "</%s>\n", tag[c->kind]);
+}
+
+static void junit_case(FILE *f, const struct sm_report_case *c)
+{
+	fputs("    <testcase classname=\"", f);
+	xml_put(f, c->arch);
+	fputc(':', f);
+	xml_put(f, c->reader);
+	fputs("\" name=\"", f);
+	xml_put(f, c->scenario);
+	fprintf(f, "\" time=\"%.3f\">\n", c->seconds);
+	junit_result(f, c);
+	fputs("      <system-out>verdict ", f);
+	xml_put(f, c->verdict);
+	fputs(", expected ", f);
+	xml_put(f, c->expected);
+	fprintf(f, "; abi ");
+	xml_put(f, c->abi);
+	fprintf(f, "; %" PRIu64 " schedules, %" PRIu64 " blocked</system-out>\n"
+	        "    </testcase>\n", c->schedules, c->blocked);
+}
+
+struct counts {
+	unsigned tests, kind[4];
+	double seconds;
+};
+
+static struct counts count(const struct sm_report *r, const char *arch)
+{
+	struct counts n = { 0 };
+
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct sm_report_case *c = &r->cases[i];
+		if (arch && strcmp(arch, c->arch))
+			continue;
+		n.tests++;
+		n.kind[c->kind]++;
+		n.seconds += c->seconds;
+	}
+	return n;
+}
+
+static void junit_counts(FILE *f, const struct counts *n)
+{
+	fprintf(f, " tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" "
+	        "time=\"%.3f\"", n->tests, n->kind[SM_CASE_FAILURE],
+	        n->kind[SM_CASE_ERROR], n->kind[SM_CASE_SKIPPED], n->seconds);
+}
+
+/* Was arch already given its suite by an earlier case? */
+static bool seen(const struct sm_report *r, unsigned i)
+{
+	for (unsigned k = 0; k < i; k++)
+		if (!strcmp(r->cases[k].arch, r->cases[i].arch))
+			return true;
+	return false;
+}
+
+static void junit_suite(FILE *f, const struct sm_report *r, const char *arch)
+{
+	struct counts n = count(r, arch);
+
+	fputs("  <testsuite name=\"selfmon check ", f);
+	xml_put(f, arch);
+	fputc('"', f);
+	junit_counts(f, &n);
+	fprintf(f, ">\n    <properties>\n"
+	        "      <property name=\"engine\" value=\"");
+	xml_put(f, r->engine);
+	fprintf(f, "\"/>\n      <property name=\"bound\" value=\"%u\"/>\n"
+	        "      <property name=\"random\" value=\"%u\"/>\n"
+	        "    </properties>\n", r->bound, r->random);
+	for (unsigned i = 0; i < r->n; i++)
+		if (!strcmp(r->cases[i].arch, arch))
+			junit_case(f, &r->cases[i]);
+	fputs("  </testsuite>\n", f);
+}
+
+int sm_report_junit(FILE *f, const struct sm_report *r)
+{
+	struct counts n = count(r, NULL);
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	      "<testsuites name=\"selfmon check\"", f);
+	junit_counts(f, &n);
+	fputs(">\n", f);
+	for (unsigned i = 0; i < r->n; i++)
+		if (!seen(r, i))
+			junit_suite(f, r, r->cases[i].arch);
+	fputs("</testsuites>\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+static void yaml_field(FILE *f, const char *key, const char *val)
+{
+	if (!val)
+		return;
+	fprintf(f, "  %s: ", key);
+	yaml_put(f, val);
+	fputc('\n', f);
+}
+
+static void tap_yaml(FILE *f, const struct sm_report_case *c)
+{
+	static const char *const severity[] = {
+		[SM_CASE_FAILURE] = "fail", [SM_CASE_ERROR] = "error",
+		[SM_CASE_SKIPPED] = "skip",
+	};
+
+	fputs("  ---\n", f);
+	fprintf(f, "  severity: %s\n", severity[c->kind]);
+	yaml_field(f, "verdict", c->verdict);
+	yaml_field(f, "expected", c->expected);
+	yaml_field(f, "arch", c->arch);
+	yaml_field(f, "reader", c->reader);
+	yaml_field(f, "abi", c->abi);
+	yaml_field(f, "scenario", c->scenario);
+	yaml_field(f, "detail", c->detail);
+	fprintf(f, "  schedules: %" PRIu64 "\n  blocked: %" PRIu64 "\n",
+	        c->schedules, c->blocked);
+	if (has(c->minimised)) {
+		char *replay = sm_report_replay(c->minimised);
+		yaml_field(f, "counterexample", c->found);
+		yaml_field(f, "minimised", c->minimised);
+		yaml_field(f, "replay", replay ? replay : "(out of memory)");
+		free(replay);
+	}
+	if (has(c->trace))
+		yaml_field(f, "trace", c->trace);
+	fputs("  ...\n", f);
+}
+
+int sm_report_tap(FILE *f, const struct sm_report *r)
+{
+	fprintf(f, "TAP version 13\n1..%u\n", r->n);
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct sm_report_case *c = &r->cases[i];
+		bool ok = c->kind == SM_CASE_PASS || c->kind == SM_CASE_SKIPPED;
+		fprintf(f, "%s %u - ", ok ? "ok" : "not ok", i + 1);
+		tap_put(f, c->arch);
+		fputc(' ', f);
+		tap_put(f, c->reader);
+		fputc(' ', f);
+		tap_put(f, c->scenario);
+		fputs(": ", f);
+		tap_put(f, c->verdict);
+		if (c->kind == SM_CASE_FAILURE && strcmp(c->expected, "-")) {
+			fputs(", expected ", f);
+			tap_put(f, c->expected);
+		}
+		if (c->kind == SM_CASE_SKIPPED)
+			fputs(strcmp(c->verdict, "INCOMPLETE")
+			      ? " # SKIP an instruction the emulator cannot run"
+			      : " # SKIP not every schedule judged", f);
+		fputc('\n', f);
+		if (c->kind != SM_CASE_PASS)
+			tap_yaml(f, c);
+	}
+	return ferror(f) ? -1 : 0;
+}
