@@ -28,8 +28,8 @@ struct cmp {
 	size_t mark_upto;        /* last_page()'s cache: lines scanned ... */
 	long last_mark[MAX_EV];  /* ... and each event's last mark in them */
 	const struct hw_trace_line *cur; /* the switches line being replayed */
-	bool capped;             /* a cap was hit: the message is in err */
-	char err[256];
+	bool capped;             /* the preemption cap was hit */
+	char err[256];           /* the model's message (names no file) */
 };
 
 static enum sm_event_type type_of(const char *name, bool software)
@@ -180,10 +180,6 @@ static void apply_switches(struct cmp *c, struct sm_model *m, uint64_t n)
 	char err[128];
 
 	if (n > SM_TRACE_MAX_PREEMPTIONS - c->replayed) {
-		if (!c->capped)
-			snprintf(c->err, sizeof(c->err), "%s:%u:%u: the trace replays "
-			         "more than the cap of %d context switches", c->t.name,
-			         c->cur->line, c->cur->col, SM_TRACE_MAX_PREEMPTIONS);
 		c->capped = true;
 		n = SM_TRACE_MAX_PREEMPTIONS - c->replayed;
 	}
@@ -371,14 +367,16 @@ int hw_compare_text(const char *name, const char *text, FILE *out,
 		        c.t.n, c.t.nev, sm_arch_name(c.t.arch));
 	if (rc == 0)
 		replay(&c, &r, out);
+	if (rc == 0 && c.capped) { /* the line replayed when the cap was hit */
+		snprintf(err, errlen, "%s:%u:%u: the trace replays more than the "
+		         "cap of %d context switches", name, c.cur->line, c.cur->col,
+		         SM_TRACE_MAX_PREEMPTIONS);
+		rc = -1;
+	}
 	hw_trace_free(&c.t);
 	free(c.next_action);
 	if (rc < 0)
 		return -1;
-	if (c.capped) {
-		snprintf(err, errlen, "%s", c.err);
-		return -1;
-	}
 	if (out)
 		fprintf(out, "%u actions replayed: %s\n", r.actions, r.diffs
 		        ? "the model differs from the recorded pages" :
