@@ -13,7 +13,6 @@
  * index-0 path of every reader).
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
