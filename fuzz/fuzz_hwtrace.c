@@ -5,11 +5,11 @@
  * traces/hw.
  */
 #include "fuzz.h"
-#include "hw.h"
+#include "hw_compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[512], *text;
+	char err[2048], *text;
 
 	if (memchr(data, '\0', size)) /* the command refuses a NUL byte */
 		return 0;

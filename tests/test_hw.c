@@ -215,12 +215,21 @@ static void test_bad_usage(void **state)
 {
 	(void)state;
 	expect_usage_error("hw --iterations 0", "--iterations needs 1..");
+	expect_usage_error("hw --iterations=0", "--iterations needs 1..");
+	expect_usage_error("hw --iterations", "--iterations needs 1..");
+	expect_usage_error("hw --frobnicate", "hw: unknown option '--frobnicate'");
+	expect_usage_error("hw --json=yes", "hw: unknown option '--json=yes'");
+	expect_usage_error("hw record --out", "hw record: unexpected '--out'");
+	expect_usage_error("hw record --out=/dev/null --duration=5",
+	                   "--duration needs 10..600000 (ms)");
+	expect_usage_error("hw record --out /dev/null extra",
+	                   "hw record: unexpected 'extra'");
 	expect_usage_error("hw nosuch", "unknown reader 'nosuch'");
 	expect_usage_error("hw record", "missing --out FILE");
 	expect_usage_error("model --compare /nonexistent.trace",
 	                   "/nonexistent.trace: No such file");
 	expect_usage_error("model --compare README.md",
-	                   "not a selfmon hw trace line");
+	                   "README.md:3:1: not a selfmon hw trace line");
 }
 
 int main(void)

@@ -123,7 +123,7 @@ static void test_control_bytes(void **state)
 	write_text("esc.trace", "arch x86_64\nevent task-clock software\n"
 	           "at 1 mark task-\033]0;title\007clock lock=0\n");
 	expect_error_on("model --compare %s", "esc.trace",
-	                "esc.trace:3: control character in a trace line");
+	                "esc.trace:3:16: control character in a trace line");
 	/* a file name with an escape sequence: the report shows it escaped */
 	char cmd[16384];
 	snprintf(cmd, sizeof(cmd), "cp '%s/traces/hw/swevents.trace' '%s'",
@@ -171,8 +171,8 @@ static void test_trace_switch_caps(void **state)
 	(void)state;
 	edited_trace("jump.trace", "switches before count=12", 1000000);
 	expect_error_on("model --compare %s", "jump.trace",
-	                "jump.trace:44: 1000004 context switches since the count "
-	                "before, over the cap of 10000 per trace line");
+	                "jump.trace:44:35: 1000004 context switches since the "
+	                "count before, over the cap of 10000 per trace line");
 	/* 200 lines of 10,000 switches each: 2,000,000 preemptions */
 	FILE *f = fopen(in_dir("many.trace"), "w");
 	assert_non_null(f);
@@ -200,11 +200,56 @@ static void test_trace_action_event(void **state)
 	snprintf(text, sizeof(text), "%sat 2 action reset event=\n", head);
 	write_text("empty.trace", text);
 	expect_error_on("model --compare %s", "empty.trace",
-	                "empty.trace:7: the action names no event of the trace");
+	                "empty.trace:7:25: the action names no event of the "
+	                "trace");
 	snprintf(text, sizeof(text), "%sat 2 action reset event=cycles\n", head);
 	write_text("other.trace", text);
 	expect_error_on("model --compare %s", "other.trace",
-	                "other.trace:7: the action names no event of the trace");
+	                "other.trace:7:25: the action names no event of the "
+	                "trace");
+}
+
+/* The hw trace parser is as strict as the scenario parser: every error
+ * one line NAME:LINE:COL: message, exit 2, before any output. */
+static void test_trace_syntax(void **state)
+{
+	(void)state;
+	static const char head[] = "arch x86_64\ncpus 2\nevent task-clock "
+	                           "software\n";
+	static const char *const bad[][2] = {
+		{ "at 1 mark task-clock lock=2x\n",
+		  "bad.trace:4:27: bad number '2x' for lock" },
+		{ "at 1 mark task-clock lock=2 lock=3\n",
+		  "bad.trace:4:29: duplicate key 'lock'" },
+		{ "at 1 mark task-clock frob=1\n",
+		  "bad.trace:4:22: unknown key 'frob' for 'mark'" },
+		{ "at 1 mark cycles lock=2\n",
+		  "bad.trace:4:11: unknown event 'cycles'" },
+		{ "at 1 action frobnicate\n",
+		  "bad.trace:4:13: unknown action 'frobnicate'" },
+		{ "at 1 switches later count=1\n",
+		  "bad.trace:4:15: bad value 'later' for switches" },
+		{ "at x mark task-clock\n", "bad.trace:4:4: bad number 'x' for time" },
+		{ "at 1 poke task-clock\n", "bad.trace:4:6: unknown record 'poke'" },
+		{ "at 1 mark\n", "bad.trace:4:10: missing event" },
+		{ "at 1 mark task-clock lock\n",
+		  "bad.trace:4:22: missing '=' in 'lock'" },
+		{ "at 1 mark task-clock lock=99999999999999999999\n",
+		  "bad.trace:4:27: lock out of range" },
+		{ "arch x86_64\n", "bad.trace:4:1: duplicate 'arch'" },
+		{ "cpus 2\n", "bad.trace:4:1: duplicate 'cpus'" },
+		{ "event cycles software x\n", "bad.trace:4:23: unexpected 'x'" },
+		{ "event task-clock\n", "bad.trace:4:7: duplicate event" },
+		{ "event cycles hardware\n", "bad.trace:4:14: unexpected 'hardware'" },
+		{ "frob\n", "bad.trace:4:1: not a selfmon hw trace line" },
+	};
+	char text[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s", head, bad[i][0]);
+		write_text("bad.trace", text);
+		expect_error_on("model --compare %s", "bad.trace", bad[i][1]);
+	}
 }
 
 
@@ -418,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_explain_bug_without_name),
 		cmocka_unit_test(test_trace_switch_caps),
 		cmocka_unit_test(test_trace_action_event),
+		cmocka_unit_test(test_trace_syntax),
 		cmocka_unit_test(test_output_through_symlink),
 		cmocka_unit_test(test_output_fifo),
 		cmocka_unit_test(test_output_devices),

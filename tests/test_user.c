@@ -202,6 +202,60 @@ static void test_user_replay(void **state)
 	unlink(obj);
 }
 
+/* The minimised counterexample line of `check` on a user reader. */
+static void user_cex(const char *obj, const char *symbol, const char *scn,
+                     char *line, size_t n)
+{
+	char args[1024];
+	snprintf(args, sizeof(args), "check '%s:%s' --abi values --scenario %s "
+	         "--json --no-traces", obj, symbol, scn);
+	run(args);
+	assert_int_equal(r.status, 1);
+	const char *m = strstr(r.out, "\"minimised\":\"");
+	assert_non_null(m);
+	snprintf(line, n, "%.*s", (int)(strchr(m + 13, '"') - m - 13), m + 13);
+}
+
+/* --explain on a user's reader built with -g lists the source line of
+ * its instructions (its own DWARF line table, libdw), as it does for the
+ * built-in readers; built without -g, bytes and disassembly only. */
+static void explain_lines(const struct tool *t, const char *flags,
+                          bool shared, bool expect_lines)
+{
+	char obj[512], line[1024], args[1200];
+	snprintf(obj, sizeof(obj), "%s/user-g-%s.%s", tmpdir(), t->arch,
+	         shared ? "so" : "o");
+	if (!compile(t, "reader/variants/no_sext.c", obj, flags, shared))
+		fail_msg("%s could not build no_sext.c %s", t->cc, flags);
+	const char *scn = !strcmp(t->arch, "x86_64") ? "x86_pinned"
+	                  : !strcmp(t->arch, "arm64") ? "arm64_bias"
+	                                              : "riscv64";
+	user_cex(obj, "selfmon_v_no_sext", scn, line, sizeof(line));
+	snprintf(args, sizeof(args), "replay '%s' --explain", line);
+	run(args);
+	assert_int_equal(r.status, 1);
+	const char *src = strstr(r.out, "reader/variants/no_sext.c:");
+	if (expect_lines && !src)
+		fail_msg("%s %s%s: no source line in\n%.2000s", t->cc, flags,
+		         shared ? " -shared" : "", r.out);
+	if (!expect_lines && src)
+		fail_msg("%s %s: a source line without -g", t->cc, flags);
+	if (src) /* file:line, a line number after the colon */
+		assert_true(src[26] >= '1' && src[26] <= '9');
+	unlink(obj);
+}
+
+static void test_user_explain_source_lines(void **state)
+{
+	(void)state;
+	explain_lines(&tools[0], "-O2 -g", false, true);
+	explain_lines(&tools[0], "-O2 -g", true, true);
+	explain_lines(&tools[0], "-O2", false, false);
+	for (size_t i = 2; i < sizeof(tools) / sizeof(tools[0]); i += 2)
+		if (arch_built(tools[i].arch))
+			explain_lines(&tools[i], "-O2 -g", false, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_base_reader_passes),
 		cmocka_unit_test(test_bad_user_readers),
 		cmocka_unit_test(test_user_replay),
+		cmocka_unit_test(test_user_explain_source_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

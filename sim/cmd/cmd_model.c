@@ -4,15 +4,21 @@
  * Owns: driving the model through a scenario's timed actions with no reader
  * running, and printing each page update with the ground truth at that
  * instant, as JSON Lines or as a table.  It must not interpret scenario
- * syntax (scenario.c) nor decide kernel behaviour (model/).
+ * syntax (scenario.c) nor decide kernel behaviour (model/).  `--compare
+ * TRACE` reads a hw trace and prints what sim/hw/hw_compare.c finds.
  */
+#define _GNU_SOURCE /* open_memstream */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "options.h"
-#include "hw.h"
+#include "hw_compare.h"
+#include "hw_trace.h"
+#include "input.h"
 #include "json.h"
 #include "run.h"
 #include "scenario.h"
@@ -154,6 +160,55 @@ static void on_update(void *ctx, const void *model, int ev,
 		print_json(p, m, ev, why, &pc, &t);
 	else
 		print_row(p, m, ev, why, &pc, &t);
+}
+
+/* The report of `--compare`, printed only once the whole comparison ran:
+ * an input over a cap gets one line and no partial report.  *report and
+ * *err are malloc'ed (err: at least errlen bytes). */
+static int compare_report(const char *path, const char *text, char **report,
+                          char *err, size_t errlen)
+{
+	size_t rlen = 0;
+	char *name = strdup(path);
+	FILE *out = name ? open_memstream(report, &rlen) : NULL;
+
+	if (!out) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(name);
+		return -1;
+	}
+	sm_printable(name); /* the report names the file on stdout */
+	int rc = hw_compare_text(name, text, out, err, errlen);
+	if (fclose(out) != 0 && rc >= 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(name);
+	return rc;
+}
+
+static int cmd_model_compare(const char *path)
+{
+	size_t len, errlen = strlen(path) + HW_TRACE_LINE_MAX + 256;
+	char *err = malloc(errlen), *report = NULL, *text = NULL;
+	int rc = -1;
+
+	if (!err)
+		return usage_error("model: out of memory");
+	text = sm_read_input(path, SM_TRACE_MAX_BYTES, &len, err, errlen);
+	if (!text) {
+		usage_error("%s: %s", path, err);
+	} else if (memchr(text, '\0', len)) {
+		usage_error("%s: file contains a NUL byte", path);
+	} else if ((rc = compare_report(path, text, &report, err, errlen)) < 0) {
+		usage_error("%s", err);
+	} else {
+		fputs(report, stdout);
+	}
+	free(report);
+	free(text);
+	free(err);
+	return rc < 0 ? 2 : rc;
 }
 
 static struct sm_scenario scenario; /* large: keep off the stack */

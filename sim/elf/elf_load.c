@@ -1556,6 +1556,18 @@ static void ld_free(struct ld *L)
 	free(L->com);
 }
 
+/* A .o's placed sections, for its source lines. */
+static int record_sections(struct ld *L)
+{
+	if (!(L->img.sec = calloc(L->shnum, sizeof(*L->img.sec))))
+		return fail(L, "out of memory");
+	for (size_t i = 1; i < L->shnum; i++)
+		if (L->secaddr[i] && L->sh[i].sh_size)
+			L->img.sec[L->img.nsec++] = (struct sm_image_section){
+				(uint32_t)i, L->secaddr[i], L->sh[i].sh_size };
+	return 0;
+}
+
 static int load(struct ld *L, const char *symbol)
 {
 	if (L->base & (PAGE - 1) || L->base > UINT64_MAX - MAX_IMAGE)
@@ -1569,6 +1581,9 @@ static int load(struct ld *L, const char *symbol)
 	L->img.base = L->base;
 	if ((L->eh.e_type == ET_REL ? load_rel(L) : load_dyn(L)) < 0)
 		return -1;
+	if (L->eh.e_type == ET_REL ? record_sections(L) < 0
+	                           : (L->img.vaddr_lo = L->lo, 0))
+		return -1;
 	return entry_addr(L, symbol);
 }
 
@@ -1580,9 +1595,11 @@ int sm_elf_load(const char *path, const char *symbol, uint64_t base,
 	                .base = base, .stub_base = stub_base };
 	int r = load(&L, symbol);
 
+	if (r == 0 && !(L.img.path = strdup(path)))
+		r = fail(&L, "out of memory");
 	ld_free(&L);
 	if (r < 0) {
-		free(L.img.mem);
+		sm_image_free(&L.img);
 		memset(img, 0, sizeof(*img));
 		return -1;
 	}
@@ -1607,7 +1624,7 @@ int sm_elf_load_mem(const void *data, size_t len, const char *name,
 
 	ld_free(&L);
 	if (r < 0) {
-		free(L.img.mem);
+		sm_image_free(&L.img);
 		memset(img, 0, sizeof(*img));
 		return -1;
 	}
@@ -1620,5 +1637,7 @@ void sm_image_free(struct sm_image *img)
 	if (!img)
 		return;
 	free(img->mem);
+	free(img->path);
+	free(img->sec);
 	memset(img, 0, sizeof(*img));
 }

@@ -31,6 +31,13 @@ struct sm_segment {
 	unsigned prot;      /* SM_PROT_* */
 };
 
+/* An allocated section of a relocatable object, as placed in the image:
+ * where its source lines are (srcline.c). */
+struct sm_image_section {
+	uint32_t shndx;
+	uint64_t addr, size;
+};
+
 struct sm_image {
 	enum sm_arch arch;
 	uint64_t base;       /* load address of mem[0] */
@@ -39,6 +46,11 @@ struct sm_image {
 	struct sm_segment seg[16];
 	unsigned nseg;
 	uint64_t entry;      /* address of the requested function */
+	/* where the code came from, for its source lines (srcline.c): */
+	char *path;          /* the file (malloc'ed; NULL: from memory) */
+	uint64_t vaddr_lo;   /* a .so: the vaddr of mem[0] */
+	struct sm_image_section *sec; /* a .o: its placed sections */
+	size_t nsec;
 };
 
 /* 0, or -1 with one line "PATH: reason" in err (nothing allocated). */

@@ -12,16 +12,17 @@
  * snapshots: the explorer re-executes each schedule.  x86-64 hosts only.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "explain.h"
 #include "guard.h"
 #include "session.h"
 #include "prims.h"
+#include "srcline.h"
 
 #define NATIVE_BUDGET 5000 /* routed calls */
 
@@ -29,29 +30,39 @@ static _Thread_local struct sm_session *cur;
 
 #define ESCAPE_VERDICT 1000 /* the result is already set */
 
-/* file:line of a code address in this binary (debug info), for
- * --explain: addr2line on the offset from the load base. */
-static void source_line(const void *addr, char *out, size_t n)
+/* file:line of a code address in this process (its debug info), for
+ * --explain; "?" when unknown.  The line table is opened once. */
+static void source_line(const void *addr, char **out)
 {
-	Dl_info info;
-	char cmd[512];
+	static struct sm_srclines *self;
+	char *line = NULL;
 
-	snprintf(out, n, "?");
-	if (!dladdr(addr, &info) || !info.dli_fname)
-		return;
-	snprintf(cmd, sizeof(cmd), "addr2line -e '%s' 0x%lx 2>/dev/null",
-	         info.dli_fname,
-	         (unsigned long)((const char *)addr - (const char *)info.dli_fbase) -
-	             1);
-	FILE *f = popen(cmd, "r");
-	if (!f)
-		return;
-	if (fgets(out, (int)n, f))
-		out[strcspn(out, "\n")] = '\0';
-	pclose(f);
-	const char *base = strstr(out, "/reader/");
-	if (base)
-		memmove(out, base + 1, strlen(base));
+	if (!self)
+		self = sm_srclines_self();
+	/* a return address: the call is the byte before it */
+	int rc = sm_srclines_at(self, (uint64_t)(uintptr_t)addr - 1, &line);
+	const char *base = line ? strstr(line, "/reader/") : NULL;
+	*out = rc < 0 ? NULL : strdup(!line ? "?" : base ? base + 1 : line);
+	free(line);
+	if (!*out) {
+		fputs("selfmon: out of memory (--explain listing)\n", stderr);
+		exit(2);
+	}
+}
+
+static void explain_step(struct sm_session *s, const char *what,
+                         uint64_t arg, const void *caller)
+{
+	char *src, *line;
+
+	source_line(caller, &src);
+	if (asprintf(&line, "%s(%" PRIu64 ") at %s", what, arg, src) < 0) {
+		fputs("selfmon: out of memory (--explain listing)\n", stderr);
+		exit(2);
+	}
+	sm_explain_native(s, line);
+	free(line);
+	free(src);
 }
 
 static void step(const char *what, uint64_t arg, const void *caller)
@@ -64,12 +75,8 @@ static void step(const char *what, uint64_t arg, const void *caller)
 		sm_guard_escape(ESCAPE_VERDICT);
 	}
 	sm_session_observe(s, s->run.step);
-	if (s->explain) {
-		char line[600], src[512];
-		source_line(caller, src, sizeof(src));
-		snprintf(line, sizeof(line), "%s(%" PRIu64 ") at %s", what, arg, src);
-		sm_explain_native(s, line);
-	}
+	if (s->explain)
+		explain_step(s, what, arg, caller);
 	s->run.step++;
 }
 

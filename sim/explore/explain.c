@@ -1,7 +1,13 @@
 /*
  * explain.c — the --explain listing (see explain.h).
+ *
+ * Owns: the listing's text, the disassembly (capstone; objdump for
+ * riscv64) and the source line of each instruction (srcline.c).  Must
+ * not change the run: it only prints what the engines report.
  */
+#define _GNU_SOURCE
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,14 +22,25 @@ static const struct { int ok; cs_arch arch; cs_mode mode; } disasm[SM_NARCH] = {
 	[SM_RISCV64] = { 0, CS_ARCH_ALL, 0 },
 };
 
-/* "addr: text" of every instruction of the image, from objdump. */
-static void objdump_listing(struct sm_explain *x, const char *tool)
+/* Out of memory while listing: one line, exit 2 (the listing is the
+ * command's output; half of it would mislead). */
+static void oom(void)
 {
-	char cmd[800], line[300];
+	fputs("selfmon: out of memory (--explain listing)\n", stderr);
+	exit(2);
+}
 
-	snprintf(cmd, sizeof(cmd), "%s -d --no-show-raw-insn '%s' 2>/dev/null",
-	         tool, x->elf);
+/* "addr: text" of every instruction of the image, from objdump. */
+static void objdump_listing(struct sm_explain *x, const char *tool,
+                            const char *elf)
+{
+	char *cmd, line[300];
+
+	if (asprintf(&cmd, "%s -d --no-show-raw-insn '%s' 2>/dev/null", tool,
+	             elf) < 0)
+		oom();
 	FILE *p = popen(cmd, "r");
+	free(cmd);
 	if (!p)
 		return;
 	while (fgets(line, sizeof(line), p) && x->nlist < SM_EXPLAIN_LIST) {
@@ -40,22 +57,41 @@ static void objdump_listing(struct sm_explain *x, const char *tool)
 	pclose(p);
 }
 
+/* The line table of the reader code: the built-in readers' image keeps
+ * its debug info beside the build; a user's object has its own, if it
+ * was built with -g. */
+static void open_lines(struct sm_explain *x, const struct sm_session *s)
+{
+	enum sm_arch a = s->scn->cfg.arch;
+	const struct sm_image *img = s->reader->image;
+	char *elf;
+
+	if (img) {
+		if (img->path)
+			x->lines = sm_srclines_file(img->path, img);
+		return;
+	}
+	if (asprintf(&elf, "%s/%s/readers.elf", SELFMON_BLOB_DIR,
+	             sm_arch_name(a)) < 0)
+		oom();
+	x->lines = sm_srclines_file(elf, NULL);
+	if (!x->have_cs && a == SM_RISCV64)
+		objdump_listing(x, "riscv64-linux-gnu-objdump", elf);
+	free(elf);
+}
+
 void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s)
 {
 	enum sm_arch a = s->scn->cfg.arch;
 
 	memset(x, 0, sizeof(*x));
-	x->list = calloc(SM_EXPLAIN_LIST, sizeof(*x->list));
+	if (!(x->list = calloc(SM_EXPLAIN_LIST, sizeof(*x->list))))
+		oom();
 	x->f = f;
 	x->last = *sm_model_page(&s->model, 0);
 	x->have_cs = disasm[a].ok &&
 	             cs_open(disasm[a].arch, disasm[a].mode, &x->cs) == CS_ERR_OK;
-	/* the built-in readers' image keeps its debug info beside the build */
-	if (!s->reader->image)
-		snprintf(x->elf, sizeof(x->elf), "%s/%s/readers.elf",
-		         SELFMON_BLOB_DIR, sm_arch_name(a));
-	if (!x->have_cs && x->elf[0] && a == SM_RISCV64)
-		objdump_listing(x, "riscv64-linux-gnu-objdump");
+	open_lines(x, s);
 }
 
 void sm_explain_done(struct sm_explain *x)
@@ -68,34 +104,37 @@ void sm_explain_done(struct sm_explain *x)
 	x->have_cs = false;
 	free(x->list);
 	x->list = NULL;
+	for (unsigned i = 0; i < sizeof(x->src) / sizeof(x->src[0]); i++)
+		free(x->src[i].where);
+	free(x->last_where);
+	x->last_where = NULL;
+	sm_srclines_free(x->lines);
+	x->lines = NULL;
 }
 
-/* file:line of a code address, from the image's debug info (addr2line),
- * remembered per address; "" when unknown. */
+/* file:line of a code address, from the code's line table, remembered
+ * per address; "" when unknown.  The built-in readers' paths start at
+ * reader/. */
 static const char *where(struct sm_explain *x, uint64_t addr)
 {
-	char cmd[800], line[200] = "";
+	char *line = NULL;
 
-	if (!x->elf[0])
+	if (!x->lines)
 		return "";
-	for (unsigned i = 0; i < x->nsrc; i++)
-		if (x->src[i].addr == addr)
+	for (unsigned i = 0; i < sizeof(x->src) / sizeof(x->src[0]); i++)
+		if (x->src[i].where && x->src[i].addr == addr)
 			return x->src[i].where;
-	snprintf(cmd, sizeof(cmd), "addr2line -e '%s' 0x%" PRIx64 " 2>/dev/null",
-	         x->elf, addr);
-	FILE *p = popen(cmd, "r");
-	if (p) {
-		if (!fgets(line, sizeof(line), p))
-			line[0] = '\0';
-		pclose(p);
-	}
-	line[strcspn(line, " \n")] = '\0';
-	const char *base = strstr(line, "/reader/");
-	const char *w = line[0] == '?' ? "" : base ? base + 1 : line;
+	if (sm_srclines_at(x->lines, addr, &line) < 0)
+		oom();
+	const char *base = line ? strstr(line, "/reader/") : NULL;
 	if (x->nsrc == sizeof(x->src) / sizeof(x->src[0]))
 		x->nsrc = 0;
+	free(x->src[x->nsrc].where);
 	x->src[x->nsrc].addr = addr;
-	snprintf(x->src[x->nsrc].where, sizeof(x->src[0].where), "%s", w);
+	x->src[x->nsrc].where = strdup(!line ? "" : base ? base + 1 : line);
+	free(line);
+	if (!x->src[x->nsrc].where)
+		oom();
 	return x->src[x->nsrc++].where;
 }
 
@@ -119,9 +158,11 @@ void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
 	cs_insn *insn = NULL;
 	const char *w = where(x, addr);
 
-	if (w[0] && strcmp(w, x->last_where)) {
+	if (w[0] && (!x->last_where || strcmp(w, x->last_where))) {
 		fprintf(f, "          %s\n", w);
-		snprintf(x->last_where, sizeof(x->last_where), "%s", w);
+		free(x->last_where);
+		if (!(x->last_where = strdup(w)))
+			oom();
 	}
 	fprintf(f, "%6" PRIu64 "  %08" PRIx64 "  ", s->run.step, addr);
 	for (unsigned i = 0; i < 8; i++)

@@ -4,7 +4,10 @@
  * Owns: printing, as the run happens, each executed instruction, each page
  * field the reader loads with its value, each trapped counter/timer read or
  * syscall with its answer, and each kernel action with the page fields it
- * changed.  Engines and session.c call it only when s->explain is set.
+ * changed, with the source line of each instruction when the reader
+ * code has DWARF line info (the built-in readers', or a user's object
+ * built with -g).  Engines and session.c call it only when s->explain is
+ * set.  Out of memory it says so in one line and exits with status 2.
  */
 #ifndef SELFMON_EXPLAIN_H
 #define SELFMON_EXPLAIN_H
@@ -13,16 +16,17 @@
 #include <stdio.h>
 
 #include "session.h"
+#include "srcline.h"
 
 struct sm_explain {
 	FILE *f;
 	struct perf_event_mmap_page last; /* the page as last shown */
 	csh cs;                           /* capstone, for the arch */
 	bool have_cs;
-	char elf[600];                    /* debug info of the reader code */
-	struct { uint64_t addr; char where[120]; } src[512];
-	unsigned nsrc;                    /* source lines already looked up */
-	char last_where[120];
+	struct sm_srclines *lines;        /* the reader code's line table */
+	struct { uint64_t addr; char *where; } src[512]; /* looked up (ring) */
+	unsigned nsrc;
+	char *last_where;                 /* the source line last shown */
 	struct { uint64_t addr; char text[64]; } *list; /* objdump's, riscv */
 	unsigned nlist;
 	uint64_t max_steps;   /* list at most this many steps (0: all) */

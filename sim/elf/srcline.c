@@ -1,0 +1,139 @@
+/*
+ * srcline.c — source lines from DWARF with libdwfl (see srcline.h).
+ *
+ * Owns: opening an ELF object's debug information (offline, as a file, or
+ * this process's own modules), translating an address of a user's image
+ * as elf_load.c laid it out back to the object's (a relocatable object's
+ * section and offset; a shared object's vaddr), and the line table
+ * look-up.  Must not print nor exit: callers decide what a missing line
+ * means.  Never runs a tool.
+ */
+#define _GNU_SOURCE
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "srcline.h"
+
+struct sm_srclines {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;            /* the one module (offline); NULL: self */
+	const struct sm_image *img;  /* a user's image: translate addresses */
+};
+
+static const Dwfl_Callbacks offline_cb = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static const Dwfl_Callbacks self_cb = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+struct sm_srclines *sm_srclines_file(const char *path,
+                                     const struct sm_image *img)
+{
+	struct sm_srclines *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->dwfl = dwfl_begin(&offline_cb)))
+		return free(s), NULL;
+	s->img = img;
+	s->mod = dwfl_report_offline(s->dwfl, "reader", path, -1);
+	if (!s->mod || dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
+		sm_srclines_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+struct sm_srclines *sm_srclines_self(void)
+{
+	struct sm_srclines *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->dwfl = dwfl_begin(&self_cb)))
+		return free(s), NULL;
+	if (dwfl_linux_proc_report(s->dwfl, getpid()) != 0 ||
+	    dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
+		sm_srclines_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void sm_srclines_free(struct sm_srclines *s)
+{
+	if (!s)
+		return;
+	if (s->dwfl)
+		dwfl_end(s->dwfl);
+	free(s);
+}
+
+/* A relocatable object: the section the image holds addr in, and libdwfl's
+ * address for it (it lays the sections out on its own and writes their
+ * addresses into its copy of the section headers). */
+static bool rel_address(const struct sm_srclines *s, uint64_t addr,
+                        Dwarf_Addr *out)
+{
+	const struct sm_image *img = s->img;
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(s->mod, &bias);
+	GElf_Shdr sh;
+
+	for (size_t i = 0; elf && i < img->nsec; i++) {
+		const struct sm_image_section *sec = &img->sec[i];
+		if (addr < sec->addr || addr - sec->addr >= sec->size)
+			continue;
+		Elf_Scn *scn = elf_getscn(elf, sec->shndx);
+		if (!scn || !gelf_getshdr(scn, &sh))
+			return false;
+		*out = sh.sh_addr + (addr - sec->addr) + bias;
+		return true;
+	}
+	return false;
+}
+
+/* libdwfl's address for addr, or false if it is none of the object's. */
+static bool dwfl_address(const struct sm_srclines *s, uint64_t addr,
+                         Dwarf_Addr *out)
+{
+	const struct sm_image *img = s->img;
+	Dwarf_Addr bias;
+
+	if (!s->mod) {
+		*out = addr; /* this process: run-time addresses */
+		return true;
+	}
+	if (img && img->nsec)
+		return rel_address(s, addr, out);
+	if (!dwfl_module_getelf(s->mod, &bias))
+		return false;
+	if (img) { /* a shared object: the image starts at its lowest vaddr */
+		if (addr < img->base || addr - img->base >= img->size)
+			return false;
+		addr = addr - img->base + img->vaddr_lo;
+	}
+	*out = addr + bias;
+	return true;
+}
+
+int sm_srclines_at(struct sm_srclines *s, uint64_t addr, char **out)
+{
+	Dwarf_Addr a;
+	int line = 0;
+
+	*out = NULL;
+	if (!s || !dwfl_address(s, addr, &a))
+		return 0;
+	Dwfl_Module *mod = s->mod ? s->mod : dwfl_addrmodule(s->dwfl, a);
+	Dwfl_Line *l = mod ? dwfl_module_getsrc(mod, a) : NULL;
+	const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)
+	                     : NULL;
+	if (!file || line <= 0)
+		return 0;
+	return asprintf(out, "%s:%d", file, line) < 0 ? (*out = NULL, -1) : 1;
+}

@@ -1,0 +1,27 @@
+/*
+ * srcline.h — the source file and line of a code address, from the DWARF
+ * line table of an ELF object (elfutils libdw).
+ */
+#ifndef SELFMON_SRCLINE_H
+#define SELFMON_SRCLINE_H
+
+#include <stdint.h>
+
+#include "elf_load.h"
+
+struct sm_srclines;
+
+/* The lines of the ELF object at `path`.  With `img` (the object as
+ * sm_elf_load laid it out) addresses are the image's, in the emulator;
+ * without, the file's own.  NULL when the object cannot be read. */
+struct sm_srclines *sm_srclines_file(const char *path,
+                                     const struct sm_image *img);
+/* The lines of this process's own code, at its run-time addresses (the
+ * native engine's readers).  NULL when they cannot be found. */
+struct sm_srclines *sm_srclines_self(void);
+/* "FILE:LINE" of addr in *out (malloc'ed): 1, 0 if unknown (no line
+ * info there), -1 out of memory. */
+int sm_srclines_at(struct sm_srclines *s, uint64_t addr, char **out);
+void sm_srclines_free(struct sm_srclines *s);
+
+#endif

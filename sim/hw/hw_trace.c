@@ -1,0 +1,529 @@
+/*
+ * hw_trace.c — the hw trace format (see hw_trace.h): each record's text,
+ * the file's header and order, and the parser.
+ *
+ * Owns: the syntax of a trace and every check on it as input: a line of
+ * at most HW_TRACE_LINE_MAX - 1 printable bytes, a known directive or
+ * record, the keys of its kind each at most once with a well-formed
+ * number, event names of the trace's own events, actions the model knows,
+ * at most SM_TRACE_MAX_ACTIONS actions and SM_TRACE_MAX_SWITCHES switches
+ * added by one line.  Errors are one line "NAME:LINE:COL: message", as
+ * the scenario parser's (model/scenario.c).  Must not touch the model's
+ * state or real events: the recorder and the comparison do.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hw_trace.h"
+
+/* ---- writing ---------------------------------------------------------- */
+
+char *hw_trace_page_text(const char *kind, const char *event,
+                         const struct perf_event_mmap_page *p)
+{
+	char *s;
+
+	if (asprintf(&s, "%s %s lock=%u index=%u offset=%" PRId64
+	             " time_enabled=%" PRIu64 " time_running=%" PRIu64
+	             " capabilities=%" PRIu64 " pmc_width=%u time_shift=%u"
+	             " time_mult=%u time_offset=%" PRIu64 " time_zero=%" PRIu64
+	             " size=%u time_cycles=%" PRIu64 " time_mask=%" PRIu64,
+	             kind, event, p->lock, p->index, (int64_t)p->offset,
+	             (uint64_t)p->time_enabled, (uint64_t)p->time_running,
+	             (uint64_t)p->capabilities, p->pmc_width, p->time_shift,
+	             p->time_mult, (uint64_t)p->time_offset,
+	             (uint64_t)p->time_zero, p->size, (uint64_t)p->time_cycles,
+	             (uint64_t)p->time_mask) < 0)
+		return NULL;
+	return s;
+}
+
+char *hw_trace_switches_text(const char *when, long count)
+{
+	char *s;
+	return asprintf(&s, "switches %s count=%ld", when, count) < 0 ? NULL : s;
+}
+
+char *hw_trace_action_text(const char *what, const char *event, int cpu)
+{
+	char *s;
+	int n = event ? asprintf(&s, "action %s event=%s", what, event)
+	        : cpu >= 0 ? asprintf(&s, "action %s cpu=%d", what, cpu)
+	                   : asprintf(&s, "action %s", what);
+	return n < 0 ? NULL : s;
+}
+
+char *hw_trace_read_text(const char *event, const uint64_t v[3])
+{
+	char *s;
+	return asprintf(&s, "read %s count=%" PRIu64 " enabled=%" PRIu64
+	                " running=%" PRIu64, event, v[0], v[1], v[2]) < 0 ? NULL
+	                                                                 : s;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct hw_trace_rec *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void hw_trace_write(FILE *f, const char *path, const struct hw_event *ev,
+                    unsigned nev, struct hw_trace_rec *r, size_t n)
+{
+	qsort(r, n, sizeof(r[0]), cmp_rec);
+	fprintf(f, "# selfmon hw trace: compare with 'selfmon model --compare "
+	        "%s'\narch %s\ncpus %ld\n", path, hw_arch_name(),
+	        sysconf(_SC_NPROCESSORS_ONLN));
+	for (unsigned i = 0; i < nev; i++)
+		fprintf(f, "event %s%s\n", ev[i].name,
+		        ev[i].software ? " software" : "");
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, "at %" PRIu64 " %s\n", r[k].t, r[k].text);
+}
+
+/* ---- reading: lines and tokens ---------------------------------------- */
+
+#define MAX_TOKENS 24
+#define EVENT_CHARS \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+
+struct tok {
+	char *s;
+	unsigned col; /* from 1 */
+};
+
+struct parser {
+	struct hw_trace *t;
+	char *err;
+	size_t errlen;
+	unsigned lineno;
+	char buf[HW_TRACE_LINE_MAX];
+	struct tok tok[MAX_TOKENS];
+	unsigned ntok, endcol;
+	size_t cap;                  /* of t->l */
+	unsigned actions;
+	bool have_arch, have_cpus, have_count;
+	uint64_t last_count;         /* of the last `switches` line */
+};
+
+static int fail(struct parser *p, unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct parser *p, unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(p->err, p->errlen, "%s:%u:%u: ", p->t->name, p->lineno,
+	                 col);
+
+	if (n >= 0 && (size_t)n < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* The line into p->buf, checked: length and printable bytes. */
+static int take_line(struct parser *p, const char *line, size_t len)
+{
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len >= sizeof(p->buf))
+		return fail(p, HW_TRACE_LINE_MAX, "line too long for a selfmon hw "
+		            "trace (max %d bytes)", HW_TRACE_LINE_MAX - 1);
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
+			return fail(p, (unsigned)i + 1, "control character in a trace "
+			            "line");
+	memcpy(p->buf, line, len);
+	p->buf[len] = '\0';
+	p->endcol = (unsigned)len + 1;
+	return 0;
+}
+
+/* Split p->buf at spaces, in place. */
+static int tokenize(struct parser *p)
+{
+	char *q = p->buf;
+
+	p->ntok = 0;
+	for (;;) {
+		while (*q == ' ')
+			q++;
+		if (!*q)
+			return 0;
+		if (p->ntok == MAX_TOKENS)
+			return fail(p, (unsigned)(q - p->buf) + 1, "too many fields "
+			            "(max %d)", MAX_TOKENS);
+		p->tok[p->ntok++] = (struct tok){ q, (unsigned)(q - p->buf) + 1 };
+		while (*q && *q != ' ')
+			q++;
+		if (*q)
+			*q++ = '\0';
+	}
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/* Decimal or 0x-hex, 64 bits, nothing else; a '-' first only if
+ * `negative_ok` (two's complement). */
+static int number(struct parser *p, const char *s, unsigned col,
+                  bool negative_ok, const char *what, uint64_t *out)
+{
+	const char *q = s;
+	bool neg = negative_ok && *q == '-';
+	unsigned base = 10;
+	uint64_t v = 0;
+
+	q += neg;
+	if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+		base = 16, q += 2;
+	if (!*q)
+		return fail(p, col, "bad number '%s' for %s", s, what);
+	for (; *q; q++) {
+		unsigned d = (unsigned)digit_value(*q);
+		if (d >= base)
+			return fail(p, col, "bad number '%s' for %s", s, what);
+		if (v > (UINT64_MAX - d) / base)
+			return fail(p, col, "%s out of range (at most 64 bits)", what);
+		v = v * base + d;
+	}
+	*out = neg ? (uint64_t)0 - v : v;
+	return 0;
+}
+
+/* ---- reading: directives ---------------------------------------------- */
+
+static int no_more(struct parser *p, unsigned i)
+{
+	if (i < p->ntok)
+		return fail(p, p->tok[i].col, "unexpected '%s'", p->tok[i].s);
+	return 0;
+}
+
+static struct tok *positional(struct parser *p, unsigned i, const char *what)
+{
+	if (i < p->ntok && !strchr(p->tok[i].s, '='))
+		return &p->tok[i];
+	fail(p, i < p->ntok ? p->tok[i].col : p->endcol, "missing %s", what);
+	return NULL;
+}
+
+static int d_arch(struct parser *p)
+{
+	struct tok *a = positional(p, 1, "arch");
+	if (!a)
+		return -1;
+	int arch = sm_arch_from_name(a->s);
+	if (p->have_arch)
+		return fail(p, p->tok[0].col, "duplicate 'arch'");
+	if (arch < 0)
+		return fail(p, a->col, "unknown arch '%s' (expected x86_64, arm64 "
+		            "or riscv64)", a->s);
+	p->t->arch = (enum sm_arch)arch;
+	p->have_arch = true;
+	return no_more(p, 2);
+}
+
+/* Any count is taken (the comparison models at most SM_MAX_CPUS). */
+static int d_cpus(struct parser *p)
+{
+	struct tok *c = positional(p, 1, "number of CPUs");
+	uint64_t v;
+	if (!c || number(p, c->s, c->col, false, "cpus", &v) < 0)
+		return -1;
+	if (p->have_cpus)
+		return fail(p, p->tok[0].col, "duplicate 'cpus'");
+	if (v > UINT32_MAX)
+		return fail(p, c->col, "cpus out of range (at most %u)", UINT32_MAX);
+	p->t->ncpus = (unsigned)v;
+	p->have_cpus = true;
+	return no_more(p, 2);
+}
+
+static bool valid_name(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 0 && n < SM_NAME_MAX && strspn(s, EVENT_CHARS) == n;
+}
+
+static int d_event(struct parser *p)
+{
+	struct hw_trace *t = p->t;
+	struct tok *e = positional(p, 1, "event name");
+	if (!e)
+		return -1;
+	if (t->nev == HW_TRACE_MAX_EVENTS)
+		return fail(p, p->tok[0].col, "too many events (max %d)",
+		            HW_TRACE_MAX_EVENTS);
+	if (!valid_name(e->s))
+		return fail(p, e->col, "bad event name '%s' (1 to %d of "
+		            "A-Z a-z 0-9 _ . -)", e->s, SM_NAME_MAX - 1);
+	if (hw_trace_event(t, e->s) >= 0)
+		return fail(p, e->col, "duplicate event '%s'", e->s);
+	bool sw = p->ntok > 2 && !strcmp(p->tok[2].s, "software");
+	if (p->ntok > 2 && !sw)
+		return fail(p, p->tok[2].col, "unexpected '%s' (expected "
+		            "'software' or nothing)", p->tok[2].s);
+	snprintf(t->ev[t->nev], SM_NAME_MAX, "%s", e->s);
+	t->software[t->nev++] = sw;
+	return no_more(p, 2 + sw);
+}
+
+/* ---- reading: records ------------------------------------------------- */
+
+static const char *const page_keys[] = {
+	"lock", "index", "offset", "time_enabled", "time_running",
+	"capabilities", "pmc_width", "time_shift", "time_mult", "time_offset",
+	"time_zero", "size", "time_cycles", "time_mask", NULL
+};
+static const char *const switches_keys[] = { "count", NULL };
+static const char *const action_keys[] = { "event", "cpu", NULL };
+static const char *const read_keys[] = { "count", "enabled", "running",
+                                         NULL };
+
+static const struct kind {
+	const char *name;
+	const char *const *keys;
+} kinds[] = {
+	[HW_REC_PAGE] = { "page", page_keys },
+	[HW_REC_MARK] = { "mark", page_keys },
+	[HW_REC_SWITCHES] = { "switches", switches_keys },
+	[HW_REC_ACTION] = { "action", action_keys },
+	[HW_REC_READ] = { "read", read_keys },
+};
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+static int key_index(enum hw_rec_kind kind, const char *key)
+{
+	const char *const *k = kinds[kind].keys;
+	for (int i = 0; k[i]; i++)
+		if (!strcmp(k[i], key))
+			return i;
+	return -1;
+}
+
+/* An action's event=: one of the trace's events. */
+static int action_event(struct parser *p, struct hw_trace_line *l,
+                        const char *v, unsigned col)
+{
+	l->event = hw_trace_event(p->t, v);
+	if (l->event < 0)
+		return fail(p, col, "the action names no event of the trace");
+	return 0;
+}
+
+static int parse_key(struct parser *p, struct hw_trace_line *l,
+                     const struct tok *t)
+{
+	char *eq = strchr(t->s, '=');
+	if (!eq)
+		return fail(p, t->col, "missing '=' in '%s'", t->s);
+	*eq = '\0';
+	int k = key_index(l->kind, t->s);
+	unsigned vcol = t->col + (unsigned)(eq + 1 - t->s);
+	if (k < 0)
+		return fail(p, t->col, "unknown key '%s' for '%s'", t->s,
+		            kinds[l->kind].name);
+	if (l->have & (1u << k))
+		return fail(p, t->col, "duplicate key '%s'", t->s);
+	l->have |= 1u << k;
+	if (l->kind == HW_REC_SWITCHES)
+		l->col = vcol;
+	if (l->kind == HW_REC_ACTION && k == 0)
+		return action_event(p, l, eq + 1, vcol);
+	bool neg = l->kind <= HW_REC_MARK && !strcmp(t->s, "offset");
+	return number(p, eq + 1, vcol, neg, t->s, &l->v[k]);
+}
+
+/* A switches line's count: at most SM_TRACE_MAX_SWITCHES more than the
+ * last one. */
+static int check_count(struct parser *p, struct hw_trace_line *l)
+{
+	if (!(l->have & 1))
+		return 0;
+	uint64_t n = l->v[0], since = p->have_count ? p->last_count : 0;
+	p->have_count = true;
+	p->last_count = n;
+	if (n > since && n - since > SM_TRACE_MAX_SWITCHES)
+		return fail(p, l->col, "%" PRIu64 " context switches since the "
+		            "count before, over the cap of %d per trace line",
+		            n - since, SM_TRACE_MAX_SWITCHES);
+	return 0;
+}
+
+/* What follows the kind: the event, the action or the switches' when. */
+static int record_subject(struct parser *p, struct hw_trace_line *l,
+                          const struct tok *w)
+{
+	static const char *const when[] = { "open", "before", "after" };
+
+	switch (l->kind) {
+	case HW_REC_SWITCHES:
+		for (unsigned i = 0; i < 3; i++)
+			if (!strcmp(w->s, when[i]))
+				return l->sw = (enum hw_switches)i, 0;
+		return fail(p, w->col, "bad value '%s' for switches (expected "
+		            "open, before or after)", w->s);
+	case HW_REC_ACTION:
+		if ((l->action = sm_action_from_name(w->s)) < 0)
+			return fail(p, w->col, "unknown action '%s'", w->s);
+		if (++p->actions > SM_TRACE_MAX_ACTIONS)
+			return fail(p, w->col, "more actions than the cap of %d per "
+			            "trace", SM_TRACE_MAX_ACTIONS);
+		return 0;
+	default:
+		if ((l->event = hw_trace_event(p->t, w->s)) < 0)
+			return fail(p, w->col, "unknown event '%s' (not one of the "
+			            "trace's 'event' lines)", w->s);
+		return 0;
+	}
+}
+
+static struct hw_trace_line *new_line(struct parser *p)
+{
+	struct hw_trace *t = p->t;
+
+	if (t->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 256;
+		struct hw_trace_line *l = realloc(t->l, cap * sizeof(*l));
+		if (!l)
+			return fail(p, 1, "out of memory"), NULL;
+		t->l = l;
+		p->cap = cap;
+	}
+	struct hw_trace_line *l = &t->l[t->n];
+	memset(l, 0, sizeof(*l));
+	l->line = p->lineno;
+	l->event = -1;
+	l->col = p->endcol;
+	return l;
+}
+
+static int d_at(struct parser *p)
+{
+	struct tok *tt = positional(p, 1, "time"), *k, *w;
+	struct hw_trace_line *l = new_line(p);
+	unsigned kind;
+
+	if (!l || !tt || number(p, tt->s, tt->col, false, "time", &l->t) < 0 ||
+	    !(k = positional(p, 2, "record kind")))
+		return -1;
+	for (kind = 0; kind < NKINDS && strcmp(k->s, kinds[kind].name); kind++)
+		;
+	if (kind == NKINDS)
+		return fail(p, k->col, "unknown record '%s' (expected page, mark, "
+		            "switches, action or read)", k->s);
+	l->kind = (enum hw_rec_kind)kind;
+	if (!(w = positional(p, 3, kind == HW_REC_ACTION ? "action"
+	                           : kind == HW_REC_SWITCHES ? "when" : "event"))
+	    || record_subject(p, l, w) < 0)
+		return -1;
+	for (unsigned i = 4; i < p->ntok; i++)
+		if (parse_key(p, l, &p->tok[i]) < 0)
+			return -1;
+	if (kind == HW_REC_SWITCHES && check_count(p, l) < 0)
+		return -1;
+	p->t->n++;
+	return 0;
+}
+
+static int parse_line(struct parser *p, const char *line, size_t len)
+{
+	static const struct { const char *name; int (*fn)(struct parser *); }
+	directives[] = { { "arch", d_arch }, { "cpus", d_cpus },
+	                 { "event", d_event }, { "at", d_at } };
+
+	if (take_line(p, line, len) < 0 || tokenize(p) < 0)
+		return -1;
+	if (!p->ntok || p->tok[0].s[0] == '#')
+		return 0;
+	for (size_t i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
+		if (!strcmp(p->tok[0].s, directives[i].name))
+			return directives[i].fn(p);
+	return fail(p, p->tok[0].col, "not a selfmon hw trace line (unknown "
+	            "directive '%s')", p->tok[0].s);
+}
+
+/* The trace as a whole: events, and a mark to compare with. */
+static int finish(struct parser *p)
+{
+	struct hw_trace *t = p->t;
+	size_t marks = 0;
+
+	for (size_t k = 0; k < t->n; k++)
+		marks += t->l[k].kind == HW_REC_MARK;
+	if (t->nev && marks)
+		return 0;
+	snprintf(p->err, p->errlen, "%s: %s", t->name, t->nev
+	         ? "no marks (the pages as the recorded thread read them): "
+	           "record it again with 'selfmon hw record'"
+	         : "no events in the trace");
+	return -1;
+}
+
+int hw_trace_parse(const char *name, const char *text, struct hw_trace *t,
+                   char *err, size_t errlen)
+{
+	struct parser p;
+
+	memset(t, 0, sizeof(*t));
+	memset(&p, 0, sizeof(p));
+	t->name = name;
+	p.t = t;
+	p.err = err;
+	p.errlen = errlen;
+	for (const char *q = text; *q;) {
+		size_t len = strcspn(q, "\n");
+		p.lineno++;
+		if (parse_line(&p, q, len) < 0) {
+			hw_trace_free(t);
+			return -1;
+		}
+		q += len + (q[len] == '\n');
+	}
+	if (finish(&p) < 0) {
+		hw_trace_free(t);
+		return -1;
+	}
+	return 0;
+}
+
+void hw_trace_free(struct hw_trace *t)
+{
+	free(t->l);
+	t->l = NULL;
+	t->n = 0;
+}
+
+bool hw_trace_value(const struct hw_trace_line *l, const char *key,
+                    uint64_t *v)
+{
+	int k = key_index(l->kind, key);
+	if (k < 0 || !(l->have & (1u << k)))
+		return false;
+	*v = l->v[k];
+	return true;
+}
+
+int hw_trace_event(const struct hw_trace *t, const char *name)
+{
+	for (unsigned i = 0; i < t->nev; i++)
+		if (!strcmp(t->ev[i], name))
+			return (int)i;
+	return -1;
+}
