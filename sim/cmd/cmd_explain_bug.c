@@ -4,7 +4,8 @@
  * paragraph on the fault and the fix.
  *
  * Owns: the search for the shortest counterexample among the bundled
- * scenarios and the page it prints.  The fault and fix texts are the
+ * scenarios and the page it prints (--html FILE: also the page to step
+ * through it, sim/teach/).  The fault and fix texts are the
  * corpus table's (reader/variants/list.h, through struct sm_reader).
  */
 #include <dirent.h>
@@ -17,6 +18,7 @@
 #include "options.h"
 #include "explain.h"
 #include "explore.h"
+#include "teach.h"
 
 static void paragraph(const char *label, const char *text)
 {
@@ -95,17 +97,21 @@ static const char usage[] =
 	"usage: selfmon explain-bug NAME [options]\n\nFor a reader of the corpus "
 	"(see 'selfmon list'): its shortest failing\nschedule over the bundled "
 	"scenarios, the step-by-step listing of it, and\nwhat the fault is and "
-	"how to fix it.\n\n" SM_ACTION_FILTER_USAGE;
+	"how to fix it.  --html FILE also writes a page to step through it in\n"
+	"a browser.\n\n" SM_ACTION_FILTER_USAGE;
+
+enum { O_HTML = SM_OPT_LONG };
 
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
+	{ "html", required_argument, O_HTML, "a FILE" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
 };
 
 /* NAME and the options: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct sm_action_filter *af,
-                      const char **name)
+                      const char **name, const char **html)
 {
 	struct sm_opt op;
 	char err[256];
@@ -122,6 +128,8 @@ static int parse_args(int argc, char **argv, struct sm_action_filter *af,
 			                   op.arg);
 		if (c == SM_OPT_OPERAND)
 			*name = op.arg;
+		else if (c == O_HTML)
+			*html = op.arg;
 		else if (sm_action_filter_opt(af, c, op.arg, err, sizeof(err)) < 0)
 			return usage_error("explain-bug: %s", err);
 	}
@@ -135,9 +143,9 @@ int cmd_explain_bug(int argc, char **argv)
 {
 	static struct best b;
 	struct sm_action_filter af = { 0 };
-	char line[1200], err[256];
-	const char *name = NULL;
-	int rc = parse_args(argc, argv, &af, &name);
+	char line[1200], err[600];
+	const char *name = NULL, *html = NULL;
+	int rc = parse_args(argc, argv, &af, &name, &html);
 
 	if (rc >= 0)
 		return rc;
@@ -187,11 +195,19 @@ int cmd_explain_bug(int argc, char **argv)
 	sm_session_start(s);
 	sm_explain_init(&x, stdout, s);
 	x.max_steps = 400;
+	x.record = html != NULL;
 	s->explain = &x;
 	sm_run_schedule(s, &b.cell.min);
 	sm_explain_done(&x);
 	printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict), s->res.detail);
+	struct sm_teach t = { .schedule = line, .scenario = b.scenario, .s = s,
+	                      .sched = &b.cell.min, .x = &x, .fault = r->fault,
+	                      .fix = r->fix };
+	rc = !html ? 0 : x.oom ? usage_error("explain-bug: out of memory")
+	     : sm_teach_html_file(html, &t, err, sizeof(err)) < 0
+	     ? usage_error("explain-bug: %s: %s", html, err) : 0;
+	sm_explain_free(&x);
 	sm_session_free(s);
 	paragraph("The fix", r->fix);
-	return 0;
+	return rc;
 }

@@ -49,6 +49,7 @@ void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s)
 	x->f = f;
 	x->last = *sm_model_page(&s->model, 0);
 	x->first = x->last;
+	x->insn_step = UINT64_MAX;
 	x->have_cs = disasm[a].ok &&
 	             cs_open(disasm[a].arch, disasm[a].mode, &x->cs) == CS_ERR_OK;
 	/* the built-in readers' image keeps its debug info beside the build */
@@ -196,6 +197,7 @@ void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
 	if (x->f)
 		print_insn(x, s->run.step, addr, b, len, w, text);
 	struct sm_xevent *e = rec(x, SM_X_INSN, s->run.step);
+	x->insn_step = s->run.step;
 	if (e) {
 		e->addr = addr;
 		e->len = len < sizeof(e->bytes) ? len : sizeof(e->bytes);
@@ -212,6 +214,7 @@ void sm_explain_native(struct sm_session *s, const char *what)
 	if (s->explain->f)
 		fprintf(s->explain->f, "%6" PRIu64 "  %s\n", s->run.step, what);
 	struct sm_xevent *e = rec(s->explain, SM_X_NATIVE, s->run.step);
+	s->explain->insn_step = s->run.step;
 	if (e)
 		snprintf(e->text, sizeof(e->text), "%s", what);
 }
@@ -247,7 +250,11 @@ void sm_explain_trap(struct sm_session *s, const char *what, uint64_t arg,
 		fprintf(s->explain->f, "          trap  %s(%" PRIu64 ") -> %" PRIu64
 		        " (0x%" PRIx64 ")  [model cycle %" PRIu64 "]\n", what, arg, v,
 		        v, s->model.now);
-	struct sm_xevent *e = rec(s->explain, SM_X_TRAP, s->run.step);
+	/* x86-64 and riscv64 trap in the code hook, before the step is
+	 * counted; arm64's instruction hook and the import stubs after */
+	uint64_t step = s->explain->insn_step == s->run.step || !s->run.step
+	                ? s->run.step : s->run.step - 1;
+	struct sm_xevent *e = rec(s->explain, SM_X_TRAP, step);
 	if (e) {
 		snprintf(e->text, sizeof(e->text), "%s", what);
 		e->arg = arg;

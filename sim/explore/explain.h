@@ -52,6 +52,7 @@ struct sm_explain {
 	struct sm_xevent *ev; /* recorded, in order */
 	size_t nev, cap;
 	struct perf_event_mmap_page first; /* the page when the call began */
+	uint64_t insn_step;   /* of the last instruction listed */
 	struct perf_event_mmap_page last; /* the page as last shown */
 	csh cs;                           /* capstone, for the arch */
 	bool have_cs;
