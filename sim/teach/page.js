@@ -87,14 +87,14 @@
 					page[c[0]] = c[2];
 				if (k.store !== undefined) {
 					if (!remote) {
-						remote = { step: st.step, name: pendingName, fields: {},
-							stores: [], done: false };
+						remote = { step: st.step, name: pendingName, stores: [],
+							done: false };
 						pendingName = null;
 						group = remote;
 					}
-					remote.stores.push({ field: k.store, step: st.step });
-					for (const c of k.changes)
-						remote.fields[c[0]] = true;
+					group = remote;
+					remote.stores.push({ field: k.store, step: st.step,
+						changed: k.changes.map((c) => c[0]) });
 					if (BigInt(page.lock) % 2n === 0n) {
 						remote.done = st.step;
 						remote = null;
@@ -108,6 +108,10 @@
 					group.name = group.name || k.action;
 				} else if (k.applied) {
 					pendingName = k.action;
+				}
+				if (remote && BigInt(page.lock) % 2n === 0n) {
+					remote.done = st.step; /* the rest landed with an action */
+					remote = null;
 				}
 			}
 			have = Object.assign({}, have);
@@ -217,19 +221,34 @@
 		}
 	}
 
+	/* Who last wrote field in the write group g as of step: "reset @10",
+	 * "remote store 3/17" (of the update's stores), or "". */
+	function writer(g, field, step) {
+		if (!g)
+			return "";
+		if (!g.stores)
+			return g.fields[field] ? g.name + " @" + g.step : "";
+		let k = -1;
+		g.stores.forEach((s, j) => {
+			if (s.step <= step && s.changed.includes(field))
+				k = j;
+		});
+		return k < 0 ? "" : "remote store " + (k + 1) + "/" + g.stores.length +
+			(g.name ? " (" + g.name + ")" : "");
+	}
+
 	function renderPage(i) {
 		const page = pages[i], g = groups[i], st = S[i], have = loaded[i];
 		for (const f of D.fields.filter((f) => f.off < 1024)) {
 			const r = $("page-" + f.name), v = page[f.name];
-			const written = g && g.fields[f.name];
+			const by = writer(g, f.name, st.step), written = by !== "";
 			r.className = (written ? "written" : "") +
 				(st.loads.some((l) => l.field === f.name) ? " justloaded" : "");
-			r.dataset.by = written ? (g.name || "remote writer") : "";
+			r.dataset.by = by;
 			r.cells[2].textContent = v;
 			r.cells[3].textContent = hex(v);
 			r.cells[4].textContent = note(f.name, v);
-			r.cells[5].textContent = written ? (g.name || "remote writer") +
-				" (step " + g.step + ")" : "";
+			r.cells[5].textContent = by;
 		}
 		const k = st.kernel;
 		$("kernel-now").textContent = k.length ?
