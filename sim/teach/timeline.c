@@ -39,7 +39,9 @@ struct tl {
 	uint64_t call_at, steps;
 	uint64_t trap_step[MAXTRAP];
 	unsigned ntrap;
-	uint64_t call_truth[NS];  /* the true count over the call */
+	struct sm_truth call_truth[NS]; /* the truth over the call */
+	int which;                /* the value zoomed: 0 count, 1 enabled, 2
+	                           * running (the one found wrong) */
 	unsigned ncall;
 	struct sm_result res;
 	const struct sm_reader *reader;
@@ -114,9 +116,14 @@ static int call_reader(struct tl *p, const struct sm_timeline_call *c,
 	for (unsigned i = 0; i < s->run.npoints && p->ntrap < MAXTRAP; i++)
 		p->trap_step[p->ntrap++] = s->points[i];
 	p->ncall = s->run.nsamples < NS ? s->run.nsamples : NS;
-	for (unsigned i = 0; i < p->ncall; i++)
-		p->call_truth[i] = s->samples[(uint64_t)i * s->run.nsamples /
-		                              p->ncall].count;
+	for (unsigned i = 0; i < p->ncall; i++) {
+		const struct sm_sample *x = &s->samples[(uint64_t)i *
+		                                        s->run.nsamples / p->ncall];
+		p->call_truth[i] = (struct sm_truth){ x->count, x->enabled,
+		                                      x->running, 0, 0 };
+	}
+	p->which = !strncmp(p->res.detail, "enabled", 7) ? 1
+	           : !strncmp(p->res.detail, "running", 7) ? 2 : 0;
 	sm_session_free(s);
 	return 0;
 }
@@ -250,6 +257,8 @@ static const char *const action_color[SM_NACTIONS] = {
 	[SM_ACT_STALL] = "#999", [SM_ACT_PERIOD] = "#770",
 	[SM_ACT_CLOCK_EPOCH] = "#470", [SM_ACT_READ] = "#333",
 };
+
+static const char *const names[3] = { "count", "enabled", "running" };
 
 #define C_COUNT "#1f77b4"
 #define C_ENABLED "#2ca02c"
@@ -467,10 +476,16 @@ static void caption(struct tl *p)
 	bool bad = sm_verdict_fails(p->res.verdict);
 
 	grouped(p->call_at, num, sizeof(num));
+	char got[160];
+	if (p->reader->abi == SM_ABI_TIMES || p->reader->abi == SM_ABI_VALUES)
+		snprintf(got, sizeof(got), "count %" PRIu64 ", enabled %" PRIu64
+		         ", running %" PRIu64, p->res.value[0], p->res.value[1],
+		         p->res.value[2]);
+	else
+		snprintf(got, sizeof(got), "count %" PRIu64, p->res.value[0]);
 	snprintf(line, sizeof(line), "%s, called at cycle %s, ran %" PRIu64
-	         " instructions: %s, returned count %" PRIu64 ". %s", p->reader->name,
-	         num, p->steps, sm_verdict_name(p->res.verdict), p->res.value[0],
-	         p->res.detail);
+	         " instructions: %s, returned %s. %s", p->reader->name, num,
+	         p->steps, sm_verdict_name(p->res.verdict), got, p->res.detail);
 	p->y += 15 * wrap(p->f, 8, p->y + 12, W - 16, bad ? "#d00" : "#080",
 	                  line) + 8;
 }
@@ -485,12 +500,14 @@ static double zx(const struct tl *p, double step)
 static void zoom_truth(struct tl *p, double y, double h, uint64_t lo,
                        uint64_t hi)
 {
-	fprintf(p->f, "<polyline fill=\"none\" stroke=\"" C_COUNT "\" "
-	        "stroke-width=\"2\" points=\"");
+	static const char *const color[3] = { C_COUNT, C_ENABLED, C_RUNNING };
+	fprintf(p->f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+	        "points=\"", color[p->which]);
 	for (unsigned i = 0; i < p->ncall; i++)
 		fprintf(p->f, "%.1f,%.1f ", zx(p, (double)p->steps * i /
 		        (p->ncall > 1 ? p->ncall - 1 : 1)), y + h - h *
-		        (double)(p->call_truth[i] - lo) / (double)(hi - lo));
+		        (double)(truth_of(&p->call_truth[i], p->which) - lo) /
+		        (double)(hi - lo));
 	fputs("\"/>\n", p->f);
 }
 
@@ -499,7 +516,7 @@ static void zoom_truth(struct tl *p, double y, double h, uint64_t lo,
 static void zoom_returned(struct tl *p, double y, double h, uint64_t lo,
                           uint64_t hi, const char *col)
 {
-	uint64_t v = p->res.value[0];
+	uint64_t v = p->res.value[p->which];
 	double vy = v < lo ? y + h : v > hi ? y : y + h - h *
 	            (double)(v - lo) / (double)(hi - lo);
 	char buf[128];
@@ -507,7 +524,7 @@ static void zoom_returned(struct tl *p, double y, double h, uint64_t lo,
 	fprintf(p->f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 	        "stroke=\"%s\" stroke-width=\"3\"%s/>\n", LEFT, vy, RIGHT, vy, col,
 	        v < lo || v > hi ? " stroke-dasharray=\"8 4\"" : "");
-	snprintf(buf, sizeof(buf), "returned %" PRIu64 "%s", v,
+	snprintf(buf, sizeof(buf), "returned %s %" PRIu64 "%s", names[p->which], v,
 	         v < lo ? " (far below: off the scale)" : v > hi
 	         ? " (far above: off the scale)" : "");
 	text(p->f, RIGHT, v > hi || vy < y + 20 ? vy + 14 : vy - 5, "end", col,
@@ -540,17 +557,21 @@ static void zoom(struct tl *p, const char *col)
 	uint64_t lo = UINT64_MAX, hi = 0;
 
 	for (unsigned i = 0; i < p->ncall; i++) {
-		lo = p->call_truth[i] < lo ? p->call_truth[i] : lo;
-		hi = p->call_truth[i] > hi ? p->call_truth[i] : hi;
+		uint64_t v = truth_of(&p->call_truth[i], p->which);
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
 	}
 	lo = p->ncall ? lo : 0;
 	hi = hi > lo ? hi : lo + 1;
-	text(p->f, 8, p->y + 12, "start", "#000", false,
-	     "The call, zoomed in: the true count while the reader runs, and "
-	     "what it returned");
+	char head[160], lane[40];
+	snprintf(head, sizeof(head), "The call, zoomed in: the true %s while the "
+	         "reader runs, and the %s it returned", names[p->which],
+	         names[p->which]);
+	text(p->f, 8, p->y + 12, "start", "#000", false, head);
 	y = p->y += 34;
-	lane_label(p->f, y + 40, "true count", "during the call");
-	value_axis(p->f, y, h, lo, hi, "");
+	snprintf(lane, sizeof(lane), "true %s", names[p->which]);
+	lane_label(p->f, y + 40, lane, "during the call");
+	value_axis(p->f, y, h, lo, hi, p->which ? " ns" : "");
 	for (unsigned k = 0; k < p->sched->n; k++) {
 		double x = zx(p, (double)p->sched->item[k].step);
 		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -626,7 +647,10 @@ static void legend(struct tl *p)
 		}
 	if (p->have_call) {
 		bool bad = sm_verdict_fails(p->res.verdict);
-		entry(p, &x, "line", bad ? "#d00" : "#080", "count the reader returned");
+		char what[48];
+		snprintf(what, sizeof(what), "%s the reader returned",
+		         names[p->which]);
+		entry(p, &x, "line", bad ? "#d00" : "#080", what);
 		entry(p, &x, "dot", "#333", "a page load or trapped read");
 	}
 	p->y += 16;
