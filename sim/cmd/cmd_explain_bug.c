@@ -149,6 +149,8 @@ int cmd_explain_bug(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (html && sm_teach_html_probe(html, err, sizeof(err)) < 0)
+		return usage_error("explain-bug: %s: %s", html, err);
 	const struct sm_reader *r = sm_reader_find(name);
 	if (!r)
 		return usage_error("explain-bug: unknown reader '%s' (see 'selfmon "
@@ -179,6 +181,9 @@ int cmd_explain_bug(int argc, char **argv)
 		       sm_action_filter_given(&af) ? " with these kernel actions"
 		                                   : "");
 		paragraph("\nThe fix", r->fix);
+		if (html)
+			fprintf(stderr, "explain-bug: no failure to show, %s not "
+			        "written\n", html);
 		return 0;
 	}
 	sm_schedule_format(line, sizeof(line), arch, SM_ENGINE_UNICORN, r->name,

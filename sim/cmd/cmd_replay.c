@@ -249,6 +249,8 @@ int cmd_replay(int argc, char **argv)
 		                   "'selfmon replay --help')");
 	if (o.json && !o.explain)
 		return usage_error("replay: --json needs --explain");
+	if (o.html && sm_teach_html_probe(o.html, err, sizeof(err)) < 0)
+		return usage_error("replay: %s: %s", o.html, err);
 	if (!strchr(arg, ':')) {
 		if (!(line = from_trace(arg, err, sizeof(err))))
 			return usage_error("replay: %s: %s", arg, err);

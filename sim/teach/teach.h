@@ -31,6 +31,10 @@ struct sm_teach {
 void sm_teach_json(FILE *f, const struct sm_teach *t);
 /* The page: 0, or -1 with the reason in err. */
 int sm_teach_html(FILE *f, const struct sm_teach *t, char *err, size_t n);
+/* Could the page be written to path?  0, or -1 with the reason in err;
+ * nothing is left behind.  (Before a run, so bad output is refused
+ * before anything else is printed.) */
+int sm_teach_html_probe(const char *path, char *err, size_t n);
 /* The page into the file path through outfile.c (whole or not at all). */
 int sm_teach_html_file(const char *path, const struct sm_teach *t, char *err,
                        size_t n);

@@ -128,6 +128,16 @@ int sm_teach_html(FILE *f, const struct sm_teach *t, char *err, size_t n)
 	return 0;
 }
 
+int sm_teach_html_probe(const char *path, char *err, size_t n)
+{
+	static struct sm_out o;
+
+	if (sm_out_open(&o, path, err, n) < 0)
+		return -1;
+	sm_out_abort(&o);
+	return 0;
+}
+
 int sm_teach_html_file(const char *path, const struct sm_teach *t, char *err,
                        size_t n)
 {

@@ -331,7 +331,10 @@ static void index_bar(struct tl *p, uint32_t index, uint64_t from,
 	escaped(p->f, both);
 	fputs("</title></rect>\n", p->f);
 	char mid[100]; /* without the parenthesis: "1: general counter 0" */
-	snprintf(mid, sizeof(mid), "%s: %.*s", hex, (int)strcspn(name, "("), name);
+	int cut = (int)strcspn(name, "(");
+	while (cut > 0 && name[cut - 1] == ' ')
+		cut--;
+	snprintf(mid, sizeof(mid), "%s: %.*s", hex, cut, name);
 	const char *label = x1 - x0 > strlen(both) * SW + 8 ? both
 	                    : x1 - x0 > strlen(mid) * SW + 8 ? mid
 	                    : x1 - x0 > strlen(hex) * SW + 8 ? hex : NULL;
