@@ -186,7 +186,7 @@
 	function buildPage() {
 		const t = $("page");
 		const h = t.insertRow();
-		for (const c of ["off", "field", "value", "hex", "meaning", "written by"])
+		for (const c of ["off", "field", "value", "hex", "written by", "meaning"])
 			h.appendChild(el("th", "", c));
 		for (const f of D.fields.filter((f) => f.off < 1024)) {
 			const r = t.insertRow();
@@ -194,7 +194,7 @@
 			r.className = "";
 			r.appendChild(el("td", "off", "+" + f.off));
 			r.appendChild(el("td", "name", f.name));
-			for (const c of ["val", "hex", "note", "by"])
+			for (const c of ["val", "hex", "by", "note"])
 				r.appendChild(el("td", c));
 		}
 	}
@@ -247,8 +247,8 @@
 			r.dataset.by = by;
 			r.cells[2].textContent = v;
 			r.cells[3].textContent = hex(v);
-			r.cells[4].textContent = note(f.name, v);
-			r.cells[5].textContent = by;
+			r.cells[4].textContent = by;
+			r.cells[5].textContent = note(f.name, v);
 		}
 		const k = st.kernel;
 		$("kernel-now").textContent = k.length ?

@@ -6,7 +6,6 @@
  * reads) and the call's header and result around them.
  */
 #include <inttypes.h>
-#include <stddef.h>
 #include <string.h>
 
 #include "json.h"
@@ -187,13 +186,16 @@ static void steps(struct json *j, const struct sm_explain *x)
 	json_u64(j, "not_listed", x->quiet);
 }
 
-/* Lowest and highest of one truth value over the oracle's window. */
+/* Lowest and highest of one truth value (0 count, 1 enabled, 2 running)
+ * over the oracle's window. */
 static void window(struct json *j, const char *key, const struct sm_session *s,
-                   size_t member)
+                   int which)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 	for (unsigned i = 0; i < s->run.nsamples; i++) {
-		uint64_t v = ((const uint64_t *)&s->samples[i])[member];
+		const struct sm_sample *x = &s->samples[i];
+		uint64_t v = which == 0 ? x->count : which == 1 ? x->enabled
+		             : x->running;
 		lo = v < lo ? v : lo;
 		hi = v > hi ? v : hi;
 	}
@@ -220,9 +222,9 @@ static void result(struct json *j, const struct sm_session *s)
 	str_u64(j, "running", r->value[2]);
 	json_end(j, '{');
 	json_begin(j, "truth", '{');
-	window(j, "count", s, offsetof(struct sm_sample, count) / 8);
-	window(j, "enabled", s, offsetof(struct sm_sample, enabled) / 8);
-	window(j, "running", s, offsetof(struct sm_sample, running) / 8);
+	window(j, "count", s, 0);
+	window(j, "enabled", s, 1);
+	window(j, "running", s, 2);
 	json_end(j, '{');
 	json_end(j, '{');
 }

@@ -69,13 +69,16 @@ static void on_update(void *ctx, const void *model, int ev,
 /* The model from 0 to end: timed actions at their cycle, samples. */
 static int sample(struct tl *p, char *err, size_t n)
 {
-	struct sm_model *m = calloc(1, sizeof(*m));
+	/* the model keeps its pages page-aligned inside it */
+	size_t al = _Alignof(struct sm_model);
+	struct sm_model *m = aligned_alloc(al, (sizeof(*m) + al - 1) / al * al);
 	const struct sm_scenario *s = p->s;
 	unsigned k = 0;
 	int rc = 0;
 
 	if (!m)
 		return snprintf(err, n, "out of memory"), -1;
+	memset(m, 0, sizeof(*m));
 	if (sm_model_init(m, &s->cfg, on_update, p, err, n) < 0)
 		rc = -1;
 	for (unsigned i = 0; !rc && i <= NS; i++) {
