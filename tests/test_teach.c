@@ -113,6 +113,55 @@ static void make_page(const char *sched, const char *name, char *json,
 	assert_int_equal(r.status, 1);
 }
 
+static unsigned count(const char *s, const char *what)
+{
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* Lines of the listing that are instructions: "  STEP  ADDRESS  ...". */
+static unsigned insn_lines(const char *text)
+{
+	unsigned n = 0, step;
+	char addr[16];
+	for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1
+	                                                  : l + strlen(l))
+		n += sscanf(l, "%u %15[0-9a-f] ", &step, addr) == 2 &&
+		     strlen(addr) == 8;
+	return n;
+}
+
+/* The JSON document has what the text listing has, line for line: the
+ * instructions, page loads, trapped reads, kernel actions and remote
+ * stores. */
+static void test_json_is_the_listing(void **state)
+{
+	static const char *const scheds[] = { RESET, TORN };
+	static char text[1 << 20];
+	char args[800];
+	(void)state;
+	for (size_t i = 0; i < sizeof(scheds) / sizeof(scheds[0]); i++) {
+		snprintf(args, sizeof(args), "replay %s --explain", scheds[i]);
+		run(args);
+		assert_int_equal(r.status, 1);
+		strcpy(text, r.out);
+		snprintf(args, sizeof(args), "replay %s --explain --json", scheds[i]);
+		run(args);
+		assert_int_equal(r.status, 1);
+		assert_int_equal(count_lines(r.out), 1);
+		assert_int_equal(count(r.out, "\"insn\":"), insn_lines(text));
+		assert_int_equal(count(r.out, "\"part\":"), count(text, " load  page."));
+		assert_int_equal(count(r.out, "\"cycle\":"), count(text, " trap  "));
+		assert_int_equal(count(r.out, "\"action\":"), count(text, ">>> kernel: "));
+		assert_int_equal(count(r.out, "\"store\":"),
+		                 count(text, ">>> remote writer stores"));
+		assert_non_null(strstr(r.out, "\"verdict\":\"WRONG_VALUE\""));
+	}
+	assert_true(count(r.out, "\"store\":") > 10); /* TORN: a remote writer */
+}
+
 /* At the reset: the fields it wrote, highlighted with it; the first
  * load of offset; the verdict at the end; all as the JSON says. */
 static void test_reset_page(void **state)
@@ -186,8 +235,10 @@ static void test_torn_page(void **state)
 	const char *s14 = json_step(json, 14), *s15 = json_step(json, 15);
 	const char *cap = strstr(s14, "\"store\":\"capabilities\"");
 	assert_true(cap > s15); /* not stored yet */
-	if (!have_chromium())
+	if (!have_chromium()) {
+		print_message("chromium missing: the page is not rendered\n");
 		skip();
+	}
 	page_at(html, 14);
 	dom_row("page-index", row, sizeof(row));
 	assert_non_null(strstr(row, "class=\"written\" data-by=\"remote store "));
@@ -222,8 +273,10 @@ static void test_page_offline(void **state)
 	assert_non_null(end);
 	assert_null(memchr(data + 18, '<', (size_t)(end - data - 18)));
 	assert_non_null(strstr(data, "1\\u003c\\u003c30")); /* rdpmc ECX 1<<30 */
-	if (!have_chromium())
+	if (!have_chromium()) {
+		print_message("chromium missing: the page is not rendered\n");
 		skip();
+	}
 	char url[600];
 	snprintf(url, sizeof(url), "file://%s", html);
 	dump_dom(url);
@@ -314,6 +367,7 @@ static void test_teach_bad_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_is_the_listing),
 		cmocka_unit_test(test_reset_page),
 		cmocka_unit_test(test_torn_page),
 		cmocka_unit_test(test_page_offline),
