@@ -7,17 +7,13 @@
  * sim/teach/timeline.c's.  It decides nothing about the kernel or the
  * reader.
  */
-#include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "action_filter.h"
 #include "commands.h"
 #include "options.h"
-#include "run.h"
 #include "explore.h"
 #include "outfile.h"
 #include "timeline.h"
