@@ -5,8 +5,10 @@
 #     <!-- selfmon ARGS [| head -N] [| grep PATTERN] -->
 # and is fenced with ``` is replaced by the output of `SELFMON ARGS`
 # (run from the repository's top), trimmed as the optional filters say.
-# With --check nothing is written: the exit status says whether
-# docs/abi.md is in sync with the tool (0) or not (1, with a diff).
+# The pictures (plot) and the pages to step through a read (replay
+# --html) it links are regenerated too.  With --check nothing is written:
+# the exit status says whether docs/abi.md, its pictures and pages are in
+# sync with the tool (0) or not (1, with a diff).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 selfmon=$1
@@ -48,6 +50,12 @@ plots=(
 	"x86_multiplex --reader reference -o NAME multiplex.svg"
 	"arm64_timer_wrap --reader no_time_mask -o NAME timer_wrap.svg"
 )
+# The pages to step through a read that abi.md links: schedule, file.
+pages=(
+	"x86_64:unicorn:no_zero_ext_fix:x86_reset:reset@10 reset-quirk.html"
+	"x86_64:unicorn:no_recheck:x86_remote:rotate_out@6,rotate_in@10 torn-read.html"
+	"riscv64:unicorn:reference:riscv64_rotate:rotate_out@18 riscv64-sigill.html"
+)
 svgdir=$(mktemp -d)
 trap 'rm -f "$out"; rm -rf "$svgdir"' EXIT
 for p in "${plots[@]}"; do
@@ -56,6 +64,11 @@ for p in "${plots[@]}"; do
 	# a selfmon built without a cross compiler cannot draw the arm64 one
 	"$selfmon" plot ${args/NAME/$svgdir/$name} 2>/dev/null || true
 done
+for p in "${pages[@]}"; do
+	# each read fails (exit 1); without its arch's reader code, no file
+	"$selfmon" replay ${p% *} --html "$svgdir/${p##* }" >/dev/null 2>&1 || true
+	plots+=("- ${p##* }")
+done
 
 if [ "$mode" = "--check" ]; then
 	stale=0
@@ -63,7 +76,7 @@ if [ "$mode" = "--check" ]; then
 	for p in "${plots[@]}"; do
 		name=${p##* }
 		if [ ! -f "$svgdir/$name" ]; then
-			echo "docs/$name: not drawn by this selfmon, not checked"
+			echo "docs/$name: not made by this selfmon, not checked"
 			continue
 		fi
 		cmp -s "$svgdir/$name" "docs/$name" ||
@@ -73,10 +86,10 @@ if [ "$mode" = "--check" ]; then
 		echo "docs are out of date: run docs/gen.sh build/selfmon" >&2
 		exit 1
 	fi
-	echo "docs/abi.md and its pictures are in sync with selfmon"
+	echo "docs/abi.md, its pictures and pages are in sync with selfmon"
 else
 	cp "$out" "$doc"
 	for p in "${plots[@]}"; do
-		[ -f "$svgdir/${p##* }" ] && cp "$svgdir/${p##* }" docs/
+		if [ -f "$svgdir/${p##* }" ]; then cp "$svgdir/${p##* }" docs/; fi
 	done
 fi

@@ -54,9 +54,19 @@ static void test_plot_renders(void **state)
 	buf[n] = 0;
 	assert_non_null(strstr(buf, "<svg "));
 	assert_non_null(strstr(buf, "true count"));
-	assert_non_null(strstr(buf, "instructions index"));
+	assert_non_null(strstr(buf, ">instructions</text>"));
+	assert_non_null(strstr(buf, ">page index</text>"));
 	assert_non_null(strstr(buf, ">reset<"));
+	assert_non_null(strstr(buf, ">reset (injected)<"));
 	assert_non_null(strstr(buf, "WRONG_VALUE"));
+	/* the ABI's notation, axes with units, a legend */
+	assert_non_null(strstr(buf, "index 0x40000001: fixed counter 0 (rdpmc "
+	                       "ECX 1&lt;&lt;30 | 0)"));
+	assert_null(strstr(buf, "1073741825"));
+	assert_non_null(strstr(buf, ">time: cycles since the scenario began"));
+	assert_non_null(strstr(buf, " ns</text>"));
+	assert_non_null(strstr(buf, ">legend</text>"));
+	assert_non_null(strstr(buf, ">page update: reset</text>"));
 	if (!have("xmllint") || !have("chromium")) {
 		print_message("xmllint or chromium missing: rendering not checked\n");
 		skip();
@@ -95,10 +105,13 @@ static void test_plot_passing_reader(void **state)
 	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = 0;
 	fclose(f);
-	assert_non_null(strstr(buf, "reference read at 5000"));
+	assert_non_null(strstr(buf, "reference, called at cycle 5,000"));
 	assert_non_null(strstr(buf, ": PASS,"));
-	assert_non_null(strstr(buf, "l1d_misses index"));
-	assert_non_null(strstr(buf, "llc_misses index"));
+	assert_non_null(strstr(buf, ">l1d_misses</text>"));
+	assert_non_null(strstr(buf, ">llc_misses</text>"));
+	/* automatic rotations are kernel actions too, named */
+	assert_non_null(strstr(buf, ">rotate</text>"));
+	assert_non_null(strstr(buf, ">1: general counter 0</text>"));
 	unlink(svg);
 }
 

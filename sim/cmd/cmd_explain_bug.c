@@ -4,7 +4,8 @@
  * paragraph on the fault and the fix.
  *
  * Owns: the search for the shortest counterexample among the bundled
- * scenarios and the page it prints.  The fault and fix texts are the
+ * scenarios and the page it prints (--html FILE: also the page to step
+ * through it, sim/teach/).  The fault and fix texts are the
  * corpus table's (reader/variants/list.h, through struct sm_reader).
  */
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "options.h"
 #include "explain.h"
 #include "explore.h"
+#include "teach.h"
 
 static void paragraph(const char *label, const char *text)
 {
@@ -102,17 +104,21 @@ static const char usage[] =
 	"usage: selfmon explain-bug NAME [options]\n\nFor a reader of the corpus "
 	"(see 'selfmon list'): its shortest failing\nschedule over the bundled "
 	"scenarios, the step-by-step listing of it, and\nwhat the fault is and "
-	"how to fix it.\n\n" SM_ACTION_FILTER_USAGE;
+	"how to fix it.  --html FILE also writes a page to step through it in\n"
+	"a browser.\n\n" SM_ACTION_FILTER_USAGE;
+
+enum { O_HTML = SM_OPT_LONG };
 
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
+	{ "html", required_argument, O_HTML, "a FILE" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
 };
 
 /* NAME and the options: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct sm_action_filter *af,
-                      const char **name)
+                      const char **name, const char **html)
 {
 	struct sm_opt op;
 	char err[256];
@@ -129,6 +135,8 @@ static int parse_args(int argc, char **argv, struct sm_action_filter *af,
 			                   op.arg);
 		if (c == SM_OPT_OPERAND)
 			*name = op.arg;
+		else if (c == O_HTML)
+			*html = op.arg;
 		else if (sm_action_filter_opt(af, c, op.arg, err, sizeof(err)) < 0)
 			return usage_error("explain-bug: %s", err);
 	}
@@ -169,9 +177,27 @@ static int find_best(const struct sm_reader *r,
 	return arch;
 }
 
-/* The counterexample, its listing and the fix: the exit status. */
+/* The page of --html FILE for the run just listed: the exit status. */
+static int write_html(const char *html, const struct sm_reader *r,
+                      const char *line, const struct best *b,
+                      struct sm_session *s, struct sm_explain *x)
+{
+	char err[600];
+	struct sm_teach t = { .schedule = line, .scenario = b->scenario, .s = s,
+	                      .sched = &b->cell.min, .x = x, .fault = r->fault,
+	                      .fix = r->fix };
+
+	if (x->oom)
+		return usage_error("explain-bug: out of memory");
+	if (sm_teach_html_file(html, &t, err, sizeof(err)) < 0)
+		return usage_error("explain-bug: %s: %s", html, err);
+	return 0;
+}
+
+/* The counterexample, its listing (and page) and the fix: the exit
+ * status. */
 static int show(const struct sm_reader *r, enum sm_arch arch,
-                const struct best *b)
+                const struct best *b, const char *html)
 {
 	char err[512];
 	char *line = sm_schedule_text(arch, SM_ENGINE_UNICORN, r->name,
@@ -187,22 +213,25 @@ static int show(const struct sm_reader *r, enum sm_arch arch,
 	}
 	printf("\nShortest counterexample (%s): %s\n  %s\n\n", sm_verdict_name(
 	       b->cell.verdict), line, b->cell.res.detail);
-	free(line);
 	sm_session_start(s);
 	sm_explain_init(&x, stdout, s);
 	x.max_steps = 400;
+	x.record = html != NULL;
 	s->explain = &x;
 	sm_run_schedule(s, &b->cell.min);
 	sm_explain_done(&x);
 	printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict), s->res.detail);
+	int rc = html ? write_html(html, r, line, b, s, &x) : 0;
+	sm_explain_free(&x);
 	sm_session_free(s);
+	free(line);
 	paragraph("The fix", r->fix);
-	return 0;
+	return rc;
 }
 
 /* After the reader is known: find, then tell. */
 static int explain(const struct sm_reader *r, const struct sm_action_filter *af,
-                   struct work *w)
+                   struct work *w, const char *html)
 {
 	int arch = find_best(r, af, w);
 
@@ -217,19 +246,25 @@ static int explain(const struct sm_reader *r, const struct sm_action_filter *af,
 		printf("\nNo bundled scenario makes it fail at bound 2%s.\n",
 		       sm_action_filter_given(af) ? " with these kernel actions" : "");
 		paragraph("\nThe fix", r->fix);
+		if (html)
+			fprintf(stderr, "explain-bug: no failure to show, %s not "
+			        "written\n", html);
 		return 0;
 	}
-	return show(r, (enum sm_arch)arch, &w->best);
+	return show(r, (enum sm_arch)arch, &w->best, html);
 }
 
 int cmd_explain_bug(int argc, char **argv)
 {
 	struct sm_action_filter af = { 0 };
-	const char *name = NULL;
-	int rc = parse_args(argc, argv, &af, &name);
+	char err[600];
+	const char *name = NULL, *html = NULL;
+	int rc = parse_args(argc, argv, &af, &name, &html);
 
 	if (rc >= 0)
 		return rc;
+	if (html && sm_teach_html_probe(html, err, sizeof(err)) < 0)
+		return usage_error("explain-bug: %s: %s", html, err);
 	const struct sm_reader *r = sm_reader_find(name);
 	if (!r)
 		return usage_error("explain-bug: unknown reader '%s' (see 'selfmon "
@@ -240,7 +275,7 @@ int cmd_explain_bug(int argc, char **argv)
 	struct work *w = calloc(1, sizeof(*w));
 	if (!w)
 		return usage_error("explain-bug: out of memory");
-	rc = explain(r, &af, w);
+	rc = explain(r, &af, w, html);
 	free(w->best.scenario);
 	free(w->cand.scenario);
 	free(w);

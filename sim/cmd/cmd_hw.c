@@ -2,7 +2,7 @@
  * cmd_hw.c — `selfmon hw` and `selfmon hw record`: the options, the
  * report and the exit status.
  *
- * Owns: parsing the arguments (getopt_long; one line and exit 2 on a bad
+ * Owns: parsing the arguments (options.c; one line and exit 2 on a bad
  * one), the events to check (a pinned pair and a multiplexed set with a
  * PMU, software events always), printing the machine, every page and each
  * reader's tally (text or JSON), and writing a recording to --out.  The
@@ -13,13 +13,13 @@
  * index-0 path of every reader).
  */
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "options.h"
 #include "hw_check.h"
 #include "hw_record.h"
 #include "hw_trace.h"
@@ -53,37 +53,6 @@ static const char usage[] =
 	"named, or the reference reader when none is), 1 a reader disagreed\n"
 	"with the kernel, 2 bad usage.\n";
 
-/* getopt_long wants the program's name first and a NULL last; commands
- * get the arguments after their name: a copy with "selfmon NAME" first.
- * NULL when out of memory (the message printed). */
-static char **getopt_argv(const char *name, int argc, char **argv)
-{
-	char **v = malloc(((size_t)argc + 2) * sizeof(*v));
-
-	if (!v) {
-		usage_error("%s: out of memory", name);
-		return NULL;
-	}
-	v[0] = (char *)name;
-	memcpy(v + 1, argv, (size_t)argc * sizeof(*v));
-	v[argc + 1] = NULL;
-	optind = 0; /* a fresh scan (glibc), whatever parsed before */
-	opterr = 0; /* no message of getopt's own: ours below */
-	return v;
-}
-
-/* The option getopt_long just refused, as the user wrote it. */
-static const char *refused(char **v)
-{
-	static char shortopt[3];
-
-	if (optopt && optopt < 256 && v[optind - 1][1] != '-') {
-		snprintf(shortopt, sizeof(shortopt), "-%c", optopt);
-		return shortopt;
-	}
-	return v[optind - 1];
-}
-
 static int add_reader(struct hw_opts *o, const char *name)
 {
 	const struct sm_reader *r = sm_reader_find(name);
@@ -98,7 +67,7 @@ static int add_reader(struct hw_opts *o, const char *name)
 static int iterations(const char *s, unsigned *out)
 {
 	char *end;
-	unsigned long v = s ? strtoul(s, &end, 10) : 0;
+	unsigned long v = strtoul(s, &end, 10);
 
 	if (!v || *end || v > 10000000)
 		return usage_error("hw: --iterations needs 1..10000000");
@@ -106,48 +75,34 @@ static int iterations(const char *s, unsigned *out)
 	return 0;
 }
 
+enum { O_JSON = SM_OPT_LONG, O_ITERATIONS };
+
+static const struct sm_optdef hw_options[] = {
+	{ "help", no_argument, 'h', NULL },
+	{ "json", no_argument, O_JSON, NULL },
+	{ "iterations", required_argument, O_ITERATIONS, "1..10000000" },
+	{ 0 },
+};
+
 /* 0, 1 after --help (exit 0), or 2 after the message. */
-static int parse_opts(int argc, char **v, struct hw_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "iterations", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	/* '-': readers come back in order, as 1; ':': a missing value is ':' */
-	while ((c = getopt_long(argc, v, "-:h", longopts, NULL)) != -1) {
-		int rc = 0;
-		switch (c) {
-		case 1: rc = add_reader(o, optarg); break;
-		case 'j': o->json = true; break;
-		case 'i': rc = iterations(optarg, &o->iterations); break;
-		case 'h': fputs(usage, stdout); return 1;
-		case ':':
-			if (optopt == 'i')
-				return iterations(NULL, &o->iterations);
-			/* fall through */
-		default: return usage_error("hw: unknown option '%s'", refused(v));
-		}
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
 static int parse(int argc, char **argv, struct hw_opts *o)
 {
+	struct sm_opt op;
+	int c, rc = 0;
+
 	o->iterations = 1000;
 	o->readers = malloc(((size_t)argc + sm_nreaders) * sizeof(*o->readers));
 	if (!o->readers)
 		return usage_error("hw: out of memory");
-	char **v = getopt_argv("selfmon hw", argc, argv);
-	if (!v)
-		return 2;
-	int rc = parse_opts(argc + 1, v, o);
-	free(v);
+	sm_opt_init(&op, "hw", argc, argv, hw_options);
+	while (!rc && (c = sm_opt_next(&op)) != -1)
+		switch (c) {
+		case SM_OPT_OPERAND: rc = add_reader(o, op.arg); break;
+		case O_JSON: o->json = true; break;
+		case O_ITERATIONS: rc = iterations(op.arg, &o->iterations); break;
+		case 'h': fputs(usage, stdout); return 1;
+		default: return 2;
+		}
 	return rc;
 }
 
@@ -359,32 +314,35 @@ static int duration(const char *s, unsigned long *ms)
 	return 0;
 }
 
-static int record_opts(int argc, char **v, struct record_opts *o)
+enum { O_OUT = SM_OPT_LONG, O_EVENTS, O_DURATION };
+
+static const struct sm_optdef record_options[] = {
+	{ "out", required_argument, O_OUT, "a FILE" },
+	{ "events", required_argument, O_EVENTS, "a list of events" },
+	{ "duration", required_argument, O_DURATION, "10..600000 (ms)" },
+	{ 0 },
+};
+
+static int record_opts(int argc, char **argv, struct record_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "events", required_argument, NULL, 'e' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct sm_opt op;
 	int c;
 
-	while ((c = getopt_long(argc, v, "-:", longopts, NULL)) != -1) {
+	sm_opt_init(&op, "hw record", argc, argv, record_options);
+	while ((c = sm_opt_next(&op)) != -1)
 		switch (c) {
-		case 'o': o->out = optarg; break;
-		case 'e': o->events = optarg; break;
-		case 'd':
-			if (duration(optarg, &o->ms))
+		case O_OUT: o->out = op.arg; break;
+		case O_EVENTS: o->events = op.arg; break;
+		case O_DURATION:
+			if (duration(op.arg, &o->ms))
 				return 2;
 			break;
-		case 1:
+		case SM_OPT_OPERAND:
 			return usage_error("hw record: unexpected '%s' (see 'selfmon "
-			                   "hw --help')", optarg);
+			                   "hw --help')", op.arg);
 		default:
-			return usage_error("hw record: unexpected '%s' (see 'selfmon "
-			                   "hw --help')", refused(v));
+			return 2;
 		}
-	}
 	if (!o->out)
 		return usage_error("hw record: missing --out FILE");
 	return 0;
@@ -410,11 +368,7 @@ static int cmd_hw_record(int argc, char **argv)
 	struct record_opts o = { NULL, "task-clock,page-faults,cpu-clock", 200 };
 	char err[256];
 
-	char **v = getopt_argv("selfmon hw record", argc, argv);
-	if (!v)
-		return 2;
-	int r = record_opts(argc + 1, v, &o);
-	free(v);
+	int r = record_opts(argc, argv, &o);
 	if (r)
 		return r;
 	if (hw_record(&rc, o.events, o.ms, err, sizeof(err)) < 0) {

@@ -211,9 +211,6 @@ static int cmd_model_compare(const char *path)
 	return rc < 0 ? 2 : rc;
 }
 
-static struct sm_scenario scenario; /* large: keep off the stack */
-static struct sm_model model;
-
 enum { O_JSON = SM_OPT_LONG, O_COMPARE };
 
 static const struct sm_optdef options[] = {
@@ -224,12 +221,10 @@ static const struct sm_optdef options[] = {
 	{ 0 },
 };
 
-int cmd_model(int argc, char **argv)
+/* The scenario and the options: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct printer *p,
+                      const char **path)
 {
-	struct printer p = { .s = &scenario };
-	const char *path = NULL;
-	char err[512];
-
 	struct sm_opt op;
 	int c;
 
@@ -240,24 +235,51 @@ int cmd_model(int argc, char **argv)
 		else if (c == SM_OPT_BAD)
 			return 2;
 		else if (c == O_JSON)
-			p.json = true;
+			p->json = true;
 		else if (c == O_COMPARE)
 			return cmd_model_compare(op.arg);
-		else if (path)
+		else if (*path)
 			return usage_error("model: unexpected argument '%s' "
 			                   "(one scenario at a time)", op.arg);
 		else
-			path = op.arg;
-	if (!path)
-		return usage_error("model: missing SCENARIO (see 'selfmon model --help')");
-	if (sm_scenario_load(path, &scenario, err, sizeof(err)) < 0)
+			*path = op.arg;
+	if (!*path)
+		return usage_error("model: missing SCENARIO (see 'selfmon model "
+		                   "--help')");
+	return -1;
+}
+
+/* Play the scenario through the model, printing each page update. */
+static int play(const char *path, struct printer *p, struct sm_scenario *scn,
+                struct sm_model *m)
+{
+	char err[1024];
+
+	if (sm_scenario_load(path, scn, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
-	if (sm_model_init(&model, &scenario.cfg, on_update, &p, err,
-	                  sizeof(err)) < 0)
+	p->s = scn;
+	if (sm_model_init(m, &scn->cfg, on_update, p, err, sizeof(err)) < 0)
 		return usage_error("%s: %s", path, err);
 	/* loading checked the run stays within the cap: no partial output */
-	if (sm_scenario_run(&model, &scenario, scenario.end, err,
-	                    sizeof(err)) < 0)
+	if (sm_scenario_run(m, scn, scn->end, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
 	return 0;
+}
+
+int cmd_model(int argc, char **argv)
+{
+	struct printer p = { 0 };
+	const char *path = NULL;
+	int rc = parse_args(argc, argv, &p, &path);
+
+	if (rc >= 0)
+		return rc;
+	struct sm_scenario *scn = malloc(sizeof(*scn));
+	size_t al = _Alignof(struct sm_model); /* its pages are page-aligned */
+	struct sm_model *m = aligned_alloc(al, (sizeof(*m) + al - 1) / al * al);
+	rc = scn && m ? play(path, &p, scn, m)
+	              : usage_error("model: out of memory");
+	free(scn);
+	free(m);
+	return rc;
 }

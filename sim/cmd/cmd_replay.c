@@ -1,7 +1,9 @@
 /*
- * cmd_replay.c — `selfmon replay SCHEDULE|TRACE [--explain]`: one
- * schedule, re-run deterministically from the start, with its verdict and
- * (--explain) the step-by-step listing.
+ * cmd_replay.c — `selfmon replay SCHEDULE|TRACE [--explain [--json]]
+ * [--html FILE]`: one schedule, re-run deterministically from the start,
+ * with its verdict and (--explain) the step-by-step listing, as text or
+ * as one JSON document; --html writes the page to step through
+ * (sim/teach/).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,16 +17,22 @@
 #include "explain.h"
 #include "explore.h"
 #include "input.h"
+#include "teach.h"
 #include "user_reader.h"
 
 static const char usage[] =
-	"usage: selfmon replay SCHEDULE|TRACE [--explain]\n\n"
+	"usage: selfmon replay SCHEDULE|TRACE [--explain [--json]] [--html FILE]"
+	"\n\n"
 	"SCHEDULE is the one-line form check prints, e.g.\n"
 	"  x86_64:unicorn:no_sext:x86_overflow:overflow@12\n"
 	"(ARCH:ENGINE:READER:SCENARIO:ACTIONS, ACTIONS '-' or action@step,...,\n"
 	"an action landing before the step-th executed instruction); TRACE is a\n"
 	"file check wrote.  --explain lists every executed instruction, every\n"
-	"page field loaded, every trapped read and every kernel action.\n"
+	"page field loaded, every trapped read and every kernel action; with\n"
+	"--json as one JSON document instead (64-bit values as strings).\n"
+	"--html FILE writes one self-contained page to step through the call\n"
+	"in a browser: the instructions, the page, the values loaded, the\n"
+	"timeline and the verdict.\n"
 	"Exit status: 0 PASS (or BLOCKED), 1 another verdict, 2 bad input or\n"
 	"selfmon's own error (ERROR), 4 UNSUPPORTED (the emulator cannot run\n"
 	"an instruction).\n";
@@ -73,14 +81,48 @@ static void print_returned(const struct sm_reader *r,
 	}
 }
 
+/* The verdict line and, when the reader returned, what it returned. */
+static void print_verdict(const struct sm_reader *r,
+                          const struct sm_result *res, bool explain)
+{
+	printf("%s%s after %" PRIu64 " steps: %s\n", explain ? "\n" : "",
+	       sm_verdict_name(res->verdict), res->steps, res->detail);
+	if (res->verdict == SM_V_PASS || res->verdict == SM_V_WRONG_VALUE)
+		print_returned(r, res);
+}
+
+struct opts {
+	bool explain, json;
+	const char *html;
+};
+
+/* The JSON document or the page of a run listed with x->record. */
+static int teach(const struct opts *o, const struct sm_schedule_line *sl,
+                 const char *text, const struct sm_session *s,
+                 const struct sm_explain *x)
+{
+	struct sm_teach t = { .schedule = text, .scenario = sl->scenario,
+	                      .s = s, .sched = &sl->sched, .x = x };
+	char err[600];
+
+	if (x->oom)
+		return usage_error("replay: out of memory");
+	if (o->json)
+		sm_teach_json(stdout, &t);
+	if (o->html && sm_teach_html_file(o->html, &t, err, sizeof(err)) < 0)
+		return usage_error("replay: %s: %s", o->html, err);
+	return 0;
+}
+
 /* Run one schedule of a reader in a scenario (loaded); its exit status. */
 static int run_line(const struct sm_schedule_line *sl, const char *text,
                     const struct sm_reader *r, const struct sm_scenario *scn,
-                    bool explain)
+                    const struct opts *o)
 {
 	struct sm_session *s = sm_session_new();
 	struct sm_explain x;
 	char err[512];
+	bool explain = o->explain || o->html;
 
 	if (!s)
 		return usage_error("replay: out of memory");
@@ -90,21 +132,25 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
 	}
 	if (explain) {
 		sm_session_start(s);
-		sm_explain_init(&x, stdout, s);
+		sm_explain_init(&x, o->explain && !o->json ? stdout : NULL, s);
+		x.record = o->json || o->html;
 		s->explain = &x;
-		printf("replay %s\n  %s: %s (%s ABI)\n", text, r->name, r->what,
-		       sm_abi_name(r->abi));
+		if (o->explain && !o->json)
+			printf("replay %s\n  %s: %s (%s ABI)\n", text, r->name,
+			       r->what, sm_abi_name(r->abi));
 	}
 	sm_run_schedule(s, &sl->sched);
 	const struct sm_result *res = &s->res;
-	printf("%s%s after %" PRIu64 " steps: %s\n", explain ? "\n" : "",
-	       sm_verdict_name(res->verdict), res->steps, res->detail);
-	if (res->verdict == SM_V_PASS || res->verdict == SM_V_WRONG_VALUE)
-		print_returned(r, res);
+	if (!o->json)
+		print_verdict(r, res, o->explain);
 	int rc = res->verdict == SM_V_ERROR ? 2 : res->verdict == SM_V_UNSUPPORTED ? 4
 	         : sm_verdict_fails(res->verdict) ? 1 : 0;
-	if (explain)
+	if (explain) {
 		sm_explain_done(&x);
+		if (x.record && teach(o, sl, text, s, &x))
+			rc = 2;
+		sm_explain_free(&x);
+	}
 	sm_session_free(s);
 	return rc;
 }
@@ -141,37 +187,46 @@ static int resolve(const struct sm_schedule_line *sl,
 }
 
 /* Replay the schedule line `text`. */
-static int replay(const char *text, bool explain)
+static int replay(const char *text, const struct opts *o)
 {
-	static struct sm_user_reader user;
-	static struct sm_scenario scn;
+	struct sm_user_reader *user = malloc(sizeof(*user));
+	struct sm_scenario *scn = malloc(sizeof(*scn));
 	const struct sm_reader *r = NULL;
 	struct sm_schedule_line sl;
 	char err[1024];
 	int rc;
 
-	if (sm_schedule_parse(text, &sl, err, sizeof(err)) < 0)
-		return usage_error("replay: %s", err);
-	if (resolve(&sl, &user, &r, &scn, err, sizeof(err)) < 0)
+	if (!user || !scn)
+		rc = usage_error("replay: out of memory");
+	else if (sm_schedule_parse(text, &sl, err, sizeof(err)) < 0)
+		rc = usage_error("replay: %s", err);
+	else if ((rc = resolve(&sl, user, &r, scn, err, sizeof(err))) < 0)
 		rc = usage_error("%s", err);
 	else
-		rc = run_line(&sl, text, r, &scn, explain);
-	if (r == &user.r)
-		sm_user_reader_free(&user);
-	sm_schedule_line_free(&sl);
+		rc = run_line(&sl, text, r, scn, o);
+	if (user && r == &user->r)
+		sm_user_reader_free(user);
+	if (user && scn)
+		sm_schedule_line_free(&sl);
+	free(user);
+	free(scn);
 	return rc;
 }
 
+enum { O_EXPLAIN = SM_OPT_LONG, O_JSON, O_HTML };
+
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
-	{ "explain", no_argument, SM_OPT_LONG, NULL },
+	{ "explain", no_argument, O_EXPLAIN, NULL },
+	{ "json", no_argument, O_JSON, NULL },
+	{ "html", required_argument, O_HTML, "a FILE" },
 	{ 0 },
 };
 
 int cmd_replay(int argc, char **argv)
 {
 	const char *arg = NULL;
-	bool explain = false;
+	struct opts o = { 0 };
 	char *line = NULL, err[512];
 
 	struct sm_opt op;
@@ -183,8 +238,12 @@ int cmd_replay(int argc, char **argv)
 			return fputs(usage, stdout), 0;
 		else if (c == SM_OPT_BAD)
 			return 2;
-		else if (c == SM_OPT_LONG)
-			explain = true;
+		else if (c == O_EXPLAIN)
+			o.explain = true;
+		else if (c == O_JSON)
+			o.json = true;
+		else if (c == O_HTML)
+			o.html = op.arg;
 		else if (arg)
 			return usage_error("replay: unexpected argument '%s'", op.arg);
 		else
@@ -192,12 +251,16 @@ int cmd_replay(int argc, char **argv)
 	if (!arg)
 		return usage_error("replay: missing SCHEDULE or TRACE (see "
 		                   "'selfmon replay --help')");
+	if (o.json && !o.explain)
+		return usage_error("replay: --json needs --explain");
+	if (o.html && sm_teach_html_probe(o.html, err, sizeof(err)) < 0)
+		return usage_error("replay: %s: %s", o.html, err);
 	if (!strchr(arg, ':')) {
 		if (!(line = from_trace(arg, err, sizeof(err))))
 			return usage_error("replay: %s: %s", arg, err);
 		arg = line;
 	}
-	int rc = replay(arg, explain);
+	int rc = replay(arg, &o);
 	free(line);
 	return rc;
 }

@@ -22,7 +22,7 @@ static const struct command {
 	  "run readers under every schedule of kernel actions, judge them" },
 	{ "explore", cmd_explore, "the same as check, with statistics" },
 	{ "replay", cmd_replay,
-	  "re-run one schedule or trace, --explain to follow it step by step" },
+	  "re-run a schedule or trace; --explain, --html: step by step" },
 	{ "explain-bug", cmd_explain_bug,
 	  "a corpus reader's shortest failing schedule, step by step, and the fix" },
 	{ "plot", cmd_plot, "an SVG timeline of a scenario, and of a reader's call" },

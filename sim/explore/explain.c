@@ -89,6 +89,8 @@ void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s)
 		oom();
 	x->f = f;
 	x->last = *sm_model_page(&s->model, 0);
+	x->first = x->last;
+	x->insn_step = UINT64_MAX;
 	x->have_cs = disasm[a].ok &&
 	             cs_open(disasm[a].arch, disasm[a].mode, &x->cs) == CS_ERR_OK;
 	open_lines(x, s);
@@ -96,7 +98,7 @@ void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s)
 
 void sm_explain_done(struct sm_explain *x)
 {
-	if (x->quiet)
+	if (x->quiet && x->f)
 		fprintf(x->f, "        ... %" PRIu64 " more steps not listed\n",
 		        x->quiet);
 	if (x->have_cs)
@@ -110,6 +112,44 @@ void sm_explain_done(struct sm_explain *x)
 	x->last_where = NULL;
 	sm_srclines_free(x->lines);
 	x->lines = NULL;
+}
+
+void sm_explain_free(struct sm_explain *x)
+{
+	free(x->ev);
+	x->ev = NULL;
+	x->nev = x->cap = 0;
+}
+
+/* A new event to fill (zeroed), or NULL when not recording (or out of
+ * memory: x->oom says so). */
+static struct sm_xevent *rec(struct sm_explain *x, enum sm_xkind kind,
+                             uint64_t step)
+{
+	if (!x->record || x->oom)
+		return NULL;
+	if (x->nev == x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 1024;
+		struct sm_xevent *ev = realloc(x->ev, cap * sizeof(*ev));
+		if (!ev) {
+			x->oom = true;
+			return NULL;
+		}
+		x->ev = ev;
+		x->cap = cap;
+	}
+	struct sm_xevent *e = &x->ev[x->nev++];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->step = step;
+	e->field = -1;
+	return e;
+}
+
+/* The index of a page field in selfmon_page_fields, -1 for none. */
+static int field_index(const struct selfmon_page_field *f)
+{
+	return f ? (int)(f - selfmon_page_fields) : -1;
 }
 
 /* file:line of a code address, from the code's line table, remembered
@@ -145,18 +185,29 @@ static bool quiet(struct sm_session *s)
 	return x->max_steps && s->run.step >= x->max_steps;
 }
 
-void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
-                     unsigned len)
+/* The disassembly of one instruction into buf ("" when unknown). */
+static void disassemble(struct sm_explain *x, uint64_t addr, const uint8_t *b,
+                        unsigned len, char *buf, size_t n)
 {
-	struct sm_explain *x = s->explain;
-
-	if (quiet(s)) {
-		x->quiet++;
-		return;
-	}
-	FILE *f = x->f;
 	cs_insn *insn = NULL;
-	const char *w = where(x, addr);
+
+	buf[0] = '\0';
+	if (x->have_cs && cs_disasm(x->cs, b, len, addr, 1, &insn) == 1) {
+		snprintf(buf, n, "%-8s %s", insn->mnemonic, insn->op_str);
+		cs_free(insn, 1);
+	}
+	for (unsigned i = 0; !x->have_cs && i < x->nlist; i++)
+		if (x->list[i].addr == addr) {
+			snprintf(buf, n, "%s", x->list[i].text);
+			break;
+		}
+}
+
+static void print_insn(struct sm_explain *x, uint64_t step, uint64_t addr,
+                       const uint8_t *b, unsigned len, const char *w,
+                       const char *text)
+{
+	FILE *f = x->f;
 
 	if (w[0] && (!x->last_where || strcmp(w, x->last_where))) {
 		fprintf(f, "          %s\n", w);
@@ -164,28 +215,52 @@ void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
 		if (!(x->last_where = strdup(w)))
 			oom();
 	}
-	fprintf(f, "%6" PRIu64 "  %08" PRIx64 "  ", s->run.step, addr);
+	fprintf(f, "%6" PRIu64 "  %08" PRIx64 "  ", step, addr);
 	for (unsigned i = 0; i < 8; i++)
 		fprintf(f, i < len ? "%02x" : "  ", i < len ? b[i] : 0);
-	if (x->have_cs && cs_disasm(x->cs, b, len, addr, 1, &insn) == 1) {
-		fprintf(f, "  %-8s %s", insn->mnemonic, insn->op_str);
-		cs_free(insn, 1);
-	}
-	for (unsigned i = 0; !x->have_cs && i < x->nlist; i++)
-		if (x->list[i].addr == addr) {
-			fprintf(f, "  %s", x->list[i].text);
-			break;
-		}
+	if (text[0])
+		fprintf(f, "  %s", text);
 	fputc('\n', f);
+}
+
+void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
+                     unsigned len)
+{
+	struct sm_explain *x = s->explain;
+	char text[200];
+
+	if (quiet(s)) {
+		x->quiet++;
+		return;
+	}
+	const char *w = where(x, addr);
+	disassemble(x, addr, b, len, text, sizeof(text));
+	if (x->f)
+		print_insn(x, s->run.step, addr, b, len, w, text);
+	struct sm_xevent *e = rec(x, SM_X_INSN, s->run.step);
+	x->insn_step = s->run.step;
+	if (e) {
+		e->addr = addr;
+		e->len = len < sizeof(e->bytes) ? len : sizeof(e->bytes);
+		memcpy(e->bytes, b, e->len);
+		snprintf(e->text, sizeof(e->text), "%s", text);
+		snprintf(e->where, sizeof(e->where), "%s", w);
+	}
 }
 
 void sm_explain_native(struct sm_session *s, const char *what)
 {
 	if (quiet(s))
 		return;
-	fprintf(s->explain->f, "%6" PRIu64 "  %s\n", s->run.step, what);
+	if (s->explain->f)
+		fprintf(s->explain->f, "%6" PRIu64 "  %s\n", s->run.step, what);
+	struct sm_xevent *e = rec(s->explain, SM_X_NATIVE, s->run.step);
+	s->explain->insn_step = s->run.step;
+	if (e)
+		snprintf(e->text, sizeof(e->text), "%s", what);
 }
 
+/* During a load the code hook has counted its instruction already. */
 void sm_explain_load(struct sm_session *s, unsigned off, unsigned size,
                      uint64_t v)
 {
@@ -193,9 +268,18 @@ void sm_explain_load(struct sm_session *s, unsigned off, unsigned size,
 		return;
 	const struct selfmon_page_field *f = selfmon_page_field_at(off);
 
-	fprintf(s->explain->f, "          load  page.%s%s (%u bytes at +%u) = %"
-	        PRIu64 " (0x%" PRIx64 ")\n", f ? f->name : "__reserved",
-	        f && f->off != off ? "[part]" : "", size, off, v, v);
+	if (s->explain->f)
+		fprintf(s->explain->f, "          load  page.%s%s (%u bytes at +%u) = %"
+		        PRIu64 " (0x%" PRIx64 ")\n", f ? f->name : "__reserved",
+		        f && f->off != off ? "[part]" : "", size, off, v, v);
+	struct sm_xevent *e = rec(s->explain, SM_X_LOAD,
+	                          s->run.step ? s->run.step - 1 : 0);
+	if (e) {
+		e->field = field_index(f);
+		e->off = off;
+		e->size = size;
+		e->value = v;
+	}
 }
 
 void sm_explain_trap(struct sm_session *s, const char *what, uint64_t arg,
@@ -203,9 +287,21 @@ void sm_explain_trap(struct sm_session *s, const char *what, uint64_t arg,
 {
 	if (quiet(s))
 		return;
-	fprintf(s->explain->f, "          trap  %s(%" PRIu64 ") -> %" PRIu64
-	        " (0x%" PRIx64 ")  [model cycle %" PRIu64 "]\n", what, arg, v, v,
-	        s->model.now);
+	if (s->explain->f)
+		fprintf(s->explain->f, "          trap  %s(%" PRIu64 ") -> %" PRIu64
+		        " (0x%" PRIx64 ")  [model cycle %" PRIu64 "]\n", what, arg, v,
+		        v, s->model.now);
+	/* x86-64 and riscv64 trap in the code hook, before the step is
+	 * counted; arm64's instruction hook and the import stubs after */
+	uint64_t step = s->explain->insn_step == s->run.step || !s->run.step
+	                ? s->run.step : s->run.step - 1;
+	struct sm_xevent *e = rec(s->explain, SM_X_TRAP, step);
+	if (e) {
+		snprintf(e->text, sizeof(e->text), "%s", what);
+		e->arg = arg;
+		e->value = v;
+		e->cycle = s->model.now;
+	}
 }
 
 /* Page fields that differ from what was last shown. */
@@ -220,12 +316,18 @@ static void show_changes(struct sm_session *s)
 		uint64_t b = selfmon_page_get(pc, f);
 		if (a == b)
 			continue;
-		if (f->is_signed)
+		if (x->f && f->is_signed)
 			fprintf(x->f, "                page.%s: %" PRId64 " -> %" PRId64
 			        "\n", f->name, (int64_t)a, (int64_t)b);
-		else
+		else if (x->f)
 			fprintf(x->f, "                page.%s: %" PRIu64 " -> %" PRIu64
 			        "\n", f->name, a, b);
+		struct sm_xevent *e = rec(x, SM_X_CHANGE, s->run.step);
+		if (e) {
+			e->field = (int)i;
+			e->old = a;
+			e->value = b;
+		}
 	}
 	x->last = *pc;
 }
@@ -238,11 +340,19 @@ void sm_explain_action(struct sm_session *s, enum sm_action_kind kind, int rc,
 	struct sm_truth t;
 
 	sm_model_truth(&s->model, 0, &t);
-	fprintf(s->explain->f, "        >>> kernel: %s%s (%" PRIu64
-	        " page updates); truth now count=%" PRIu64 " enabled=%" PRIu64
-	        " running=%" PRIu64 "\n", sm_action_name(kind),
-	        rc > 0 ? "" : rc == 0 ? " (does not apply now)" : " (error)",
-	        s->model.updates - before, t.count, t.enabled, t.running);
+	if (s->explain->f)
+		fprintf(s->explain->f, "        >>> kernel: %s%s (%" PRIu64
+		        " page updates); truth now count=%" PRIu64 " enabled=%"
+		        PRIu64 " running=%" PRIu64 "\n", sm_action_name(kind),
+		        rc > 0 ? "" : rc == 0 ? " (does not apply now)" : " (error)",
+		        s->model.updates - before, t.count, t.enabled, t.running);
+	struct sm_xevent *e = rec(s->explain, SM_X_ACTION, s->run.step);
+	if (e) {
+		e->action = kind;
+		e->rc = rc;
+		e->updates = s->model.updates - before;
+		e->truth = t;
+	}
 	show_changes(s);
 }
 
@@ -253,7 +363,11 @@ void sm_explain_store(struct sm_session *s, int off)
 	const struct selfmon_page_field *f =
 		off >= 0 ? selfmon_page_field_at((unsigned)off) : NULL;
 
-	fprintf(s->explain->f, "        >>> remote writer stores page.%s\n",
-	        f ? f->name : "?");
+	if (s->explain->f)
+		fprintf(s->explain->f, "        >>> remote writer stores page.%s\n",
+		        f ? f->name : "?");
+	struct sm_xevent *e = rec(s->explain, SM_X_STORE, s->run.step);
+	if (e)
+		e->field = field_index(f);
 	show_changes(s);
 }

@@ -7,7 +7,10 @@
  * changed, with the source line of each instruction when the reader
  * code has DWARF line info (the built-in readers', or a user's object
  * built with -g).  Engines and session.c call it only when s->explain is
- * set.  Out of memory it says so in one line and exits with status 2.
+ * set.  With `record` set it also keeps each of those as a struct
+ * sm_xevent, in order, for the JSON and the HTML page (sim/teach/) to be
+ * built from exactly what the listing shows.  Out of memory it says so in
+ * one line and exits with status 2.
  */
 #ifndef SELFMON_EXPLAIN_H
 #define SELFMON_EXPLAIN_H
@@ -18,8 +21,42 @@
 #include "session.h"
 #include "srcline.h"
 
+/* One line of the listing, as data.  step is the instruction it belongs
+ * to: an instruction's own number; a load's or a trap's, the instruction
+ * doing it; a kernel action's or a remote store's, the instruction it
+ * lands before.  A CHANGE follows its ACTION or STORE. */
+enum sm_xkind {
+	SM_X_INSN,   /* addr, bytes, text (disassembly), where (file:line) */
+	SM_X_LOAD,   /* field (index, -1 reserved), off, size, value */
+	SM_X_TRAP,   /* text (rdpmc, rdtsc, ...), arg, value, cycle */
+	SM_X_ACTION, /* action, rc, updates, truth */
+	SM_X_STORE,  /* field: one store of a remote writer's update */
+	SM_X_CHANGE, /* field, old, value */
+	SM_X_NATIVE, /* text: a routed call of the native engine */
+};
+
+struct sm_xevent {
+	enum sm_xkind kind;
+	uint64_t step;
+	int field;
+	enum sm_action_kind action;
+	int rc;
+	unsigned off, size, len;
+	uint64_t addr, arg, old, value, cycle, updates;
+	struct sm_truth truth;
+	uint8_t bytes[16];
+	char text[200];
+	char where[120];
+};
+
 struct sm_explain {
-	FILE *f;
+	FILE *f;              /* the text listing; NULL: none */
+	bool record;          /* keep the events (set before the run) */
+	bool oom;             /* recording ran out of memory */
+	struct sm_xevent *ev; /* recorded, in order */
+	size_t nev, cap;
+	struct perf_event_mmap_page first; /* the page when the call began */
+	uint64_t insn_step;   /* of the last instruction listed */
 	struct perf_event_mmap_page last; /* the page as last shown */
 	csh cs;                           /* capstone, for the arch */
 	bool have_cs;
@@ -35,7 +72,9 @@ struct sm_explain {
 #define SM_EXPLAIN_LIST 16384
 
 void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s);
+/* Ends the listing; the recorded events stay until sm_explain_free(). */
 void sm_explain_done(struct sm_explain *x);
+void sm_explain_free(struct sm_explain *x);
 void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *bytes,
                      unsigned len);
 void sm_explain_native(struct sm_session *s, const char *what);

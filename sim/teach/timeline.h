@@ -1,0 +1,38 @@
+/*
+ * timeline.h — a scenario drawn as a timeline a learner can read without
+ * the docs (`selfmon plot`, and the timeline of the HTML page).
+ *
+ * Owns: sampling the model over the scenario (the first event's true
+ * count, enabled and running; every event's page index; every page update
+ * with its cause), optionally one reader call with its observation points
+ * and verdict, and drawing them as SVG: labelled axes with units, indexes
+ * in the ABI's notation (notation.h), every page update and kernel action
+ * marked and named, a legend, a layout sized to its content.  It decides
+ * nothing about the kernel or the reader.
+ */
+#ifndef SELFMON_TIMELINE_H
+#define SELFMON_TIMELINE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "session.h"
+
+struct sm_timeline_call {
+	const struct sm_reader *reader;
+	enum sm_engine_kind engine;
+	const struct sm_schedule *sched;
+};
+
+struct sm_timeline_opts {
+	bool in_html;      /* inline in a page: no XML prolog, a cursor */
+	unsigned dropped;  /* scripted lines skipped (--drop-scripted) */
+};
+
+/* Draw scn (with one call when call is not NULL) to f: 0, or -1 with the
+ * reason in err (the model's or the reader's). */
+int sm_timeline_svg(FILE *f, const struct sm_scenario *scn,
+                    const struct sm_timeline_call *call,
+                    const struct sm_timeline_opts *o, char *err, size_t n);
+
+#endif

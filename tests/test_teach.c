@@ -1,0 +1,378 @@
+/*
+ * test_teach.c — the page to step through a read (`replay --html`,
+ * `explain-bug --html`) and the timeline pictures, in a real browser.
+ *
+ * Headless Chromium loads the page at several #step= fragments and the
+ * rendered DOM (the field the kernel just wrote, the value loaded, the
+ * verdict) is held against what `replay --explain --json` says at those
+ * steps; the page can make no request; no text of a timeline runs outside
+ * its picture.  Without chromium the browser checks are skipped, saying
+ * so.
+ */
+#include <inttypes.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+#define RESET "x86_64:unicorn:no_zero_ext_fix:x86_reset:reset@10"
+#define TORN "x86_64:unicorn:no_recheck:x86_remote:rotate_out@6,rotate_in@10"
+
+static char dom[1 << 21];
+static char page[1 << 21];
+
+static bool have_chromium(void)
+{
+	return system("command -v chromium >/dev/null 2>&1") == 0;
+}
+
+/* The DOM of url after its scripts ran, into dom. */
+static void dump_dom(const char *url)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "timeout 120 chromium --headless --no-sandbox "
+	         "--disable-gpu --disable-quic --no-first-run "
+	         "--disable-background-networking --disable-component-update "
+	         "--disable-sync --user-data-dir=%s/profile "
+	         "--dump-dom '%s' 2>/dev/null",
+	         tmpdir(), url);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	size_t n = fread(dom, 1, sizeof(dom) - 1, p);
+	dom[n] = '\0';
+	assert_int_equal(pclose(p), 0);
+	assert_non_null(strstr(dom, "</html>"));
+}
+
+static void read_file(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/* The JSON string after `key` at or after from ("key":"VALUE"). */
+static void json_string(const char *from, const char *key, char *out,
+                        size_t n)
+{
+	char pat[80];
+	snprintf(pat, sizeof(pat), "\"%s\":\"", key);
+	const char *p = strstr(from, pat);
+	assert_non_null(p);
+	p += strlen(pat);
+	size_t len = strcspn(p, "\"");
+	assert_true(len < n);
+	snprintf(out, n, "%.*s", (int)len, p);
+}
+
+/* The step object {"step":N,... of the JSON document. */
+static const char *json_step(const char *doc, unsigned step)
+{
+	char pat[40];
+	snprintf(pat, sizeof(pat), "{\"step\":%u,", step);
+	const char *p = strstr(doc, pat);
+	assert_non_null(p);
+	return p;
+}
+
+/* The DOM's table row id="ID", up to its end. */
+static void dom_row(const char *id, char *out, size_t n)
+{
+	char pat[80];
+	snprintf(pat, sizeof(pat), "<tr id=\"%s\"", id);
+	const char *p = strstr(dom, pat);
+	if (!p)
+		fail_msg("no row %s in the page", id);
+	size_t len = (size_t)(strstr(p, "</tr>") - p);
+	snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), p);
+}
+
+static void page_at(const char *html, unsigned step)
+{
+	char url[600], want[64];
+	snprintf(url, sizeof(url), "file://%s#step=%u", html, step);
+	dump_dom(url);
+	snprintf(want, sizeof(want), "<b id=\"stepno\">%u</b>", step);
+	if (!strstr(dom, want))
+		fail_msg("the page is not at step %u", step);
+}
+
+static void make_page(const char *sched, const char *name, char *json,
+                      size_t jn, char *html, size_t hn)
+{
+	char args[800];
+	snprintf(html, hn, "%s/%s", tmpdir(), name);
+	snprintf(args, sizeof(args), "replay %s --explain --json", sched);
+	run(args);
+	assert_int_equal(r.status, 1);
+	assert_true(strlen(r.out) < jn);
+	strcpy(json, r.out);
+	snprintf(args, sizeof(args), "replay %s --html %s", sched, html);
+	run(args);
+	assert_int_equal(r.status, 1);
+}
+
+static unsigned count(const char *s, const char *what)
+{
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* Lines of the listing that are instructions: "  STEP  ADDRESS  ...". */
+static unsigned insn_lines(const char *text)
+{
+	unsigned n = 0, step;
+	char addr[16];
+	for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1
+	                                                  : l + strlen(l))
+		n += sscanf(l, "%u %15[0-9a-f] ", &step, addr) == 2 &&
+		     strlen(addr) == 8;
+	return n;
+}
+
+/* The JSON document has what the text listing has, line for line: the
+ * instructions, page loads, trapped reads, kernel actions and remote
+ * stores. */
+static void test_json_is_the_listing(void **state)
+{
+	static const char *const scheds[] = { RESET, TORN };
+	static char text[1 << 20];
+	char args[800];
+	(void)state;
+	for (size_t i = 0; i < sizeof(scheds) / sizeof(scheds[0]); i++) {
+		snprintf(args, sizeof(args), "replay %s --explain", scheds[i]);
+		run(args);
+		assert_int_equal(r.status, 1);
+		strcpy(text, r.out);
+		snprintf(args, sizeof(args), "replay %s --explain --json", scheds[i]);
+		run(args);
+		assert_int_equal(r.status, 1);
+		assert_int_equal(count_lines(r.out), 1);
+		assert_int_equal(count(r.out, "\"insn\":"), insn_lines(text));
+		assert_int_equal(count(r.out, "\"part\":"), count(text, " load  page."));
+		assert_int_equal(count(r.out, "\"cycle\":"), count(text, " trap  "));
+		assert_int_equal(count(r.out, "\"action\":"), count(text, ">>> kernel: "));
+		assert_int_equal(count(r.out, "\"store\":"),
+		                 count(text, ">>> remote writer stores"));
+		assert_non_null(strstr(r.out, "\"verdict\":\"WRONG_VALUE\""));
+	}
+	assert_true(count(r.out, "\"store\":") > 10); /* TORN: a remote writer */
+}
+
+/* At the reset: the fields it wrote, highlighted with it; the first
+ * load of offset; the verdict at the end; all as the JSON says. */
+static void test_reset_page(void **state)
+{
+	static char json[1 << 20];
+	char html[512], row[4096], v[64], want[800];
+	(void)state;
+	make_page(RESET, "reset.html", json, sizeof(json), html, sizeof(html));
+	/* the JSON: step 10 has the reset and what it wrote to offset */
+	const char *s10 = json_step(json, 10);
+	static const char reset[] = "\"kernel\":[{\"action\":\"reset\"";
+	assert_true(!strncmp(strstr(s10, "\"kernel\":"), reset, strlen(reset)));
+	const char *ch = strstr(s10, "[\"offset\",\"");
+	assert_non_null(ch);
+	ch = strchr(ch + 11, ',') + 2;
+	snprintf(v, sizeof(v), "%.*s", (int)strcspn(ch, "\""), ch);
+	if (!have_chromium()) {
+		print_message("chromium missing: the page is not rendered\n");
+		skip();
+	}
+	page_at(html, 10);
+	dom_row("page-offset", row, sizeof(row));
+	assert_non_null(strstr(row, "class=\"written\" data-by=\"reset @10\""));
+	snprintf(want, sizeof(want), "<td class=\"val\">%s</td>", v);
+	if (!strstr(row, want))
+		fail_msg("offset row %s lacks %s", row, want);
+	/* the first load of offset, with its step, as the JSON has it */
+	const char *ld = strstr(json, "\"loads\":[{\"field\":\"offset\"");
+	assert_non_null(ld);
+	json_string(ld, "value", v, sizeof(v));
+	const char *st = ld;
+	while (st > json && strncmp(st, "{\"step\":", 8))
+		st--;
+	unsigned step = (unsigned)strtoul(st + 8, NULL, 10);
+	page_at(html, step);
+	dom_row("reg-offset", row, sizeof(row));
+	snprintf(want, sizeof(want), "<td class=\"hex\">0x%" PRIx64 "</td>"
+	         "<td class=\"at\">%u</td>", (uint64_t)strtoull(v, NULL, 10), step);
+	if (!strstr(row, want))
+		fail_msg("loaded offset %s lacks %s", row, want);
+	/* the end: the verdict and check's explanation */
+	char verdict[40], detail[600];
+	json_string(strstr(json, "\"result\":"), "verdict", verdict,
+	            sizeof(verdict));
+	json_string(strstr(json, "\"result\":"), "detail", detail, sizeof(detail));
+	assert_string_equal(verdict, "WRONG_VALUE");
+	assert_non_null(strstr(detail, "IOC_RESET quirk"));
+	page_at(html, 75);
+	snprintf(want, sizeof(want), "id=\"verdict\">%s</p><p id=\"detail\">%s"
+	         "</p>", verdict, detail);
+	if (!strstr(dom, want))
+		fail_msg("the page at its end lacks %s", want);
+	assert_non_null(strstr(dom, "2^48 below the truth"));
+}
+
+/* A remote writer: which stores of the update have landed. */
+static void test_torn_page(void **state)
+{
+	static char json[1 << 20];
+	char html[512], row[4096];
+	(void)state;
+	make_page(TORN, "torn.html", json, sizeof(json), html, sizeof(html));
+	/* the JSON: index stored by the remote writer before step 14 */
+	const char *idx = strstr(json, "{\"store\":\"index\"");
+	assert_non_null(idx);
+	const char *st = idx;
+	while (st > json && strncmp(st, "{\"step\":", 8))
+		st--;
+	unsigned at = (unsigned)strtoul(st + 8, NULL, 10);
+	assert_true(at <= 14);
+	const char *s14 = json_step(json, 14), *s15 = json_step(json, 15);
+	const char *cap = strstr(s14, "\"store\":\"capabilities\"");
+	assert_true(cap > s15); /* not stored yet */
+	if (!have_chromium()) {
+		print_message("chromium missing: the page is not rendered\n");
+		skip();
+	}
+	page_at(html, 14);
+	dom_row("page-index", row, sizeof(row));
+	assert_non_null(strstr(row, "class=\"written\" data-by=\"remote store "));
+	dom_row("page-capabilities", row, sizeof(row));
+	assert_non_null(strstr(row, "class=\"\" data-by=\"\""));
+	assert_non_null(strstr(dom, "stores of this update have landed"));
+}
+
+/* Nothing in the page can make a request; the data cannot end its
+ * script element early ('<' is escaped in it). */
+static void test_page_offline(void **state)
+{
+	char html[512], args[800];
+	(void)state;
+	snprintf(html, sizeof(html), "%s/offline.html", tmpdir());
+	snprintf(args, sizeof(args), "explain-bug no_zero_ext_fix --html %s", html);
+	run(args);
+	assert_int_equal(r.status, 0);
+	read_file(html, page, sizeof(page));
+	assert_non_null(strstr(page, "<meta http-equiv=\"Content-Security-Policy\" "
+	                       "content=\"default-src 'none'; script-src "
+	                       "'unsafe-inline'; style-src 'unsafe-inline'\">"));
+	static const char *const never[] = { "http:", "https:", "//www", " src=",
+	                                     "href=", "url(", "@import", "fetch(",
+	                                     "XMLHttpRequest", "<link" };
+	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
+		if (strstr(page, never[i]))
+			fail_msg("the page has '%s'", never[i]);
+	const char *data = strstr(page, "id=\"selfmon-data\">");
+	assert_non_null(data);
+	const char *end = strstr(data, "</script>");
+	assert_non_null(end);
+	assert_null(memchr(data + 18, '<', (size_t)(end - data - 18)));
+	assert_non_null(strstr(data, "1\\u003c\\u003c30")); /* rdpmc ECX 1<<30 */
+	if (!have_chromium()) {
+		print_message("chromium missing: the page is not rendered\n");
+		skip();
+	}
+	char url[600];
+	snprintf(url, sizeof(url), "file://%s", html);
+	dump_dom(url);
+	assert_non_null(strstr(dom, "The fault: "));
+	assert_non_null(strstr(dom, "fixed counter 0 (rdpmc ECX 1&lt;&lt;30 | 0)"));
+}
+
+/* Every <text> of the timelines inside the picture, measured by the
+ * browser (getBBox) in a page that inlines them. */
+static void test_timeline_text_fits(void **state)
+{
+	static const char *const plots[][2] = {
+		{ "x86_reset --reader no_zero_ext_fix --schedule reset@10", "x86_64" },
+		{ "x86_multiplex --reader reference", "x86_64" },
+		{ "x86_remote --reader no_recheck --schedule rotate_out@6,rotate_in@10",
+		  "x86_64" },
+		{ "arm64_timer_wrap --reader no_time_mask", "arm64" },
+		{ "riscv64_rotate --reader reference --schedule rotate_out@18",
+		  "riscv64" },
+	};
+	char path[512], svg[512], args[800];
+	(void)state;
+	snprintf(path, sizeof(path), "%s/fit.html", tmpdir());
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("<!DOCTYPE html><html><body>\n", f);
+	unsigned drawn = 0;
+	for (size_t i = 0; i < sizeof(plots) / sizeof(plots[0]); i++) {
+		if (strcmp(plots[i][1], "x86_64") && !arch_built(plots[i][1]))
+			continue;
+		snprintf(svg, sizeof(svg), "%s/fit%zu.svg", tmpdir(), i);
+		snprintf(args, sizeof(args), "plot %s -o %s", plots[i][0], svg);
+		run(args);
+		assert_int_equal(r.status, 0);
+		read_file(svg, page, sizeof(page));
+		fputs(strstr(page, "<svg"), f);
+		drawn++;
+	}
+	fputs("<pre id=\"out\"></pre><script>\n"
+	      "let bad = [], n = 0;\n"
+	      "for (const s of document.querySelectorAll('svg')) {\n"
+	      "  const vb = s.viewBox.baseVal;\n"
+	      "  for (const t of s.querySelectorAll('text')) {\n"
+	      "    const b = t.getBBox(); n++;\n"
+	      "    if (b.x < vb.x || b.y < vb.y || b.x + b.width > vb.x + vb.width"
+	      " || b.y + b.height > vb.y + vb.height)\n"
+	      "      bad.push(t.textContent + ' ' + [b.x, b.y, b.width, b.height]"
+	      ".map(Math.round).join(','));\n"
+	      "  }\n}\n"
+	      "document.getElementById('out').textContent = 'texts ' + n + "
+	      "' outside ' + bad.length + ': ' + bad.join(' | ');\n"
+	      "</script></body></html>\n", f);
+	fclose(f);
+	if (!have_chromium()) {
+		print_message("chromium missing: the pictures are not measured\n");
+		skip();
+	}
+	char url[600];
+	snprintf(url, sizeof(url), "file://%s", path);
+	dump_dom(url);
+	const char *out = strstr(dom, "<pre id=\"out\">texts ");
+	assert_non_null(out);
+	unsigned n = 0, outside = 99;
+	assert_int_equal(sscanf(out, "<pre id=\"out\">texts %u outside %u", &n,
+	                        &outside), 2);
+	assert_true(n > 40 * drawn);
+	if (outside)
+		fail_msg("text outside its picture: %.600s", out);
+}
+
+static void test_teach_bad_input(void **state)
+{
+	char none[512], args[800];
+	struct stat st;
+	(void)state;
+	expect_usage_error("replay " RESET " --json", "--json needs --explain");
+	expect_usage_error("replay " RESET " --html", "--html needs a FILE");
+	snprintf(none, sizeof(none), "%s/no/such/dir/x.html", tmpdir());
+	snprintf(args, sizeof(args), "replay " RESET " --html %s", none);
+	expect_usage_error(args, "x.html: ");
+	snprintf(args, sizeof(args), "explain-bug no_sext --html %s", none);
+	expect_usage_error(args, "x.html: ");
+	assert_int_equal(stat(none, &st), -1);
+	snprintf(args, sizeof(args), "replay " RESET " --html %s", tmpdir());
+	expect_usage_error(args, "replay: ");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_is_the_listing),
+		cmocka_unit_test(test_reset_page),
+		cmocka_unit_test(test_torn_page),
+		cmocka_unit_test(test_page_offline),
+		cmocka_unit_test(test_timeline_text_fits),
+		cmocka_unit_test(test_teach_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
