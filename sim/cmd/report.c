@@ -17,55 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "markup.h"
 #include "report.h"
-
-/* Length of the valid UTF-8 sequence at s (1 for ASCII), or 0. */
-static unsigned utf8_len(const unsigned char *s)
-{
-	unsigned n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
-	           : (s[0] & 0xF0) == 0xE0 ? 3
-	           : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-
-	for (unsigned i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if (n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) ||
-	               (s[0] == 0xED && s[1] >= 0xA0))) /* overlong, surrogate */
-		return 0;
-	if (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) ||
-	               (s[0] == 0xF4 && s[1] >= 0x90)))
-		return 0;
-	return n;
-}
-
-/* s as XML character data or attribute value. */
-static void xml_put(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)(str ? str : "");
-
-	while (*s) {
-		unsigned n = utf8_len(s);
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		case '\n': fputs("&#10;", f); break;
-		case '\t': fputs("&#9;", f); break;
-		default:
-			if (n == 0 || *s < 0x20) {
-				fputc('?', f);
-				n = 1;
-			} else {
-				fwrite(s, 1, n, f);
-			}
-			s += n;
-			continue;
-		}
-		s++;
-	}
-}
 
 /* s as a YAML double-quoted scalar. */
 static void yaml_put(FILE *f, const char *str)
@@ -74,7 +27,7 @@ static void yaml_put(FILE *f, const char *str)
 
 	fputc('"', f);
 	while (*s) {
-		unsigned n = utf8_len(s);
+		unsigned n = sm_utf8_len(s);
 		if (*s == '"' || *s == '\\')
 			fprintf(f, "\\%c", *s);
 		else if (n == 0 || *s < 0x20 || *s == 0x7f)
@@ -126,16 +79,16 @@ static bool has(const char *s)
 static void junit_cex(FILE *f, const struct sm_report_case *c)
 {
 	fputs("counterexample: ", f);
-	xml_put(f, c->found);
+	sm_xml_put(f, c->found);
 	fputs("&#10;minimised: ", f);
-	xml_put(f, c->minimised);
+	sm_xml_put(f, c->minimised);
 	char *replay = sm_report_replay(c->minimised);
 	fputs("&#10;replay: ", f);
-	xml_put(f, replay ? replay : "(out of memory)");
+	sm_xml_put(f, replay ? replay : "(out of memory)");
 	free(replay);
 	if (has(c->trace)) {
 		fputs("&#10;trace: ", f);
-		xml_put(f, c->trace);
+		sm_xml_put(f, c->trace);
 	}
 }
 
@@ -149,25 +102,25 @@ static void junit_result(FILE *f, const struct sm_report_case *c)
 	if (c->kind == SM_CASE_PASS)
 		return;
 	fprintf(f, "      <%s message=\"", tag[c->kind]);
-	xml_put(f, c->verdict);
+	sm_xml_put(f, c->verdict);
 	if (c->kind == SM_CASE_FAILURE && strcmp(c->expected, "-")) {
 		fputs(", expected ", f);
-		xml_put(f, c->expected);
+		sm_xml_put(f, c->expected);
 	}
 	if (c->kind == SM_CASE_SKIPPED)
 		fputs(strcmp(c->verdict, "INCOMPLETE")
 		      ? " (an instruction the emulator cannot run)"
 		      : " (not every schedule judged)", f);
 	fputs(": ", f);
-	xml_put(f, c->detail);
+	sm_xml_put(f, c->detail);
 	if (c->kind == SM_CASE_SKIPPED) {
 		fputs("\"/>\n", f);
 		return;
 	}
 	fputs("\" type=\"", f);
-	xml_put(f, c->verdict);
+	sm_xml_put(f, c->verdict);
 	fputs("\">", f);
-	xml_put(f, c->detail);
+	sm_xml_put(f, c->detail);
 	if (has(c->minimised)) {
 		fputs("&#10;", f);
 		junit_cex(f, c);
@@ -178,19 +131,19 @@ static void junit_result(FILE *f, const struct sm_report_case *c)
 static void junit_case(FILE *f, const struct sm_report_case *c)
 {
 	fputs("    <testcase classname=\"", f);
-	xml_put(f, c->arch);
+	sm_xml_put(f, c->arch);
 	fputc(':', f);
-	xml_put(f, c->reader);
+	sm_xml_put(f, c->reader);
 	fputs("\" name=\"", f);
-	xml_put(f, c->scenario);
+	sm_xml_put(f, c->scenario);
 	fprintf(f, "\" time=\"%.3f\">\n", c->seconds);
 	junit_result(f, c);
 	fputs("      <system-out>verdict ", f);
-	xml_put(f, c->verdict);
+	sm_xml_put(f, c->verdict);
 	fputs(", expected ", f);
-	xml_put(f, c->expected);
+	sm_xml_put(f, c->expected);
 	fprintf(f, "; abi ");
-	xml_put(f, c->abi);
+	sm_xml_put(f, c->abi);
 	fprintf(f, "; %" PRIu64 " schedules, %" PRIu64 " blocked</system-out>\n"
 	        "    </testcase>\n", c->schedules, c->blocked);
 }
@@ -236,12 +189,12 @@ static void junit_suite(FILE *f, const struct sm_report *r, const char *arch)
 	struct counts n = count(r, arch);
 
 	fputs("  <testsuite name=\"selfmon check ", f);
-	xml_put(f, arch);
+	sm_xml_put(f, arch);
 	fputc('"', f);
 	junit_counts(f, &n);
 	fprintf(f, ">\n    <properties>\n"
 	        "      <property name=\"engine\" value=\"");
-	xml_put(f, r->engine);
+	sm_xml_put(f, r->engine);
 	fprintf(f, "\"/>\n      <property name=\"bound\" value=\"%u\"/>\n"
 	        "      <property name=\"random\" value=\"%u\"/>\n"
 	        "    </properties>\n", r->bound, r->random);

@@ -12,25 +12,11 @@
 #include <string.h>
 
 #include "outfile.h"
+#include "markup.h"
 #include "teach.h"
 #include "timeline.h"
 
 extern const char sm_teach_js[], sm_teach_css[];
-
-static void escaped(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-}
 
 static const char frame[] =
 	"<header><h1 id=\"title\"></h1><p id=\"what\"></p>\n"
@@ -107,9 +93,9 @@ static void head(FILE *f, const struct sm_teach *t)
 	      "'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, "
 	      "initial-scale=1\">\n<title>selfmon: ", f);
-	escaped(f, t->s->reader->name);
+	sm_xml_put(f, t->s->reader->name);
 	fputs(" in ", f);
-	escaped(f, t->scenario);
+	sm_xml_put(f, t->scenario);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", sm_teach_css);
 	fputs("<noscript><p>This page renders with JavaScript; the data are in "
 	      "it as JSON (selfmon replay --explain --json prints the same)."

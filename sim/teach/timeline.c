@@ -8,6 +8,7 @@
 #include "explore.h"
 #include "run.h"
 #include "notation.h"
+#include "markup.h"
 #include "timeline.h"
 
 #define NS 600          /* truth samples over the scenario */
@@ -133,26 +134,13 @@ static int call_reader(struct tl *p, const struct sm_timeline_call *c,
 
 /* ---- text ----------------------------------------------------------- */
 
-static void escaped(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s, f);
-}
-
 /* size 12 unless small (11). */
 static void text(FILE *f, double x, double y, const char *anchor,
                  const char *color, bool small, const char *s)
 {
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\"%s>",
 	        x, y, anchor, color, small ? " font-size=\"11\"" : "");
-	escaped(f, s);
+	sm_xml_put(f, s);
 	fputs("</text>\n", f);
 }
 
@@ -331,7 +319,7 @@ static void index_bar(struct tl *p, uint32_t index, uint64_t from,
 	fprintf(p->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
 	        "fill=\"%s\" opacity=\"0.55\"><title>", x0, y, x1 - x0 + 0.5,
 	        index ? "#6a6" : "#ccc");
-	escaped(p->f, both);
+	sm_xml_put(p->f, both);
 	fputs("</title></rect>\n", p->f);
 	char mid[100]; /* without the parenthesis: "1: general counter 0" */
 	int cut = (int)strcspn(name, "(");
