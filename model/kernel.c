@@ -434,12 +434,18 @@ static int disable(struct sm_model *m, int i)
 	return 1;
 }
 
-/* __perf_event_period(): stop with update, period_left = 0, new period,
- * start with reload (set_period: left = period, page update). */
+/* _perf_event_period(): a counting event (!is_sampling_event(): no
+ * attr.sample_period) and a value with bit 63 set are refused with EINVAL
+ * before anything changes (the PMUs modelled have no check_period that
+ * refuses more).  Otherwise __perf_event_period(): stop with update,
+ * period_left = 0, new period, start with reload (set_period: left =
+ * period, page update). */
 static int period(struct sm_model *m, int i, uint64_t p)
 {
 	struct sm_event *e = &m->ev[i];
 
+	if (e->cfg.period == 0 || (p >> 63))
+		return 0;
 	if (e->state == SM_ACTIVE)
 		event_update(m, e);
 	e->period_left = 0;

@@ -447,8 +447,9 @@ static const struct keydef action_keys[] = {
 	  FIELD(struct sm_action, cpu) },
 	{ "cycles", V_NUM, .actions = CYCLES_ACTIONS, .range = ANY,
 	  FIELD(struct sm_action, cycles) },
+	/* _perf_event_period(): 0 and values with bit 63 are EINVAL */
 	{ "period", V_NUM, .actions = ACT(SM_ACT_PERIOD),
-	  .range = RANGE(1, UINT64_MAX), FIELD(struct sm_action, period) },
+	  .range = RANGE(1, INT64_MAX), FIELD(struct sm_action, period) },
 };
 
 static const struct keydef check_keys[] = {
@@ -890,6 +891,15 @@ static void insert_action(struct sm_scenario *s,
 	s->nactions++;
 }
 
+/* The sample period of the event an action names (the first event by
+ * default; an event not yet declared is the default 'instructions'). */
+static uint64_t period_of(const struct parser *p, const struct sm_action *a)
+{
+	int i = a->event == SM_AUTO ? 0 : a->event;
+
+	return (unsigned)i < p->cfg->nevents ? p->cfg->event[i].period : 0;
+}
+
 /* Defaults and requirements that depend on the action, after its keys. */
 static int finish_action(struct parser *p, struct sm_timed_action *ta)
 {
@@ -900,6 +910,12 @@ static int finish_action(struct parser *p, struct sm_timed_action *ta)
 		ta->act.cycles = DEFAULT_CYCLES;
 	if (kind == SM_ACT_PERIOD && !key_col(p, KEYS(action_keys), "period"))
 		return fail(p, p->endcol, "missing period");
+	if (kind == SM_ACT_PERIOD && period_of(p, &ta->act) == 0)
+		return fail(p, p->tok[2].col, "period applies to a sampling event "
+		            "only: '%s' has no period= (the kernel's "
+		            "_perf_event_period() refuses a counting event with "
+		            "EINVAL)", p->cfg->nevents ? p->cfg->event[ta->act.event
+		            == SM_AUTO ? 0 : ta->act.event].name : "instructions");
 	if (ta->act.counter != SM_AUTO)
 		p->seen_ctr_action = true;
 	return 0;

@@ -409,7 +409,11 @@ static void test_disable_enable(void **state)
 	assert_int_equal(t.enabled, ns(100, 0) + ns(310, 0) - ns(300, 0));
 }
 
-/* PERF_EVENT_IOC_PERIOD 1000: reload with left = 1000. */
+/* PERF_EVENT_IOC_PERIOD 1000 on a sampling event (period 5000):
+ * __perf_event_period() stops it with an update (count 7, period_left
+ * 5000 - 7), sets period_left = 0 and restarts with a reload:
+ * x86_perf_event_set_period() takes left = 0 + 1000, prev_count =
+ * (u64)-1000, so offset = 7 + 1000 and the counter holds 2^48 - 1000. */
 static void test_period(void **state)
 {
 	struct sm_config c = pinned_instructions(0);
@@ -417,6 +421,7 @@ static void test_period(void **state)
 	                       .cpu = SM_AUTO, .counter = SM_AUTO, .period = 1000 };
 	char err[64];
 	(void)state;
+	c.event[0].period = 5000;
 	init_model(&m, &c);
 	sm_model_advance(&m, 7);
 	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
@@ -425,6 +430,35 @@ static void test_period(void **state)
 	sm_model_advance(&m, 1500); /* overflow at +1000, reload 1000 */
 	assert_int_equal(sm_model_page(&m, 0)->lock, 6);
 	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - 1000 + 500);
+}
+
+/* PERF_EVENT_IOC_PERIOD on a counting event: _perf_event_period() returns
+ * -EINVAL (!is_sampling_event()) before touching anything.  The page, the
+ * counter and the next overflow stay those of the counting period
+ * 2^47 - 1: lock 2, offset 2^47 - 1, counter 2^48 - (2^47 - 1) + 7. */
+static void test_period_counting_refused(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_action a = { .kind = SM_ACT_PERIOD, .event = 0,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO, .period = 1000 };
+	char err[64];
+	(void)state;
+	init_model(&m, &c);
+	sm_model_advance(&m, 7);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->lock, 2);
+	assert_int_equal(pc->offset, (int64_t)MAXP);
+	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - MAXP + 7);
+	sm_model_advance(&m, 1500); /* no overflow 1000 events later */
+	assert_int_equal(pc->lock, 2);
+	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - MAXP + 1507);
+	/* a sampling event refuses a value with bit 63 set the same way */
+	c.event[0].period = 5000;
+	init_model(&m, &c);
+	a.period = 1ull << 63;
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 0);
+	assert_int_equal(sm_model_page(&m, 0)->lock, 2);
 }
 
 /* A clock that is not the stable TSC: no time capabilities. */
@@ -521,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_index_encoding),
 		cmocka_unit_test(test_disable_enable),
 		cmocka_unit_test(test_period),
+		cmocka_unit_test(test_period_counting_refused),
 		cmocka_unit_test(test_unstable_clock),
 		cmocka_unit_test(test_rotate_out_in),
 		cmocka_unit_test(test_read_keeps_page),

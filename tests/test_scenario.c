@@ -82,7 +82,7 @@ static const char x86_text[] =
 	"event instructions counter=fixed0 pinned=yes left=100\n"
 	"event cycles counter=gp2 enabled=no mmap=no clockid=yes "
 	"period=0x1000 rate=3\n"
-	"event raw.thing-1 type=ref_cycles counter=5\n"
+	"event raw.thing-1 type=ref_cycles counter=5 period=0x40\n"
 	"event task-clock\n"
 	"writer remote\n"
 	"at 9000 rotate_in counter=1\n"
@@ -154,6 +154,7 @@ static void test_x86_events(void **state)
 	assert_int_equal(e[2].type, SM_EV_REF_CYCLES);
 	assert_int_equal(e[2].counter, 5);
 	assert_int_equal(e[2].rate, 1);
+	assert_int_equal(e[2].period, 0x40);
 
 	assert_string_equal(e[3].name, "task-clock");
 	assert_int_equal(e[3].type, SM_EV_SOFTWARE);
@@ -468,7 +469,17 @@ static const struct bad bad_cases[] = {
 	{ "at\n", "t.scn:1:3: missing cycle count" },
 	{ "at 5000   # no action\n", "t.scn:1:8: missing action" },
 	{ "at 10 period\n", "t.scn:1:13: missing period" },
-	{ "at 10 period period=0\n", "t.scn:1:21: period out of range (>= 1)" },
+	{ "at 10 period period=0\n", "t.scn:1:21: period out of range (1..2^63-1)" },
+	{ "event x period=5\nat 10 period period=0x8000000000000000\n",
+	  "t.scn:2:21: period out of range (1..2^63-1)" },
+	{ "at 10 period period=5\n",
+	  "t.scn:1:7: period applies to a sampling event only: 'instructions' "
+	  "has no period= (the kernel's _perf_event_period() refuses a "
+	  "counting event with EINVAL)" },
+	{ "event x period=5\nevent y\nat 10 period period=5 event=y\n",
+	  "t.scn:3:7: period applies to a sampling event only: 'y' has no "
+	  "period= (the kernel's _perf_event_period() refuses a counting event "
+	  "with EINVAL)" },
 	{ "at 1x reset\n", "t.scn:1:4: bad number '1x' for cycle" },
 	{ "writer local now\n", "t.scn:1:14: unexpected 'now'" },
 	{ "writer\n", "t.scn:1:7: missing writer mode" },
