@@ -487,15 +487,17 @@ static int rotate_in(struct sm_model *m, int i, int want)
 }
 
 /* kernel/time/sched_clock.c update_sched_clock(): a new epoch at the
- * current timer value, continuous in ns. */
-static int clock_epoch(struct sm_model *m, unsigned cpu)
+ * current timer value, continuous in ns.  sched_clock's clock_data `cd`
+ * is one for the system, so every CPU's copy takes the same epoch. */
+static int clock_epoch(struct sm_model *m)
 {
-	struct sm_cpu *c = &m->cpu[cpu];
 	uint64_t cyc = sm_model_timer(m);
-	uint64_t ns = sm_model_ns(m, cpu, m->now);
+	uint64_t ns = sm_model_ns(m, m->task_cpu, m->now);
 
-	c->epoch_cyc = cyc;
-	c->epoch_ns = ns; /* continuous: ns(now) is unchanged */
+	for (unsigned k = 0; k < SM_MAX_CPUS; k++) {
+		m->cpu[k].epoch_cyc = cyc;
+		m->cpu[k].epoch_ns = ns; /* continuous: ns(now) is unchanged */
+	}
 	return 1;
 }
 
@@ -554,14 +556,13 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 		switch_task(m, a->cycles, cpu, i, a->counter);
 		return 1;
 	}
-	case SM_ACT_CLOCK_EPOCH: {
-		unsigned cpu = a->cpu == SM_AUTO ? m->task_cpu : (unsigned)a->cpu;
+	case SM_ACT_CLOCK_EPOCH:
 		if (m->cfg.arch == SM_X86_64)
 			return fail(err, n, "applies to arm64 and riscv64 only", name);
-		if (cpu >= m->cfg.ncpus)
-			return fail(err, n, "no such cpu", name);
-		return clock_epoch(m, cpu);
-	}
+		if (a->cpu != SM_AUTO)
+			return fail(err, n, "takes no cpu: sched_clock is one clock "
+			            "for all CPUs", name);
+		return clock_epoch(m);
 	case SM_NACTIONS: break;
 	}
 	return fail(err, n, "unknown action", name);
@@ -784,6 +785,14 @@ uint32_t sm_event_index(const struct sm_model *m, const struct sm_event *e)
 
 /* ---- construction ---------------------------------------------------- */
 
+static bool same_clock(const struct sm_clock_cfg *a,
+                       const struct sm_clock_cfg *b)
+{
+	/* offset_ns is x86's cyc2ns offset, unused here */
+	return a->hz == b->hz && a->mult == b->mult && a->shift == b->shift &&
+	       a->epoch_cyc == b->epoch_cyc && a->epoch_ns == b->epoch_ns;
+}
+
 static int check_config(const struct sm_config *cfg, char *err, size_t n)
 {
 	if (cfg->arch >= SM_NARCH)
@@ -795,6 +804,13 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 	if (cfg->arch == SM_X86_64 && cfg->width != 0 &&
 	    (cfg->width < 32 || cfg->width > 64))
 		return fail(err, n, "x86 counter width must be 32..64", "config");
+	/* kernel/time/sched_clock.c: one clock_data for all CPUs on arm64
+	 * and riscv64 (x86 keeps a cyc2ns per CPU) */
+	for (unsigned k = 1; cfg->arch != SM_X86_64 && k < cfg->ncpus; k++)
+		if (!same_clock(&cfg->cpu[k], &cfg->cpu[0]))
+			return fail(err, n, "sched_clock is one clock for all CPUs "
+			            "on arm64 and riscv64: CPU clocks must not differ",
+			            "config");
 	for (unsigned i = 0; i < cfg->nevents; i++) {
 		const struct sm_event_cfg *e = &cfg->event[i];
 		/* width 0: no PMU (x86_pmu.cntval_bits stays 0): software only */

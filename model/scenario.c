@@ -395,11 +395,11 @@ static const struct keydef pmu_keys[] = {
 	                          [SM_RISCV64] = { 1000, UINT32_MAX } }, \
 	  .clk = C_HZ }, \
 	{ "mult", V_NUM, .range = RANGE(1, UINT32_MAX), .clk = C_MULT }, \
-	{ "shift", V_NUM, .range = RANGE(0, 32), .clk = C_SHIFT }, \
-	{ "epoch_cyc", V_NUM, ARM | RV, .range = ANY, .clk = C_EPOCH_CYC }
+	{ "shift", V_NUM, .range = RANGE(0, 32), .clk = C_SHIFT }
 
 static const struct keydef clock_keys[] = {
 	CLOCK_CONV_KEYS,
+	{ "epoch_cyc", V_NUM, ARM | RV, .range = ANY, .clk = C_EPOCH_CYC },
 	{ "offset", V_NUM, .range = ANY, .clk = C_OFFSET },
 	{ "stable", V_BOOL, X86, FIELD(struct sm_config, stable) },
 	{ "width", V_NUM, ARM | RV, .range = RANGE(8, 64),
@@ -442,7 +442,8 @@ static const struct keydef action_keys[] = {
 	  FIELD(struct sm_action, event) },
 	{ "counter", V_WORD, .actions = ACT(SM_ACT_ROTATE_IN) | ACT(SM_ACT_MIGRATE),
 	  .word = word_counter, FIELD(struct sm_action, counter) },
-	{ "cpu", V_NUM, .actions = ACT(SM_ACT_MIGRATE) | ACT(SM_ACT_CLOCK_EPOCH),
+	/* not clock_epoch: sched_clock's epoch is global (d_cpu()) */
+	{ "cpu", V_NUM, .actions = ACT(SM_ACT_MIGRATE),
 	  .range = RANGE(0, UINT64_MAX), .lim = LIM_CPU,
 	  FIELD(struct sm_action, cpu) },
 	{ "cycles", V_NUM, .actions = CYCLES_ACTIONS, .range = ANY,
@@ -580,6 +581,9 @@ static int check_applies(struct parser *p, const struct keydef *k,
 	if (k->arches && !(k->arches & ARCH(p->cfg->arch)))
 		return fail(p, key->col, "%s only applies to %s", k->name,
 		            arch_list(k->arches, buf, sizeof(buf)));
+	if (p->action == SM_ACT_CLOCK_EPOCH && !strcmp(k->name, "cpu"))
+		return fail(p, key->col, "clock_epoch takes no cpu: sched_clock "
+		            "is one clock for all CPUs");
 	if (p->action >= 0 && !(k->actions & ACT(p->action)))
 		return fail(p, key->col, "key '%s' does not apply to action '%s'",
 		            k->name, sm_action_name((enum sm_action_kind)p->action));
@@ -811,10 +815,17 @@ static int d_clock(struct parser *p)
 
 static int d_cpu(struct parser *p)
 {
-	struct tok *t = positional(p, 1, "cpu number");
+	struct tok *t;
 	char what[48];
 	uint64_t n;
 
+	/* kernel/time/sched_clock.c keeps one clock_data for the system:
+	 * mult, shift, epoch_cyc and epoch_ns are those of every CPU */
+	if (p->cfg->arch != SM_X86_64)
+		return fail(p, p->tok[0].col, "'cpu' lines apply to x86_64 only: "
+		            "%s has one sched_clock for all CPUs (use 'clock')",
+		            sm_arch_name(p->cfg->arch));
+	t = positional(p, 1, "cpu number");
 	if (!t || number(p, "cpu", t, &n) < 0)
 		return -1;
 	snprintf(what, sizeof(what), "cpu %.40s", t->s);

@@ -222,6 +222,44 @@ static void test_clock_epoch(void **state)
 	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), -1);
 }
 
+/* kernel/time/sched_clock.c has one clock_data (`cd`) for the system:
+ * after update_sched_clock() at timer 300 (epoch_cyc 300, epoch_ns 300 at
+ * 1 GHz, mult 2^21 shift 21) a migration to CPU 1 (1000 cycles off CPU)
+ * finds the same epoch, so the page written at sched in there has
+ * time_cycles = 300, time_zero = 300 - mul(300) = 0 and time_offset =
+ * time_zero - now_ns = 0 - 1300.  A config with per-CPU clocks cannot
+ * exist and is refused. */
+static void test_clock_is_global(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct sm_action a = { .kind = SM_ACT_CLOCK_EPOCH, .event = SM_AUTO,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO };
+	char err[128];
+	(void)state;
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	init_model(&m, &c);
+	sm_model_advance(&m, 300);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	a.kind = SM_ACT_MIGRATE;
+	a.cpu = 1;
+	a.cycles = 1000;
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(m.task_cpu, 1);
+	assert_int_equal(pc->time_cycles, 300);
+	assert_int_equal(pc->time_zero, 0);
+	assert_int_equal(pc->time_offset, (uint64_t)0 - 1300);
+	/* clock_epoch names no CPU */
+	a.kind = SM_ACT_CLOCK_EPOCH;
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), -1);
+	/* per-CPU clocks do not exist here */
+	c.cpu[1].hz = 25000000;
+	assert_int_equal(sm_model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	c.cpu[1].hz = c.cpu[0].hz;
+	c.cpu[1].epoch_ns = 5;
+	assert_int_equal(sm_model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+}
+
 /* The arm64 shift clamp: the page gets shift 31 and mult >> 1 while
  * time_zero was computed with the unclamped values. */
 static void test_shift_clamp(void **state)
@@ -255,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_no_user_access),
 		cmocka_unit_test(test_timer_wrap_time_mask),
 		cmocka_unit_test(test_clock_epoch),
+		cmocka_unit_test(test_clock_is_global),
 		cmocka_unit_test(test_shift_clamp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,12 +217,11 @@ static void test_arm64(void **state)
 		"pmu gp=31 user_access=0 long=yes mux_interval=0x100\n"
 		"clock mult=0x80000000 shift=31 epoch_cyc=0xffff offset=777 "
 		"width=56 start=0xfffffffff0\n"
-		"cpu 1 hz=25000000 epoch_cyc=5\n"
 		"event cycles counter=cycle long=yes user=no\n"
 		"event cpu-cycles counter=gp30\n"
 		"event ref-cycles counter=0\n"
 		"event other_thing\n"
-		"at 20 clock_epoch cpu=1\n"
+		"at 20 clock_epoch\n"
 		"at 10 rotate_in counter=cycle event=cpu-cycles\n"
 		"at 10 rotate\n");
 	const struct sm_config *c = &s->cfg;
@@ -243,10 +242,10 @@ static void test_arm64(void **state)
 	assert_int_equal(c->cpu[0].epoch_ns, 777); /* offset= is epoch_ns */
 	assert_int_equal(c->cpu[0].offset_ns, 0);
 	assert_int_equal(c->cpu[7].mult, 0x80000000u);
-	assert_int_equal(c->cpu[1].hz, 25000000);
-	assert_int_equal(c->cpu[1].mult, 0);
-	assert_int_equal(c->cpu[1].shift, 0);
-	assert_int_equal(c->cpu[1].epoch_cyc, 5);
+	assert_int_equal(c->cpu[1].hz, 0); /* one sched_clock: all alike */
+	assert_int_equal(c->cpu[1].mult, 0x80000000u);
+	assert_int_equal(c->cpu[1].shift, 31);
+	assert_int_equal(c->cpu[1].epoch_cyc, 0xffff);
 	assert_int_equal(c->cpu[1].epoch_ns, 777);
 
 	assert_int_equal(c->nevents, 4);
@@ -267,7 +266,7 @@ static void test_arm64(void **state)
 	assert_int_equal(s->act[0].act.event, 1);
 	assert_int_equal(s->act[1].act.kind, SM_ACT_ROTATE);
 	assert_int_equal(s->act[2].act.kind, SM_ACT_CLOCK_EPOCH);
-	assert_int_equal(s->act[2].act.cpu, 1);
+	assert_int_equal(s->act[2].act.cpu, SM_AUTO);
 	assert_int_equal(s->end, 1020); /* last 'at' + 1000 */
 }
 
@@ -542,6 +541,15 @@ static const struct bad bad_cases[] = {
 	{ "clock cpus=4\ntask cpu=3\nclock cpus=2\n",
 	  "t.scn:3:12: cpus out of range (4..8)" },
 	{ "at 5 migrate cpu=2\n", "t.scn:1:18: cpu out of range (0..1)" },
+	{ "arch arm64\ncpu 1 hz=25000000\n",
+	  "t.scn:2:1: 'cpu' lines apply to x86_64 only: arm64 has one "
+	  "sched_clock for all CPUs (use 'clock')" },
+	{ "arch riscv64\ncpu 1 epoch_cyc=5\n",
+	  "t.scn:2:1: 'cpu' lines apply to x86_64 only: riscv64 has one "
+	  "sched_clock for all CPUs (use 'clock')" },
+	{ "arch arm64\nat 5 clock_epoch cpu=1\n",
+	  "t.scn:2:18: clock_epoch takes no cpu: sched_clock is one clock for "
+	  "all CPUs" },
 	{ "at 5 clock_epoch\n",
 	  "t.scn:1:6: clock_epoch only applies to arm64 and riscv64" },
 	{ "at 5 preempt cpu=1\n",
