@@ -218,6 +218,7 @@ static bool sched_in(struct sm_model *m, int i, int want)
 	if (c < 0)
 		return false;
 	set_state(m, e, SM_ACTIVE);
+	e->stopped = false;
 	e->counter = e->last_counter = c;
 	m->cpu[m->task_cpu].ctr[c].owner = i;
 	if (m->cfg.arch == SM_ARM64 && RULES(m)->user_read(&m->cfg, e))
@@ -227,8 +228,9 @@ static bool sched_in(struct sm_model *m, int i, int want)
 }
 
 /* event_sched_out() -> pmu->del(): x86_pmu_del()/armpmu_del()/
- * riscv_pmu_del() stop with an update and rewrite the page; the page then
- * has index 0 and offset = count (DESIGN.md §3). */
+ * riscv_pmu_del() stop with an update (PERF_HES_STOPPED) and rewrite the
+ * page; the page then has index 0 and offset = count (DESIGN.md §3).
+ * armpmu_del() and riscv_pmu_del() clear hw.idx only after that write. */
 static void sched_out(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->ev[i];
@@ -237,9 +239,10 @@ static void sched_out(struct sm_model *m, int i)
 	if (e->cfg.type != SM_EV_SOFTWARE) {
 		truth_sync(m, e);
 		counter_release(m, e->counter);
-		e->counter = -1;
+		e->stopped = true;
 		set_state(m, e, SM_INACTIVE);
 		sm_page_update(m, i);
+		e->counter = -1;
 		return;
 	}
 	set_state(m, e, SM_INACTIVE);
@@ -775,9 +778,9 @@ enum sm_fault sm_model_riscv_csr(const struct sm_model *m, unsigned csr,
 
 uint32_t sm_event_index(const struct sm_model *m, const struct sm_event *e)
 {
-	/* perf_event_index(): 0 unless ACTIVE; the PMU's event_idx is 0
-	 * without user read access. */
-	if (e->state != SM_ACTIVE || e->counter < 0 ||
+	/* perf_event_index(): 0 while PERF_HES_STOPPED or not ACTIVE; the
+	 * PMU's event_idx is 0 without user read access. */
+	if (e->stopped || e->state != SM_ACTIVE || e->counter < 0 ||
 	    !RULES(m)->user_read(&m->cfg, e))
 		return 0;
 	return RULES(m)->index(e->counter);

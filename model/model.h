@@ -169,7 +169,9 @@ struct sm_cpu {
 struct sm_event {
 	struct sm_event_cfg cfg;
 	enum sm_state state;
-	int counter;         /* assigned counter on `cpu`, -1 if none */
+	int counter;         /* assigned counter on `cpu`, -1 if none (hw.idx:
+	                      * still set while del() writes the page) */
+	bool stopped;        /* hw.state & PERF_HES_STOPPED: index 0 */
 	int last_counter;    /* for the scheduler's fast path */
 	bool mapped;
 	uint64_t count;      /* event->count */

@@ -47,6 +47,13 @@ static uint32_t x86_index(int c)
 	return (uint32_t)c + 1;
 }
 
+/* arch_perf_update_userpage(): cap_user_rdpmc from
+ * PERF_EVENT_FLAG_USER_READ_CNT, the same condition as the index. */
+static bool x86_cap_rdpmc(const struct sm_config *cfg, const struct sm_event *e)
+{
+	return x86_user_read(cfg, e);
+}
+
 /* arch_perf_update_userpage(): pmc_width = x86_pmu.cntval_bits always. */
 static uint16_t x86_pmc_width(const struct sm_config *cfg,
                               const struct sm_event *e)
@@ -217,8 +224,8 @@ static uint64_t masked_delta(const struct sm_config *cfg,
 	return (now - prev) & sm_pmu[cfg->arch].max_period(cfg, e);
 }
 
-/* __hw_perf_event_init() / riscv_pmu_event_init(): a counting event runs
- * with half the max period. */
+/* __hw_perf_event_init(): a counting event runs with half the max
+ * period. */
 static uint64_t half_max_period(const struct sm_config *cfg,
                                 const struct sm_event *e)
 {
@@ -265,6 +272,16 @@ static bool riscv_user_read(const struct sm_config *cfg,
 	       (t == SM_EV_CYCLES || t == SM_EV_INSTRUCTIONS);
 }
 
+/* drivers/perf/riscv_pmu.c riscv_perf_user_access(): a hardware event
+ * with PERF_EVENT_FLAG_USER_READ_CNT and a counter (hw.idx != -1: from
+ * riscv_pmu_add() to the end of riscv_pmu_del()).  A page written while
+ * the event has none says cap_user_rdpmc = 0 and leaves pmc_width. */
+static bool riscv_cap_rdpmc(const struct sm_config *cfg,
+                            const struct sm_event *e)
+{
+	return riscv_user_read(cfg, e) && e->counter >= 0;
+}
+
 /* cycle and instret are 64-bit; hpmcounters have the configured width. */
 static uint64_t riscv_reg_mask(const struct sm_config *cfg, int c)
 {
@@ -278,6 +295,19 @@ static uint64_t riscv_max_period(const struct sm_config *cfg,
 	return riscv_reg_mask(cfg, e->counter >= 0 ? e->counter
 	                         : riscv_fixed_for(cfg, e->cfg.type) >= 0
 	                             ? riscv_fixed_for(cfg, e->cfg.type) : 3);
+}
+
+/* riscv_pmu_event_init(): a counting event gets half the width mask
+ * riscv_pmu_ctr_get_width_mask() returns before the event has a counter
+ * (hw.idx == -1): that of counter 0, the 64-bit cycle counter, whatever
+ * counter it later runs on.  So the period is 2^63 - 1 and
+ * riscv_pmu_event_set_period() clamps `left` to the counter's own half
+ * mask (2^47 - 1 for a 48-bit hpmcounter) at every reload. */
+static uint64_t riscv_count_period(const struct sm_config *cfg,
+                                   const struct sm_event *e)
+{
+	(void)e;
+	return riscv_reg_mask(cfg, SM_RISCV_CYCLE) >> 1;
 }
 
 static uint16_t riscv_pmc_width(const struct sm_config *cfg,
@@ -303,6 +333,7 @@ const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
 	[SM_X86_64] = {
 		.counter_ok = x86_counter_ok, .fixed_for = x86_fixed_for,
 		.first_gp = gp_from_zero, .user_read = x86_user_read,
+		.cap_rdpmc = x86_cap_rdpmc,
 		.index = x86_index, .pmc_width = x86_pmc_width,
 		.width_only_if_rdpmc = false, .max_period = x86_max_period,
 		.reg_mask = x86_reg_mask, .clamp_left = x86_clamp_left,
@@ -312,6 +343,7 @@ const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
 	[SM_ARM64] = {
 		.counter_ok = arm64_counter_ok, .fixed_for = arm64_fixed_for,
 		.first_gp = gp_from_zero, .user_read = arm64_user_read,
+		.cap_rdpmc = arm64_user_read,
 		.index = plus_one_index, .pmc_width = arm64_pmc_width,
 		.width_only_if_rdpmc = true, .max_period = arm64_max_period,
 		.reg_mask = arm64_reg_mask, .clamp_left = half_max_clamp,
@@ -321,11 +353,12 @@ const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
 	[SM_RISCV64] = {
 		.counter_ok = riscv_counter_ok, .fixed_for = riscv_fixed_for,
 		.first_gp = riscv_first_gp, .user_read = riscv_user_read,
+		.cap_rdpmc = riscv_cap_rdpmc,
 		.index = plus_one_index, .pmc_width = riscv_pmc_width,
 		.width_only_if_rdpmc = true, .max_period = riscv_max_period,
 		.reg_mask = riscv_reg_mask, .clamp_left = half_max_clamp,
 		.to_reg = riscv_to_reg, .from_reg = x86_from_reg,
-		.delta = masked_delta, .count_period = half_max_period,
+		.delta = masked_delta, .count_period = riscv_count_period,
 	},
 };
 

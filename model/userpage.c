@@ -51,7 +51,7 @@ static void x86_arch_part(struct writer *w, const struct sm_event *e,
 	put_cap(w, SELFMON_CAP_USER_TIME, false);
 	put_cap(w, SELFMON_CAP_USER_TIME_ZERO, false);
 	put_cap(w, SELFMON_CAP_USER_RDPMC,
-	        sm_pmu[m->cfg.arch].user_read(&m->cfg, e));
+	        sm_pmu[m->cfg.arch].cap_rdpmc(&m->cfg, e));
 	PUT(w, pmc_width, sm_pmu[m->cfg.arch].pmc_width(&m->cfg, e));
 	if (!m->cfg.stable) /* !using_native_sched_clock() || !stable */
 		return;
@@ -75,7 +75,7 @@ static void timer_arch_part(struct writer *w, const struct sm_event *e,
 	const struct sm_model *m = w->m;
 	const struct sm_cpu *c = &m->cpu[m->task_cpu];
 	const struct sm_pmu_rules *r = &sm_pmu[m->cfg.arch];
-	bool rdpmc = r->user_read(&m->cfg, e);
+	bool rdpmc = r->cap_rdpmc(&m->cfg, e);
 
 	put_cap(w, SELFMON_CAP_USER_TIME, false);
 	put_cap(w, SELFMON_CAP_USER_TIME_ZERO, false);

@@ -100,12 +100,68 @@ static void test_hpm_overflow_and_reset(void **state)
 	                 5 - (1ull << 48));
 }
 
+/* riscv_perf_user_access() needs hw.idx != -1.  An event that never had
+ * a counter (mmapped while disabled) gets cap_user_rdpmc = 0 and no
+ * pmc_width: capabilities = bit0_is_deprecated | time | time_zero |
+ * time_short = 0x3a, pmc_width 0.  riscv_pmu_del() writes its page before
+ * hw.idx = -1 (cap 1, width 48, index 0: PERF_HES_STOPPED); a later write
+ * while scheduled out (IOC_RESET) has cap 0 and leaves the width at 48. */
+static void test_cap_needs_counter(void **state)
+{
+	struct sm_config c = rv_cfg();
+	(void)state;
+	c.event[2].enabled = false;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 2);
+	assert_int_equal(pc->index, 0);
+	assert_int_equal(pc->capabilities, 0x3a);
+	assert_int_equal(pc->pmc_width, 0);
+
+	c.event[2].enabled = true;
+	init_model(&m, &c);
+	assert_int_equal(pc->capabilities, 0x3e);
+	sm_model_advance(&m, 10);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 2), 1);
+	assert_int_equal(pc->index, 0);
+	assert_int_equal(pc->offset, 10);
+	assert_int_equal(pc->capabilities, 0x3e);
+	assert_int_equal(pc->pmc_width, 48);
+	assert_int_equal(act(&m, SM_ACT_RESET, 2), 1);
+	assert_int_equal(pc->offset, 0);
+	assert_int_equal(pc->capabilities, 0x3a);
+	assert_int_equal(pc->pmc_width, 48);
+}
+
+/* riscv_pmu_event_init(): a counting event's period is half the width
+ * mask of counter 0 (hw.idx is -1 there), 2^63 - 1, whatever counter it
+ * runs on; riscv_pmu_event_set_period() clamps left to the hpmcounter's
+ * (2^48 - 1) >> 1.  After 100 events, out and back in: period_left =
+ * 2^63 - 1 - 100, still clamped to 2^47 - 1, so prev_count = -(2^47 - 1),
+ * the counter holds 2^48 - (2^47 - 1) = 2^47 + 1 and offset = 100 +
+ * 2^47 - 1. */
+static void test_counting_period(void **state)
+{
+	struct sm_config c = rv_cfg();
+	(void)state;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 2), 1);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_IN, 2), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 2);
+	assert_int_equal(pc->index, 4);
+	assert_int_equal(csr(0xC03), (1ull << 47) + 1);
+	assert_int_equal(pc->offset, (int64_t)(100 + (1ull << 47) - 1));
+	assert_int_equal(m.ev[2].period, (1ull << 63) - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_index_and_width),
 		cmocka_unit_test(test_user_access_modes),
 		cmocka_unit_test(test_hpm_overflow_and_reset),
+		cmocka_unit_test(test_cap_needs_counter),
+		cmocka_unit_test(test_counting_period),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
