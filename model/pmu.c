@@ -146,13 +146,25 @@ static bool arm64_counter_ok(const struct sm_config *cfg,
 	       (!ev->long64 || cfg->long_counters);
 }
 
-/* armv8pmu_event_has_user_read(): ARMPMU_EL0_RD_CNTR, set when config1
- * bit 1 asks for it and sysctl perf_user_access is 1. */
+/* armv8pmu_user_event_idx(): PERF_EVENT_FLAG_USER_READ_CNT (config1 bit
+ * 1) and sysctl perf_user_access; the counters are readable at EL0 under
+ * the same two conditions (armv8pmu_start()). */
 static bool arm64_user_read(const struct sm_config *cfg,
                             const struct sm_event *e)
 {
 	return cfg->user_access == 1 && e->cfg.user &&
 	       e->cfg.type != SM_EV_SOFTWARE;
+}
+
+/* arch_perf_update_userpage() (drivers/perf/arm_pmuv3.c): cap_user_rdpmc
+ * = armv8pmu_event_has_user_read(), PERF_EVENT_FLAG_USER_READ_CNT, which
+ * __armv8_pmuv3_map_event() sets from config1 bit 1 alone: with perf_user_access = 0 the page still says
+ * cap_user_rdpmc = 1 and pmc_width, only the index is 0. */
+static bool arm64_cap_rdpmc(const struct sm_config *cfg,
+                            const struct sm_event *e)
+{
+	(void)cfg;
+	return e->cfg.user && e->cfg.type != SM_EV_SOFTWARE;
 }
 
 /* armv8pmu_user_event_idx(): counter number + 1; PMCCNTR is 32. */
@@ -161,7 +173,7 @@ static uint32_t plus_one_index(int c)
 	return (uint32_t)c + 1;
 }
 
-/* arch_perf_update_userpage() (arch/arm64/kernel/perf_event.c): 64 for
+/* arch_perf_update_userpage() (drivers/perf/arm_pmuv3.c): 64 for
  * ARMPMU_EVT_64BIT events, else 32; written only with cap_user_rdpmc. */
 static uint16_t arm64_pmc_width(const struct sm_config *cfg,
                                 const struct sm_event *e)
@@ -343,7 +355,7 @@ const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
 	[SM_ARM64] = {
 		.counter_ok = arm64_counter_ok, .fixed_for = arm64_fixed_for,
 		.first_gp = gp_from_zero, .user_read = arm64_user_read,
-		.cap_rdpmc = arm64_user_read,
+		.cap_rdpmc = arm64_cap_rdpmc,
 		.index = plus_one_index, .pmc_width = arm64_pmc_width,
 		.width_only_if_rdpmc = true, .max_period = arm64_max_period,
 		.reg_mask = arm64_reg_mask, .clamp_left = half_max_clamp,

@@ -65,7 +65,7 @@ static void x86_arch_part(struct writer *w, const struct sm_event *e,
 	}
 }
 
-/* arch/arm64/kernel/perf_event.c arch_perf_update_userpage(), and the
+/* drivers/perf/arm_pmuv3.c arch_perf_update_userpage(), and the
  * same function in drivers/perf/riscv_pmu.c: sched_clock's epoch and
  * mask, time_zero made relative to cycle 0, the shift clamped to 31 only
  * here, after time_zero was computed with the unclamped one. */

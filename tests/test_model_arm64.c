@@ -150,15 +150,21 @@ static void test_no_user_access(void **state)
 	c.user_access = 0;
 	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	init_model(&m, &c);
+	/* armv8pmu_user_event_idx() is 0 without the sysctl, but
+	 * PERF_EVENT_FLAG_USER_READ_CNT comes from config1 bit 1 alone
+	 * (__armv8_pmuv3_map_event()), and arch_perf_update_userpage() sets
+	 * cap_user_rdpmc and pmc_width from it: 0x3e, 32 */
 	assert_int_equal(sm_model_page(&m, 0)->index, 0);
-	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x3a);
-	assert_int_equal(sm_model_page(&m, 0)->pmc_width, 0);
+	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x3e);
+	assert_int_equal(sm_model_page(&m, 0)->pmc_width, 32);
 	assert_int_equal(sm_model_arm64_counter(&m, 31, &v), SM_FAULT_ILL);
 
 	c.user_access = 1;
-	c.event[0].user = false;
+	c.event[0].user = false; /* no config1 bit 1: no flag, no width */
 	init_model(&m, &c);
 	assert_int_equal(sm_model_page(&m, 0)->index, 0);
+	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x3a);
+	assert_int_equal(sm_model_page(&m, 0)->pmc_width, 0);
 	assert_int_equal(sm_model_arm64_counter(&m, 31, &v), SM_FAULT_ILL);
 
 	c.event[0].user = true;
