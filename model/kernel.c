@@ -248,6 +248,21 @@ static void sched_out(struct sm_model *m, int i)
 	set_state(m, e, SM_INACTIVE);
 }
 
+/* Which PMU an event belongs to: the CPU's PMU for hardware events; the
+ * software events are three PMUs (perf_task_clock, perf_cpu_clock and
+ * perf_swevent for the others).  Since the per-PMU contexts of Linux 6.2
+ * (perf_event_pmu_context), a resched touches one PMU's events only. */
+#define SM_NPMUS 4
+
+static int pmu_of(const struct sm_event *e)
+{
+	if (e->cfg.type != SM_EV_SOFTWARE)
+		return 0;
+	if (!strcmp(e->cfg.name, "task-clock"))
+		return 1;
+	return !strcmp(e->cfg.name, "cpu-clock") ? 2 : 3;
+}
+
 /* merge_sched_in(): a group that cannot go on stays INACTIVE; a pinned
  * one goes to ERROR, a flexible one asks for rotation and gets its page
  * updated (group_update_userpage()).  After the first failure no other
@@ -265,21 +280,8 @@ static void try_sched_in(struct sm_model *m, int i, int want, bool *can_add)
 		set_state(m, e, SM_ERROR);
 		return;
 	}
-	m->rotate_necessary = true;
+	m->rotate_necessary |= 1u << pmu_of(e);
 	sm_page_update(m, i);
-}
-
-/* Which PMU an event belongs to: the CPU's PMU for hardware events; the
- * software events are three PMUs (perf_task_clock, perf_cpu_clock and
- * perf_swevent for the others).  Since the per-PMU contexts of Linux 6.2
- * (perf_event_pmu_context), a resched touches one PMU's events only. */
-static int pmu_of(const struct sm_event *e)
-{
-	if (e->cfg.type != SM_EV_SOFTWARE)
-		return 0;
-	if (!strcmp(e->cfg.name, "task-clock"))
-		return 1;
-	return !strcmp(e->cfg.name, "cpu-clock") ? 2 : 3;
 }
 
 static bool on_pmu(const struct sm_model *m, unsigned i, int pmu)
@@ -287,13 +289,15 @@ static bool on_pmu(const struct sm_model *m, unsigned i, int pmu)
 	return pmu < 0 || pmu_of(&m->ev[i]) == pmu;
 }
 
-/* perf_event_sched_in(): pinned groups first, then flexible ones in list
- * order, of one PMU (pmu >= 0) or all.  `want` is a counter for `who`. */
-static void ctx_sched_in_pmu(struct sm_model *m, int who, int want, int pmu)
+/* perf_event_sched_in(): pinned groups first (unless flexible_only),
+ * then flexible ones in list order, of one PMU (pmu >= 0) or all.
+ * `want` is a counter for `who`. */
+static void sched_in_groups(struct sm_model *m, int who, int want, int pmu,
+                            bool flexible_only)
 {
 	bool can_add = true;
 
-	for (unsigned i = 0; i < m->cfg.nevents; i++)
+	for (unsigned i = 0; i < m->cfg.nevents && !flexible_only; i++)
 		if (m->ev[i].cfg.pinned && on_pmu(m, i, pmu))
 			try_sched_in(m, (int)i, (int)i == who ? want : SM_AUTO, &can_add);
 	can_add = true;
@@ -304,19 +308,26 @@ static void ctx_sched_in_pmu(struct sm_model *m, int who, int want, int pmu)
 	}
 }
 
+static void ctx_sched_in_pmu(struct sm_model *m, int who, int want, int pmu)
+{
+	sched_in_groups(m, who, want, pmu, false);
+}
+
 static void ctx_sched_in(struct sm_model *m, int who, int want)
 {
 	ctx_sched_in_pmu(m, who, want, -1);
 }
 
-/* ctx_sched_out() for flexible (or all) events of one PMU or all. */
+/* ctx_sched_out() for flexible (or all) events of one PMU or all;
+ * __pmu_ctx_sched_out() of the flexible events clears the PMU's
+ * rotate_necessary (ctx_flexible_sched_in() sets it again). */
 static void ctx_sched_out_pmu(struct sm_model *m, bool pinned_too, int pmu)
 {
 	for (unsigned i = 0; i < m->cfg.nevents; i++)
 		if (m->ev[i].state == SM_ACTIVE && on_pmu(m, i, pmu) &&
 		    (pinned_too || !m->ev[i].cfg.pinned))
 			sched_out(m, (int)i);
-	m->rotate_necessary = false;
+	m->rotate_necessary &= pmu < 0 ? 0u : ~(1u << pmu);
 }
 
 static void ctx_sched_out(struct sm_model *m, bool pinned_too)
@@ -324,24 +335,59 @@ static void ctx_sched_out(struct sm_model *m, bool pinned_too)
 	ctx_sched_out_pmu(m, pinned_too, -1);
 }
 
-/* perf_rotate_context(): all flexible events out, the first one that was
- * active moves to the end of the list (rotate_ctx()), all back in. */
+/* ctx_event_to_rotate(): the PMU's first active flexible event (its
+ * flexible_active list is in sched-in order, the list order), else its
+ * first flexible event; -1 if it has none. */
+static int event_to_rotate(const struct sm_model *m, int pmu)
+{
+	int first = -1;
+
+	for (unsigned k = 0; k < m->nflex; k++) {
+		unsigned i = m->flex_order[k];
+		if (!on_pmu(m, i, pmu))
+			continue;
+		if (m->ev[i].state == SM_ACTIVE)
+			return (int)k;
+		if (first < 0)
+			first = (int)k;
+	}
+	return first;
+}
+
+/* perf_rotate_context() of one PMU's context: rotation is per PMU since
+ * Linux 6.2, and only a PMU whose rotate_necessary is set (an event of its
+ * own failed to go on) rotates, so the software PMUs, whose add() never
+ * fails, never do.  The PMU's flexible events go out, the one picked moves
+ * to the end of the list (rotate_ctx()), its flexible events go back in;
+ * one that still cannot go on gets its page rewritten
+ * (merge_sched_in() -> group_update_userpage()), on every tick. */
+static bool rotate_pmu(struct sm_model *m, int pmu)
+{
+	if (!(m->rotate_necessary & (1u << pmu)))
+		return false;
+	int k = event_to_rotate(m, pmu);
+	m->rotate_necessary &= ~(1u << pmu); /* cleared unconditionally */
+	if (k < 0)
+		return false;
+	unsigned picked = m->flex_order[k];
+	ctx_sched_out_pmu(m, false, pmu);
+	memmove(&m->flex_order[k], &m->flex_order[k + 1],
+	        (m->nflex - (unsigned)k - 1) * sizeof(m->flex_order[0]));
+	m->flex_order[m->nflex - 1] = picked;
+	sched_in_groups(m, -1, SM_AUTO, pmu, true);
+	return true;
+}
+
+/* The multiplexing tick: perf_mux_hrtimer_handler() of each PMU. */
 static int rotate(struct sm_model *m)
 {
-	if (!m->rotate_necessary || !m->task_on || m->nflex < 2)
+	int done = 0;
+
+	if (!m->task_on)
 		return 0;
-	unsigned k = 0;
-	while (k < m->nflex && m->ev[m->flex_order[k]].state != SM_ACTIVE)
-		k++;
-	if (k == m->nflex)
-		k = 0;
-	unsigned first = m->flex_order[k];
-	ctx_sched_out(m, false);
-	memmove(&m->flex_order[k], &m->flex_order[k + 1],
-	        (m->nflex - k - 1) * sizeof(m->flex_order[0]));
-	m->flex_order[m->nflex - 1] = first;
-	ctx_sched_in(m, -1, SM_AUTO);
-	return 1;
+	for (int pmu = 0; pmu < SM_NPMUS; pmu++)
+		done |= rotate_pmu(m, pmu);
+	return done;
 }
 
 /* perf_event_task_sched_out() ... perf_event_task_sched_in(): the task
@@ -475,7 +521,7 @@ static int rotate_out(struct sm_model *m, int i)
 	if (m->ev[i].state != SM_ACTIVE)
 		return 0;
 	sched_out(m, i);
-	m->rotate_necessary = true;
+	m->rotate_necessary |= 1u << pmu_of(&m->ev[i]);
 	return 1;
 }
 

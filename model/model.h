@@ -201,7 +201,7 @@ struct sm_model {
 	uint64_t end;          /* unused by the model; for drivers */
 	unsigned task_cpu;
 	bool task_on;
-	bool rotate_necessary;
+	unsigned rotate_necessary; /* per PMU (kernel.c pmu_of()): 1 << pmu */
 	uint64_t ctx_time, ctx_stamp; /* task context time and ns stamp */
 	uint64_t next_rotate;  /* cycles; 0 = none */
 	struct sm_cpu cpu[SM_MAX_CPUS];

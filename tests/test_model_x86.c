@@ -240,6 +240,70 @@ static void test_multiplexing(void **state)
 	assert_int_equal(t.running, e1000);
 }
 
+/* perf_rotate_context() rotates one PMU's context: task-clock (first in
+ * the flexible list) is on a software PMU whose rotate_necessary is never
+ * set, so the hardware tick neither picks it (ctx_event_to_rotate() takes
+ * the first active *hardware* flexible event, a) nor rewrites its page.
+ * One general counter: a on gp0, b waiting.  The tick: a out (page:
+ * index 0, offset 100; lock 4), a to the end, b in on gp0 (index 1,
+ * lock 4), a cannot go back: group_update_userpage() (lock 6).
+ * task-clock's page stays as mmap left it (lock 2). */
+static void test_rotation_per_pmu(void **state)
+{
+	struct sm_config c;
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	c.gp = 1;
+	c.fixed = 0;
+	add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
+	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
+	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, false);
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *tc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *a = sm_model_page(&m, 1);
+	const struct perf_event_mmap_page *b = sm_model_page(&m, 2);
+	assert_int_equal(a->index, 1);
+	assert_int_equal(b->index, 0);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_ROTATE, 0), 1);
+	assert_int_equal(tc->lock, 2);
+	assert_int_equal(b->index, 1);
+	assert_int_equal(b->lock, 4);
+	assert_int_equal(a->index, 0);
+	assert_int_equal(a->offset, 100);
+	assert_int_equal(a->lock, 6);
+}
+
+/* A lone flexible event that a pinned one keeps off the only counter:
+ * merge_sched_in() sets rotate_necessary, so every tick rotates the
+ * hardware PMU (nothing to take out, the event to the end of its own
+ * list, a failed sched in) and group_update_userpage() rewrites the
+ * waiting event's page: two ticks (mux every 100 cycles, 250 cycles
+ * pass), two more updates after mmap's: lock 6, index 0, the times of
+ * the last tick at cycle 200: enabled ns(200), running 0. */
+static void test_waiting_event_each_tick(void **state)
+{
+	struct sm_config c;
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	c.gp = 1;
+	c.fixed = 0;
+	c.mux_interval = 100;
+	add_event(&c, "p", SM_EV_OTHER, 0, true);
+	add_event(&c, "f", SM_EV_OTHER, SM_AUTO, false);
+	add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *f = sm_model_page(&m, 1);
+	assert_int_equal(f->lock, 2);
+	sm_model_advance(&m, 250);
+	assert_int_equal(f->lock, 6);
+	assert_int_equal(f->index, 0);
+	assert_int_equal(f->time_enabled, ns(200, 0));
+	assert_int_equal(f->time_running, 0);
+	assert_int_equal(sm_model_page(&m, 0)->lock, 2); /* pinned: never */
+	assert_int_equal(sm_model_page(&m, 2)->lock, 2); /* software: never */
+}
+
 /* Migration to CPU 1 whose cyc2ns_offset is 123456: off CPU for 2000
  * cycles (no task time), sched in on CPU 1 at cycle 3000. */
 static void test_migrate_time_offset(void **state)
@@ -548,6 +612,8 @@ int main(void)
 		cmocka_unit_test(test_overflow_31),
 		cmocka_unit_test(test_injected_overflow),
 		cmocka_unit_test(test_multiplexing),
+		cmocka_unit_test(test_rotation_per_pmu),
+		cmocka_unit_test(test_waiting_event_each_tick),
 		cmocka_unit_test(test_migrate_time_offset),
 		cmocka_unit_test(test_preempt),
 		cmocka_unit_test(test_remote_store_order),
