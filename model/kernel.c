@@ -160,6 +160,28 @@ static void set_period(struct sm_model *m, int i)
 	sm_page_update(m, i);
 }
 
+/* pmu->start(PERF_EF_RELOAD) of a hardware event that has its counter,
+ * and the page writes each driver makes in it:
+ * - x86_pmu_start(): x86_perf_event_set_period() (page written while the
+ *   event is still PERF_HES_STOPPED, so with index 0), then hw.state = 0
+ *   and perf_event_update_userpage(): two writes;
+ * - armpmu_start(): hw.state = 0, then armpmu_event_set_period(): one;
+ * - riscv_pmu_start(): hw.state = 0, riscv_pmu_event_set_period(), then
+ *   ctr_start() and perf_event_update_userpage(): two.  (The driver loads
+ *   the counter between the two writes; the model loads it in set_period,
+ *   which only a reader on another CPU could tell, and it reads its own
+ *   CPU's counters.) */
+static void pmu_start(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->ev[i];
+
+	e->stopped = m->cfg.arch == SM_X86_64;
+	set_period(m, i);
+	e->stopped = false;
+	if (m->cfg.arch != SM_ARM64)
+		sm_page_update(m, i);
+}
+
 /* ---- scheduling ------------------------------------------------------ */
 
 static bool counter_free(const struct sm_model *m, int c)
@@ -198,7 +220,11 @@ static void arm64_clear_unused(struct sm_model *m)
 }
 
 /* event_sched_in() -> pmu->add(PERF_EF_START) -> start: the event becomes
- * ACTIVE first, then the counter is programmed and the page updated. */
+ * ACTIVE first, then the counter is programmed and the page updated:
+ * x86_pmu_add() only collects the event and x86_pmu_enable() starts it
+ * (two writes in x86_pmu_start()); armpmu_add() and riscv_pmu_add() start
+ * it and write the page once more: two writes on arm64, three on
+ * riscv64. */
 static bool sched_in(struct sm_model *m, int i, int want)
 {
 	struct sm_event *e = &m->ev[i];
@@ -218,12 +244,13 @@ static bool sched_in(struct sm_model *m, int i, int want)
 	if (c < 0)
 		return false;
 	set_state(m, e, SM_ACTIVE);
-	e->stopped = false;
 	e->counter = e->last_counter = c;
 	m->cpu[m->task_cpu].ctr[c].owner = i;
 	if (m->cfg.arch == SM_ARM64 && RULES(m)->user_read(&m->cfg, e))
 		arm64_clear_unused(m);
-	set_period(m, i);
+	pmu_start(m, i);
+	if (m->cfg.arch != SM_X86_64)
+		sm_page_update(m, i); /* armpmu_add(), riscv_pmu_add() */
 	return true;
 }
 
@@ -407,11 +434,21 @@ static void switch_task(struct sm_model *m, uint64_t cycles, unsigned cpu,
 
 /* The PMI handler (x86_pmu_handle_irq(), armv8pmu_handle_irq(),
  * pmu_sbi_ovf_handler()) for an event whose counter wrapped: update the
- * count, then reload through set_period (which updates the page). */
+ * count, then reload through set_period (which updates the page).
+ * pmu_sbi_ovf_handler() marks the event PERF_HES_STOPPED before, so its
+ * set_period page has index 0, and pmu_sbi_start_overflow_mask() restarts
+ * the counter and writes the page again. */
 static void overflow_irq(struct sm_model *m, int i)
 {
-	event_update(m, &m->ev[i]);
+	struct sm_event *e = &m->ev[i];
+	bool riscv = m->cfg.arch == SM_RISCV64;
+
+	event_update(m, e);
+	e->stopped = riscv;
 	set_period(m, i);
+	e->stopped = false;
+	if (riscv)
+		sm_page_update(m, i);
 }
 
 /* Injected overflow: the counter runs to its wrap at this instant (a
@@ -487,8 +524,8 @@ static int disable(struct sm_model *m, int i)
  * attr.sample_period) and a value with bit 63 set are refused with EINVAL
  * before anything changes (the PMUs modelled have no check_period that
  * refuses more).  Otherwise __perf_event_period(): stop with update,
- * period_left = 0, new period, start with reload (set_period: left =
- * period, page update). */
+ * period_left = 0, new period, start with reload (pmu_start(): left =
+ * period, the page updates). */
 static int period(struct sm_model *m, int i, uint64_t p)
 {
 	struct sm_event *e = &m->ev[i];
@@ -500,19 +537,28 @@ static int period(struct sm_model *m, int i, uint64_t p)
 	e->period_left = 0;
 	e->period = p;
 	if (e->state == SM_ACTIVE && e->counter >= 0)
-		set_period(m, i);
+		pmu_start(m, i);
 	return 1;
 }
 
-/* perf_mmap() -> perf_event_init_userpage() + perf_event_update_userpage();
- * x86_pmu_event_mapped() lets this mm use rdpmc (sysfs rdpmc = 1). */
+/* perf_mmap() -> perf_event_init_userpage() + perf_event_update_userpage(),
+ * then pmu->event_mapped(): x86_pmu_event_mapped() lets this mm use rdpmc
+ * (sysfs rdpmc = 1) and writes nothing; riscv_pmu_event_mapped() has
+ * pmu_sbi_event_mapped() set PERF_EVENT_FLAG_USER_READ_CNT (so the first
+ * page has index 0 and cap_user_rdpmc 0) and writes the page again. */
 static int mmap_event(struct sm_model *m, int i)
 {
-	if (m->ev[i].mapped)
+	struct sm_event *e = &m->ev[i];
+
+	if (e->mapped)
 		return 0;
-	m->ev[i].mapped = true;
+	e->mapped = true;
 	sm_page_init(m, i);
 	sm_page_update(m, i);
+	if (m->cfg.arch == SM_RISCV64 && e->cfg.type != SM_EV_SOFTWARE) {
+		e->read_cnt = true;
+		sm_page_update(m, i);
+	}
 	return 1;
 }
 

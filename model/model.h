@@ -174,6 +174,8 @@ struct sm_event {
 	bool stopped;        /* hw.state & PERF_HES_STOPPED: index 0 */
 	int last_counter;    /* for the scheduler's fast path */
 	bool mapped;
+	bool read_cnt;       /* riscv: PERF_EVENT_FLAG_USER_READ_CNT, set by
+	                      * pmu_sbi_event_mapped() after mmap's first write */
 	uint64_t count;      /* event->count */
 	uint64_t prev_count; /* hw.prev_count */
 	int64_t period_left; /* hw.period_left */
@@ -188,9 +190,11 @@ struct sm_event {
 struct sm_store {
 	uint16_t off;
 	uint8_t size;
+	int8_t ev;       /* the page it lands on */
 	uint64_t val;
 };
-#define SM_MAX_STORES 32
+#define SM_MAX_STORES 32   /* one update */
+#define SM_MAX_BACKLOG 128 /* earlier updates of one action, still in flight */
 
 typedef void (*sm_observer)(void *ctx, const void *model, int event,
                             enum sm_action_kind why);
@@ -208,10 +212,15 @@ struct sm_model {
 	struct sm_event ev[SM_MAX_EVENTS];
 	unsigned flex_order[SM_MAX_EVENTS]; /* flexible list, rotated */
 	unsigned nflex;
-	/* remote writer: stores not yet visible */
+	/* remote writer: stores not yet visible.  pending[] holds the last
+	 * update's; backlog[] what was left of the updates before it in the
+	 * same action (a sched in writes the page two or three times), which
+	 * lands first. */
 	struct sm_store pending[SM_MAX_STORES];
 	unsigned npending, pending_next;
 	int pending_event;
+	struct sm_store backlog[SM_MAX_BACKLOG];
+	unsigned nbacklog, backlog_next;
 	enum sm_action_kind cause; /* action being applied, for observers */
 	sm_observer observe;
 	void *observe_ctx;
@@ -283,8 +292,11 @@ uint64_t sm_model_timer(const struct sm_model *m); /* rdtsc / CNTVCT / time */
 const struct perf_event_mmap_page *sm_model_page(const struct sm_model *m,
                                                  int ev);
 
-/* Remote writer: stores of the last update not yet visible. */
+/* Remote writer: stores not yet visible (of the last update and of the
+ * earlier updates of the same action). */
 unsigned sm_model_pending(const struct sm_model *m);
+/* The offset of the store that lands next, or -1. */
+int sm_model_next_store(const struct sm_model *m);
 /* Make the next pending store visible; returns its offset or -1. */
 int sm_model_store_step(struct sm_model *m);
 void sm_model_flush(struct sm_model *m);

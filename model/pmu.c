@@ -268,15 +268,16 @@ static unsigned riscv_first_gp(void)
 	return 3;
 }
 
-/* pmu_sbi_event_idx() with PERF_EVENT_FLAG_USER_READ_CNT: perf_user_access
- * 1 gives it to mmapped hardware events; 2 ("legacy") only to cycle and
- * instret, which are then always readable. */
+/* riscv_pmu_event_idx() with PERF_EVENT_FLAG_USER_READ_CNT, which
+ * pmu_sbi_event_mapped() sets once the event is mmapped (read_cnt):
+ * perf_user_access 1 gives it to mmapped hardware events; 2 ("legacy")
+ * only to cycle and instret, which are then always readable. */
 static bool riscv_user_read(const struct sm_config *cfg,
                             const struct sm_event *e)
 {
 	enum sm_event_type t = e->cfg.type;
 
-	if (t == SM_EV_SOFTWARE)
+	if (t == SM_EV_SOFTWARE || !e->read_cnt)
 		return false;
 	if (cfg->user_access == 1)
 		return e->cfg.user;

@@ -266,6 +266,41 @@ static void test_clock_is_global(void **state)
 	assert_int_equal(sm_model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
 }
 
+/* armpmu_add() -> armpmu_start(): hw.state = 0, then
+ * armpmu_event_set_period() writes the page (index already 3), and
+ * armpmu_add() writes it again: after 100 events, out and back in on
+ * counter 2, both pages have index 3 and offset = 100 - (u64)-(2^31 - 1
+ * - 100) = 2^31 - 1; locks 6 and 8 (mmap 2, sched out 4).
+ * PERF_EVENT_IOC_PERIOD on a sampling event is armpmu_stop() and
+ * armpmu_start(): one write (lock 2 -> 4). */
+static void test_sched_in_writes_twice(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct page_log log = { 0 };
+	struct sm_action a = { .kind = SM_ACT_PERIOD, .event = 0,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO, .period = 500 };
+	char err[64];
+	(void)state;
+	add_event(&c, "l1d", SM_EV_OTHER, 2, false);
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 1);
+	sm_model_observe(&m, page_log_note, &log);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_IN, 0), 1);
+	assert_int_equal(log.n, 2);
+	for (unsigned k = 0; k < 2; k++) {
+		assert_int_equal(log.pg[k].lock, 6 + 2 * k);
+		assert_int_equal(log.pg[k].index, 3);
+		assert_int_equal(log.pg[k].offset, 0x7fffffff);
+		assert_int_equal(log.pg[k].capabilities, 0x3e);
+	}
+	c.event[0].period = 1000;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	assert_int_equal(sm_model_page(&m, 0)->lock, 4);
+	assert_int_equal(sm_model_page(&m, 0)->offset, 500);
+}
+
 /* The arm64 shift clamp: the page gets shift 31 and mult >> 1 while
  * time_zero was computed with the unclamped values. */
 static void test_shift_clamp(void **state)
@@ -300,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_timer_wrap_time_mask),
 		cmocka_unit_test(test_clock_epoch),
 		cmocka_unit_test(test_clock_is_global),
+		cmocka_unit_test(test_sched_in_writes_twice),
 		cmocka_unit_test(test_shift_clamp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
