@@ -66,5 +66,7 @@ uint64_t sm_counter_value(const struct sm_model *m, unsigned cpu, int c);
 /* userpage.c */
 void sm_page_init(struct sm_model *m, int ev);
 void sm_page_update(struct sm_model *m, int ev);
+/* remote writer: the next store in flight lands, even while frozen */
+int sm_store_land(struct sm_model *m);
 
 #endif

@@ -611,6 +611,12 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 
 	if (i < 0 || (unsigned)i >= m->cfg.nevents)
 		return fail(err, n, "no such event", name);
+	if (a->kind == SM_ACT_LOCK_EARLY) { /* acts on the stores in flight */
+		if (m->cfg.arch == SM_X86_64)
+			return fail(err, n, "applies to arm64 and riscv64 only "
+			            "(x86 stores are seen in program order)", name);
+		return sm_model_lock_early(m);
+	}
 	sm_model_flush(m); /* the writer finishes one update before the next */
 	m->cause = a->kind;
 	switch (a->kind) {
@@ -658,6 +664,7 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 			return fail(err, n, "takes no cpu: sched_clock is one clock "
 			            "for all CPUs", name);
 		return clock_epoch(m);
+	case SM_ACT_LOCK_EARLY: /* above */
 	case SM_NACTIONS: break;
 	}
 	return fail(err, n, "unknown action", name);
@@ -723,7 +730,8 @@ void sm_model_advance(struct sm_model *m, uint64_t cycles)
 	uint64_t target = m->now + cycles;
 
 	for (uint64_t k = 0; k < cycles && sm_model_pending(m); k++)
-		sm_model_store_step(m);
+		if (m->now + k >= m->frozen_until) /* lock_early holds them */
+			sm_store_land(m);
 	for (;;) {
 		int who;
 		uint64_t d = next_activity(m, &who);

@@ -56,6 +56,8 @@ enum sm_action_kind {
 	SM_ACT_PERIOD,      /* PERF_EVENT_IOC_PERIOD: new `period` */
 	SM_ACT_CLOCK_EPOCH, /* arm64/riscv update_sched_clock: new epoch */
 	SM_ACT_READ,        /* read(2) of the event: updates count, not page */
+	SM_ACT_LOCK_EARLY,  /* arm64/riscv remote writer: an update's closing
+	                     * ++lock seen before its fields (weak ordering) */
 	SM_NACTIONS
 };
 
@@ -195,6 +197,7 @@ struct sm_store {
 };
 #define SM_MAX_STORES 32   /* one update */
 #define SM_MAX_BACKLOG 128 /* earlier updates of one action, still in flight */
+#define SM_HOLD_CYCLES 256 /* lock_early: how long the fields stay unseen */
 
 typedef void (*sm_observer)(void *ctx, const void *model, int event,
                             enum sm_action_kind why);
@@ -221,6 +224,7 @@ struct sm_model {
 	int pending_event;
 	struct sm_store backlog[SM_MAX_BACKLOG];
 	unsigned nbacklog, backlog_next;
+	uint64_t frozen_until; /* lock_early: nothing lands before (cycles) */
 	enum sm_action_kind cause; /* action being applied, for observers */
 	sm_observer observe;
 	void *observe_ctx;
@@ -297,8 +301,15 @@ const struct perf_event_mmap_page *sm_model_page(const struct sm_model *m,
 unsigned sm_model_pending(const struct sm_model *m);
 /* The offset of the store that lands next, or -1. */
 int sm_model_next_store(const struct sm_model *m);
-/* Make the next pending store visible; returns its offset or -1. */
+/* Make the next pending store visible; returns its offset, or -1 (none,
+ * or lock_early holds them back). */
 int sm_model_store_step(struct sm_model *m);
+/* Weak ordering (arm64, riscv64): the closing ++lock of the update in
+ * flight becomes visible now, before the field stores still in flight
+ * (and its opening ++lock with it, if that had not landed), which then
+ * stay unseen for SM_HOLD_CYCLES.  1 if it did, 0 if nothing was in
+ * flight. */
+int sm_model_lock_early(struct sm_model *m);
 void sm_model_flush(struct sm_model *m);
 /* The page of `ev` as it will be once every pending store has landed. */
 void sm_model_page_after(const struct sm_model *m, int ev,

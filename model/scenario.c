@@ -350,7 +350,7 @@ struct keydef {
 #define ALL_ACTIONS ((1u << SM_NACTIONS) - 1)
 #define EVENT_ACTIONS \
 	(ALL_ACTIONS & ~(ACT(SM_ACT_ROTATE) | ACT(SM_ACT_STALL) | \
-	                 ACT(SM_ACT_CLOCK_EPOCH)))
+	                 ACT(SM_ACT_CLOCK_EPOCH) | ACT(SM_ACT_LOCK_EARLY)))
 #define CYCLES_ACTIONS \
 	(ACT(SM_ACT_PREEMPT) | ACT(SM_ACT_MIGRATE) | ACT(SM_ACT_STALL))
 #define RANGE(l, h) { { l, h }, { l, h }, { l, h } }
@@ -524,9 +524,10 @@ static int word_event(struct parser *p, const struct tok *v, uint64_t *out)
 }
 
 /* Actions that exist on some arches only (0 = all): x86 sched_clock has no
- * epoch. */
+ * epoch; x86 stores are seen in program order. */
 static const unsigned action_arches[SM_NACTIONS] = {
 	[SM_ACT_CLOCK_EPOCH] = ARM | RV,
+	[SM_ACT_LOCK_EARLY] = ARM | RV,
 };
 
 /* explore=a,b,c: a set of action names, each valid on this arch. */

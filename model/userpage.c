@@ -215,11 +215,14 @@ static const struct sm_store *next_store(const struct sm_model *m)
 
 int sm_model_next_store(const struct sm_model *m)
 {
+	if (m->now < m->frozen_until)
+		return -1;
 	const struct sm_store *s = next_store(m);
 	return s ? s->off : -1;
 }
 
-int sm_model_store_step(struct sm_model *m)
+/* The next store in flight lands, frozen or not. */
+int sm_store_land(struct sm_model *m)
 {
 	const struct sm_store *s = next_store(m);
 
@@ -235,10 +238,72 @@ int sm_model_store_step(struct sm_model *m)
 	return s->off;
 }
 
+int sm_model_store_step(struct sm_model *m)
+{
+	return m->now < m->frozen_until ? -1 : sm_store_land(m);
+}
+
+/* The k-th store in flight (backlog first), and taking it out. */
+static struct sm_store *queued(struct sm_model *m, unsigned k)
+{
+	unsigned b = m->nbacklog - m->backlog_next;
+
+	return k < b ? &m->backlog[m->backlog_next + k]
+	             : &m->pending[m->pending_next + k - b];
+}
+
+static void unqueue(struct sm_model *m, unsigned k)
+{
+	unsigned b = m->nbacklog - m->backlog_next;
+	struct sm_store *q = k < b ? &m->backlog[m->backlog_next + k]
+	                           : &m->pending[m->pending_next + k - b];
+	struct sm_store *end = k < b ? &m->backlog[m->nbacklog]
+	                             : &m->pending[m->npending];
+
+	memmove(q, q + 1, (size_t)(end - q - 1) * sizeof(*q));
+	if (k < b)
+		m->nbacklog--;
+	else
+		m->npending--;
+}
+
+/* arm64 and riscv64: perf_event_update_userpage() orders its stores with
+ * barrier() only (no smp_wmb()), so a reader on another CPU may observe
+ * them out of program order; coherence keeps only the order of the stores
+ * to one location.  The one reordering that defeats the seqlock is the
+ * closing ++lock seen before fields it guards: it lands now, with the
+ * opening ++lock first if that was still in flight (one location), and
+ * the stores still in flight stay invisible for SM_HOLD_CYCLES (a store
+ * buffer that drains late), then land one a cycle again. */
+int sm_model_lock_early(struct sm_model *m)
+{
+	const unsigned lock = offsetof(page_t, lock);
+
+	if (!sm_model_pending(m))
+		return 0;
+	int ev = queued(m, 0)->ev;
+	for (unsigned k = 0; k < sm_model_pending(m);) {
+		struct sm_store *s = queued(m, k);
+		if (s->ev != ev || s->off != lock) {
+			k++;
+			continue;
+		}
+		bool closing = !(s->val & 1);
+		apply_store(m, s);
+		unqueue(m, k);
+		if (closing) {
+			m->frozen_until = m->now + SM_HOLD_CYCLES;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 void sm_model_flush(struct sm_model *m)
 {
-	while (sm_model_store_step(m) >= 0)
+	while (sm_store_land(m) >= 0)
 		;
+	m->frozen_until = 0;
 }
 
 void sm_model_page_after(const struct sm_model *m, int ev, page_t *out)

@@ -301,6 +301,61 @@ static void test_sched_in_writes_twice(void **state)
 	assert_int_equal(sm_model_page(&m, 0)->offset, 500);
 }
 
+/* perf_event_update_userpage() orders its stores with barrier() only: a
+ * reader on another CPU can see the closing ++lock before the fields.
+ * IOC_RESET after 100 events on counter 2 (loaded with 2^32 - (2^31 -
+ * 1)): prev_count = 2^31 + 101, count 0, so offset is stored first as 0
+ * (the count), then as 0 - (2^31 + 101).  After three stores (lock 3,
+ * index, offset 0) the closing lock lands early: the page shows lock 4
+ * (even, final) with offset 0, a torn page the seqlock cannot catch, for
+ * the 256 cycles (SM_HOLD_CYCLES) the other stores stay unseen; then they
+ * land one a cycle again, the second offset store first. */
+static void test_remote_lock_early(void **state)
+{
+	struct sm_config c = arm_cfg();
+	(void)state;
+	add_event(&c, "l1d", SM_EV_OTHER, 2, false);
+	c.writer = SM_WRITER_REMOTE;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	unsigned n = sm_model_pending(&m);
+	assert_int_equal(sm_model_store_step(&m), 8);  /* lock 3 */
+	assert_int_equal(sm_model_store_step(&m), 12); /* index */
+	assert_int_equal(sm_model_store_step(&m), 16); /* offset = count */
+	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 1);
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->offset, 0);
+	assert_int_equal(sm_model_pending(&m), n - 4);
+	assert_int_equal(sm_model_store_step(&m), -1); /* held back */
+	sm_model_advance(&m, 256);
+	assert_int_equal(pc->offset, 0);
+	assert_int_equal(sm_model_pending(&m), n - 4);
+	sm_model_advance(&m, 1);
+	assert_int_equal(sm_model_pending(&m), n - 5);
+	assert_int_equal(pc->offset, -(int64_t)(0x80000000ull + 101));
+	sm_model_flush(&m);
+	assert_int_equal(pc->lock, 4);
+	/* nothing in flight: nothing to reorder */
+	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 0);
+	/* before any store of an update has landed, the opening lock comes
+	 * first (one location), then the closing one: lock 6, offset as the
+	 * previous update left it */
+	sm_model_advance(&m, 10);
+	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
+	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 1);
+	assert_int_equal(pc->lock, 6);
+	assert_int_equal(pc->offset, -(int64_t)(0x80000000ull + 101));
+	/* x86 stores are seen in program order: no such action there */
+	struct sm_config x;
+	sm_config_default(&x, SM_X86_64);
+	add_event(&x, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, false);
+	x.writer = SM_WRITER_REMOTE;
+	init_model(&m, &x);
+	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), -1);
+}
+
 /* The arm64 shift clamp: the page gets shift 31 and mult >> 1 while
  * time_zero was computed with the unclamped values. */
 static void test_shift_clamp(void **state)
@@ -336,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_clock_epoch),
 		cmocka_unit_test(test_clock_is_global),
 		cmocka_unit_test(test_sched_in_writes_twice),
+		cmocka_unit_test(test_remote_lock_early),
 		cmocka_unit_test(test_shift_clamp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

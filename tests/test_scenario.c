@@ -550,6 +550,10 @@ static const struct bad bad_cases[] = {
 	{ "arch arm64\nat 5 clock_epoch cpu=1\n",
 	  "t.scn:2:18: clock_epoch takes no cpu: sched_clock is one clock for "
 	  "all CPUs" },
+	{ "at 5 lock_early\n",
+	  "t.scn:1:6: lock_early only applies to arm64 and riscv64" },
+	{ "arch arm64\nat 5 lock_early event=instructions\n",
+	  "t.scn:2:17: key 'event' does not apply to action 'lock_early'" },
 	{ "at 5 clock_epoch\n",
 	  "t.scn:1:6: clock_epoch only applies to arm64 and riscv64" },
 	{ "at 5 preempt cpu=1\n",

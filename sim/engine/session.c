@@ -193,7 +193,7 @@ void sm_session_tick(struct sm_session *s)
 			int next = sm_model_next_store(m);
 			sm_model_advance(m, 1); /* also lands one remote store */
 			s->run.deadline = sm_model_next_activity(m);
-			if (pending) {
+			if (pending && next >= 0) {
 				s->run.kernel_active = true;
 				s->run.last_kernel_step = s->run.step;
 				if (s->explain)
