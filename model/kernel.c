@@ -437,9 +437,10 @@ static void switch_task(struct sm_model *m, uint64_t cycles, unsigned cpu,
  * count, then reload through set_period (which updates the page).
  * pmu_sbi_ovf_handler() marks the event PERF_HES_STOPPED before, so its
  * set_period page has index 0, and pmu_sbi_start_overflow_mask() restarts
- * the counter and writes the page again (pmu_sbi_start_ovf_ctrs_sbi(): the
- * model's SBI PMU has no snapshot; with one, pmu_sbi_start_ovf_ctrs_snapshot()
- * writes nothing and the page keeps index 0 until the next sched in). */
+ * the counter and writes the page again (pmu_sbi_start_ovf_ctrs_sbi():
+ * the model's SBI PMU has no snapshot; with one,
+ * pmu_sbi_start_ovf_ctrs_snapshot() writes nothing and the page keeps
+ * index 0 until the next sched in). */
 static void overflow_irq(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->ev[i];

@@ -158,8 +158,9 @@ static bool arm64_user_read(const struct sm_config *cfg,
 
 /* arch_perf_update_userpage() (drivers/perf/arm_pmuv3.c): cap_user_rdpmc
  * = armv8pmu_event_has_user_read(), PERF_EVENT_FLAG_USER_READ_CNT, which
- * __armv8_pmuv3_map_event() sets from config1 bit 1 alone: with perf_user_access = 0 the page still says
- * cap_user_rdpmc = 1 and pmc_width, only the index is 0. */
+ * __armv8_pmuv3_map_event() sets from config1 bit 1 alone: with
+ * perf_user_access = 0 the page still says cap_user_rdpmc = 1 and
+ * pmc_width, only the index is 0. */
 static bool arm64_cap_rdpmc(const struct sm_config *cfg,
                             const struct sm_event *e)
 {

@@ -7,8 +7,10 @@
  * at once, between two reader instructions) and the remote writer (each
  * store is a separate step a reader on another CPU can see, the updates
  * of one action one after the other: a sched in writes the page two or
- * three times, and such a reader can see any prefix of all of them).  It decides no
- * kernel state: values come from kernel.c and clock.c.
+ * three times, and such a reader can see any prefix of all of them; on
+ * arm64 and riscv64 also the closing ++lock before the fields,
+ * sm_model_lock_early()).  It decides no kernel state: values come from
+ * kernel.c and clock.c.
  */
 #include <string.h>
 
