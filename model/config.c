@@ -30,6 +30,7 @@ static const char *const action_names[SM_NACTIONS] = {
 	[SM_ACT_PERIOD] = "period",
 	[SM_ACT_CLOCK_EPOCH] = "clock_epoch",
 	[SM_ACT_READ] = "read",
+	[SM_ACT_LOCK_EARLY] = "lock_early",
 };
 
 const char *sm_arch_name(enum sm_arch arch)

@@ -22,8 +22,11 @@ struct sm_pmu_rules {
 	                   const struct sm_event_cfg *ev, int counter);
 	int (*fixed_for)(const struct sm_config *cfg, enum sm_event_type t);
 	unsigned (*first_gp)(void);
-	/* the event may be read from user space (cap_user_rdpmc) */
+	/* the event may be read from user space: the PMU's event_idx gives
+	 * its counter (page index), and the counter is readable */
 	bool (*user_read)(const struct sm_config *cfg, const struct sm_event *ev);
+	/* the page's cap_user_rdpmc (arch_perf_update_userpage()) */
+	bool (*cap_rdpmc)(const struct sm_config *cfg, const struct sm_event *ev);
 	/* page index for an event on `counter` that user space may read */
 	uint32_t (*index)(int counter);
 	/* the width the page reports, and whether it is written at all */
@@ -63,5 +66,7 @@ uint64_t sm_counter_value(const struct sm_model *m, unsigned cpu, int c);
 /* userpage.c */
 void sm_page_init(struct sm_model *m, int ev);
 void sm_page_update(struct sm_model *m, int ev);
+/* remote writer: the next store in flight lands, even while frozen */
+int sm_store_land(struct sm_model *m);
 
 #endif

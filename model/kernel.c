@@ -160,6 +160,28 @@ static void set_period(struct sm_model *m, int i)
 	sm_page_update(m, i);
 }
 
+/* pmu->start(PERF_EF_RELOAD) of a hardware event that has its counter,
+ * and the page writes each driver makes in it:
+ * - x86_pmu_start(): x86_perf_event_set_period() (page written while the
+ *   event is still PERF_HES_STOPPED, so with index 0), then hw.state = 0
+ *   and perf_event_update_userpage(): two writes;
+ * - armpmu_start(): hw.state = 0, then armpmu_event_set_period(): one;
+ * - riscv_pmu_start(): hw.state = 0, riscv_pmu_event_set_period(), then
+ *   ctr_start() and perf_event_update_userpage(): two.  (The driver loads
+ *   the counter between the two writes; the model loads it in set_period,
+ *   which only a reader on another CPU could tell, and it reads its own
+ *   CPU's counters.) */
+static void pmu_start(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->ev[i];
+
+	e->stopped = m->cfg.arch == SM_X86_64;
+	set_period(m, i);
+	e->stopped = false;
+	if (m->cfg.arch != SM_ARM64)
+		sm_page_update(m, i);
+}
+
 /* ---- scheduling ------------------------------------------------------ */
 
 static bool counter_free(const struct sm_model *m, int c)
@@ -198,7 +220,11 @@ static void arm64_clear_unused(struct sm_model *m)
 }
 
 /* event_sched_in() -> pmu->add(PERF_EF_START) -> start: the event becomes
- * ACTIVE first, then the counter is programmed and the page updated. */
+ * ACTIVE first, then the counter is programmed and the page updated:
+ * x86_pmu_add() only collects the event and x86_pmu_enable() starts it
+ * (two writes in x86_pmu_start()); armpmu_add() and riscv_pmu_add() start
+ * it and write the page once more: two writes on arm64, three on
+ * riscv64. */
 static bool sched_in(struct sm_model *m, int i, int want)
 {
 	struct sm_event *e = &m->ev[i];
@@ -222,13 +248,16 @@ static bool sched_in(struct sm_model *m, int i, int want)
 	m->cpu[m->task_cpu].ctr[c].owner = i;
 	if (m->cfg.arch == SM_ARM64 && RULES(m)->user_read(&m->cfg, e))
 		arm64_clear_unused(m);
-	set_period(m, i);
+	pmu_start(m, i);
+	if (m->cfg.arch != SM_X86_64)
+		sm_page_update(m, i); /* armpmu_add(), riscv_pmu_add() */
 	return true;
 }
 
 /* event_sched_out() -> pmu->del(): x86_pmu_del()/armpmu_del()/
- * riscv_pmu_del() stop with an update and rewrite the page; the page then
- * has index 0 and offset = count (DESIGN.md §3). */
+ * riscv_pmu_del() stop with an update (PERF_HES_STOPPED) and rewrite the
+ * page; the page then has index 0 and offset = count (DESIGN.md §3).
+ * armpmu_del() and riscv_pmu_del() clear hw.idx only after that write. */
 static void sched_out(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->ev[i];
@@ -237,12 +266,28 @@ static void sched_out(struct sm_model *m, int i)
 	if (e->cfg.type != SM_EV_SOFTWARE) {
 		truth_sync(m, e);
 		counter_release(m, e->counter);
-		e->counter = -1;
+		e->stopped = true;
 		set_state(m, e, SM_INACTIVE);
 		sm_page_update(m, i);
+		e->counter = -1;
 		return;
 	}
 	set_state(m, e, SM_INACTIVE);
+}
+
+/* Which PMU an event belongs to: the CPU's PMU for hardware events; the
+ * software events are three PMUs (perf_task_clock, perf_cpu_clock and
+ * perf_swevent for the others).  Since the per-PMU contexts of Linux 6.2
+ * (perf_event_pmu_context), a resched touches one PMU's events only. */
+#define SM_NPMUS 4
+
+static int pmu_of(const struct sm_event *e)
+{
+	if (e->cfg.type != SM_EV_SOFTWARE)
+		return 0;
+	if (!strcmp(e->cfg.name, "task-clock"))
+		return 1;
+	return !strcmp(e->cfg.name, "cpu-clock") ? 2 : 3;
 }
 
 /* merge_sched_in(): a group that cannot go on stays INACTIVE; a pinned
@@ -262,21 +307,8 @@ static void try_sched_in(struct sm_model *m, int i, int want, bool *can_add)
 		set_state(m, e, SM_ERROR);
 		return;
 	}
-	m->rotate_necessary = true;
+	m->rotate_necessary |= 1u << pmu_of(e);
 	sm_page_update(m, i);
-}
-
-/* Which PMU an event belongs to: the CPU's PMU for hardware events; the
- * software events are three PMUs (perf_task_clock, perf_cpu_clock and
- * perf_swevent for the others).  Since the per-PMU contexts of Linux 6.2
- * (perf_event_pmu_context), a resched touches one PMU's events only. */
-static int pmu_of(const struct sm_event *e)
-{
-	if (e->cfg.type != SM_EV_SOFTWARE)
-		return 0;
-	if (!strcmp(e->cfg.name, "task-clock"))
-		return 1;
-	return !strcmp(e->cfg.name, "cpu-clock") ? 2 : 3;
 }
 
 static bool on_pmu(const struct sm_model *m, unsigned i, int pmu)
@@ -284,13 +316,15 @@ static bool on_pmu(const struct sm_model *m, unsigned i, int pmu)
 	return pmu < 0 || pmu_of(&m->ev[i]) == pmu;
 }
 
-/* perf_event_sched_in(): pinned groups first, then flexible ones in list
- * order, of one PMU (pmu >= 0) or all.  `want` is a counter for `who`. */
-static void ctx_sched_in_pmu(struct sm_model *m, int who, int want, int pmu)
+/* perf_event_sched_in(): pinned groups first (unless flexible_only),
+ * then flexible ones in list order, of one PMU (pmu >= 0) or all.
+ * `want` is a counter for `who`. */
+static void sched_in_groups(struct sm_model *m, int who, int want, int pmu,
+                            bool flexible_only)
 {
 	bool can_add = true;
 
-	for (unsigned i = 0; i < m->cfg.nevents; i++)
+	for (unsigned i = 0; i < m->cfg.nevents && !flexible_only; i++)
 		if (m->ev[i].cfg.pinned && on_pmu(m, i, pmu))
 			try_sched_in(m, (int)i, (int)i == who ? want : SM_AUTO, &can_add);
 	can_add = true;
@@ -301,19 +335,26 @@ static void ctx_sched_in_pmu(struct sm_model *m, int who, int want, int pmu)
 	}
 }
 
+static void ctx_sched_in_pmu(struct sm_model *m, int who, int want, int pmu)
+{
+	sched_in_groups(m, who, want, pmu, false);
+}
+
 static void ctx_sched_in(struct sm_model *m, int who, int want)
 {
 	ctx_sched_in_pmu(m, who, want, -1);
 }
 
-/* ctx_sched_out() for flexible (or all) events of one PMU or all. */
+/* ctx_sched_out() for flexible (or all) events of one PMU or all;
+ * __pmu_ctx_sched_out() of the flexible events clears the PMU's
+ * rotate_necessary (ctx_flexible_sched_in() sets it again). */
 static void ctx_sched_out_pmu(struct sm_model *m, bool pinned_too, int pmu)
 {
 	for (unsigned i = 0; i < m->cfg.nevents; i++)
 		if (m->ev[i].state == SM_ACTIVE && on_pmu(m, i, pmu) &&
 		    (pinned_too || !m->ev[i].cfg.pinned))
 			sched_out(m, (int)i);
-	m->rotate_necessary = false;
+	m->rotate_necessary &= pmu < 0 ? 0u : ~(1u << pmu);
 }
 
 static void ctx_sched_out(struct sm_model *m, bool pinned_too)
@@ -321,24 +362,59 @@ static void ctx_sched_out(struct sm_model *m, bool pinned_too)
 	ctx_sched_out_pmu(m, pinned_too, -1);
 }
 
-/* perf_rotate_context(): all flexible events out, the first one that was
- * active moves to the end of the list (rotate_ctx()), all back in. */
+/* ctx_event_to_rotate(): the PMU's first active flexible event (its
+ * flexible_active list is in sched-in order, the list order), else its
+ * first flexible event; -1 if it has none. */
+static int event_to_rotate(const struct sm_model *m, int pmu)
+{
+	int first = -1;
+
+	for (unsigned k = 0; k < m->nflex; k++) {
+		unsigned i = m->flex_order[k];
+		if (!on_pmu(m, i, pmu))
+			continue;
+		if (m->ev[i].state == SM_ACTIVE)
+			return (int)k;
+		if (first < 0)
+			first = (int)k;
+	}
+	return first;
+}
+
+/* perf_rotate_context() of one PMU's context: rotation is per PMU since
+ * Linux 6.2, and only a PMU whose rotate_necessary is set (an event of its
+ * own failed to go on) rotates, so the software PMUs, whose add() never
+ * fails, never do.  The PMU's flexible events go out, the one picked moves
+ * to the end of the list (rotate_ctx()), its flexible events go back in;
+ * one that still cannot go on gets its page rewritten
+ * (merge_sched_in() -> group_update_userpage()), on every tick. */
+static bool rotate_pmu(struct sm_model *m, int pmu)
+{
+	if (!(m->rotate_necessary & (1u << pmu)))
+		return false;
+	int k = event_to_rotate(m, pmu);
+	m->rotate_necessary &= ~(1u << pmu); /* cleared unconditionally */
+	if (k < 0)
+		return false;
+	unsigned picked = m->flex_order[k];
+	ctx_sched_out_pmu(m, false, pmu);
+	memmove(&m->flex_order[k], &m->flex_order[k + 1],
+	        (m->nflex - (unsigned)k - 1) * sizeof(m->flex_order[0]));
+	m->flex_order[m->nflex - 1] = picked;
+	sched_in_groups(m, -1, SM_AUTO, pmu, true);
+	return true;
+}
+
+/* The multiplexing tick: perf_mux_hrtimer_handler() of each PMU. */
 static int rotate(struct sm_model *m)
 {
-	if (!m->rotate_necessary || !m->task_on || m->nflex < 2)
+	int done = 0;
+
+	if (!m->task_on)
 		return 0;
-	unsigned k = 0;
-	while (k < m->nflex && m->ev[m->flex_order[k]].state != SM_ACTIVE)
-		k++;
-	if (k == m->nflex)
-		k = 0;
-	unsigned first = m->flex_order[k];
-	ctx_sched_out(m, false);
-	memmove(&m->flex_order[k], &m->flex_order[k + 1],
-	        (m->nflex - k - 1) * sizeof(m->flex_order[0]));
-	m->flex_order[m->nflex - 1] = first;
-	ctx_sched_in(m, -1, SM_AUTO);
-	return 1;
+	for (int pmu = 0; pmu < SM_NPMUS; pmu++)
+		done |= rotate_pmu(m, pmu);
+	return done;
 }
 
 /* perf_event_task_sched_out() ... perf_event_task_sched_in(): the task
@@ -358,11 +434,24 @@ static void switch_task(struct sm_model *m, uint64_t cycles, unsigned cpu,
 
 /* The PMI handler (x86_pmu_handle_irq(), armv8pmu_handle_irq(),
  * pmu_sbi_ovf_handler()) for an event whose counter wrapped: update the
- * count, then reload through set_period (which updates the page). */
+ * count, then reload through set_period (which updates the page).
+ * pmu_sbi_ovf_handler() marks the event PERF_HES_STOPPED before, so its
+ * set_period page has index 0, and pmu_sbi_start_overflow_mask() restarts
+ * the counter and writes the page again (pmu_sbi_start_ovf_ctrs_sbi():
+ * the model's SBI PMU has no snapshot; with one,
+ * pmu_sbi_start_ovf_ctrs_snapshot() writes nothing and the page keeps
+ * index 0 until the next sched in). */
 static void overflow_irq(struct sm_model *m, int i)
 {
-	event_update(m, &m->ev[i]);
+	struct sm_event *e = &m->ev[i];
+	bool riscv = m->cfg.arch == SM_RISCV64;
+
+	event_update(m, e);
+	e->stopped = riscv;
 	set_period(m, i);
+	e->stopped = false;
+	if (riscv)
+		sm_page_update(m, i);
 }
 
 /* Injected overflow: the counter runs to its wrap at this instant (a
@@ -434,30 +523,45 @@ static int disable(struct sm_model *m, int i)
 	return 1;
 }
 
-/* __perf_event_period(): stop with update, period_left = 0, new period,
- * start with reload (set_period: left = period, page update). */
+/* _perf_event_period(): a counting event (!is_sampling_event(): no
+ * attr.sample_period) and a value with bit 63 set are refused with EINVAL
+ * before anything changes (the PMUs modelled have no check_period that
+ * refuses more).  Otherwise __perf_event_period(): stop with update,
+ * period_left = 0, new period, start with reload (pmu_start(): left =
+ * period, the page updates). */
 static int period(struct sm_model *m, int i, uint64_t p)
 {
 	struct sm_event *e = &m->ev[i];
 
+	if (e->cfg.period == 0 || (p >> 63))
+		return 0;
 	if (e->state == SM_ACTIVE)
 		event_update(m, e);
 	e->period_left = 0;
 	e->period = p;
 	if (e->state == SM_ACTIVE && e->counter >= 0)
-		set_period(m, i);
+		pmu_start(m, i);
 	return 1;
 }
 
-/* perf_mmap() -> perf_event_init_userpage() + perf_event_update_userpage();
- * x86_pmu_event_mapped() lets this mm use rdpmc (sysfs rdpmc = 1). */
+/* perf_mmap() -> perf_event_init_userpage() + perf_event_update_userpage(),
+ * then pmu->event_mapped(): x86_pmu_event_mapped() lets this mm use rdpmc
+ * (sysfs rdpmc = 1) and writes nothing; riscv_pmu_event_mapped() has
+ * pmu_sbi_event_mapped() set PERF_EVENT_FLAG_USER_READ_CNT (so the first
+ * page has index 0 and cap_user_rdpmc 0) and writes the page again. */
 static int mmap_event(struct sm_model *m, int i)
 {
-	if (m->ev[i].mapped)
+	struct sm_event *e = &m->ev[i];
+
+	if (e->mapped)
 		return 0;
-	m->ev[i].mapped = true;
+	e->mapped = true;
 	sm_page_init(m, i);
 	sm_page_update(m, i);
+	if (m->cfg.arch == SM_RISCV64 && e->cfg.type != SM_EV_SOFTWARE) {
+		e->read_cnt = true;
+		sm_page_update(m, i);
+	}
 	return 1;
 }
 
@@ -466,7 +570,7 @@ static int rotate_out(struct sm_model *m, int i)
 	if (m->ev[i].state != SM_ACTIVE)
 		return 0;
 	sched_out(m, i);
-	m->rotate_necessary = true;
+	m->rotate_necessary |= 1u << pmu_of(&m->ev[i]);
 	return 1;
 }
 
@@ -481,15 +585,17 @@ static int rotate_in(struct sm_model *m, int i, int want)
 }
 
 /* kernel/time/sched_clock.c update_sched_clock(): a new epoch at the
- * current timer value, continuous in ns. */
-static int clock_epoch(struct sm_model *m, unsigned cpu)
+ * current timer value, continuous in ns.  sched_clock's clock_data `cd`
+ * is one for the system, so every CPU's copy takes the same epoch. */
+static int clock_epoch(struct sm_model *m)
 {
-	struct sm_cpu *c = &m->cpu[cpu];
 	uint64_t cyc = sm_model_timer(m);
-	uint64_t ns = sm_model_ns(m, cpu, m->now);
+	uint64_t ns = sm_model_ns(m, m->task_cpu, m->now);
 
-	c->epoch_cyc = cyc;
-	c->epoch_ns = ns; /* continuous: ns(now) is unchanged */
+	for (unsigned k = 0; k < SM_MAX_CPUS; k++) {
+		m->cpu[k].epoch_cyc = cyc;
+		m->cpu[k].epoch_ns = ns; /* continuous: ns(now) is unchanged */
+	}
 	return 1;
 }
 
@@ -508,6 +614,12 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 
 	if (i < 0 || (unsigned)i >= m->cfg.nevents)
 		return fail(err, n, "no such event", name);
+	if (a->kind == SM_ACT_LOCK_EARLY) { /* acts on the stores in flight */
+		if (m->cfg.arch == SM_X86_64)
+			return fail(err, n, "applies to arm64 and riscv64 only "
+			            "(x86 stores are seen in program order)", name);
+		return sm_model_lock_early(m);
+	}
 	sm_model_flush(m); /* the writer finishes one update before the next */
 	m->cause = a->kind;
 	switch (a->kind) {
@@ -548,14 +660,14 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 		switch_task(m, a->cycles, cpu, i, a->counter);
 		return 1;
 	}
-	case SM_ACT_CLOCK_EPOCH: {
-		unsigned cpu = a->cpu == SM_AUTO ? m->task_cpu : (unsigned)a->cpu;
+	case SM_ACT_CLOCK_EPOCH:
 		if (m->cfg.arch == SM_X86_64)
 			return fail(err, n, "applies to arm64 and riscv64 only", name);
-		if (cpu >= m->cfg.ncpus)
-			return fail(err, n, "no such cpu", name);
-		return clock_epoch(m, cpu);
-	}
+		if (a->cpu != SM_AUTO)
+			return fail(err, n, "takes no cpu: sched_clock is one clock "
+			            "for all CPUs", name);
+		return clock_epoch(m);
+	case SM_ACT_LOCK_EARLY: /* above */
 	case SM_NACTIONS: break;
 	}
 	return fail(err, n, "unknown action", name);
@@ -621,7 +733,8 @@ void sm_model_advance(struct sm_model *m, uint64_t cycles)
 	uint64_t target = m->now + cycles;
 
 	for (uint64_t k = 0; k < cycles && sm_model_pending(m); k++)
-		sm_model_store_step(m);
+		if (m->now + k >= m->frozen_until) /* lock_early holds them */
+			sm_store_land(m);
 	for (;;) {
 		int who;
 		uint64_t d = next_activity(m, &who);
@@ -768,15 +881,23 @@ enum sm_fault sm_model_riscv_csr(const struct sm_model *m, unsigned csr,
 
 uint32_t sm_event_index(const struct sm_model *m, const struct sm_event *e)
 {
-	/* perf_event_index(): 0 unless ACTIVE; the PMU's event_idx is 0
-	 * without user read access. */
-	if (e->state != SM_ACTIVE || e->counter < 0 ||
+	/* perf_event_index(): 0 while PERF_HES_STOPPED or not ACTIVE; the
+	 * PMU's event_idx is 0 without user read access. */
+	if (e->stopped || e->state != SM_ACTIVE || e->counter < 0 ||
 	    !RULES(m)->user_read(&m->cfg, e))
 		return 0;
 	return RULES(m)->index(e->counter);
 }
 
 /* ---- construction ---------------------------------------------------- */
+
+static bool same_clock(const struct sm_clock_cfg *a,
+                       const struct sm_clock_cfg *b)
+{
+	/* offset_ns is x86's cyc2ns offset, unused here */
+	return a->hz == b->hz && a->mult == b->mult && a->shift == b->shift &&
+	       a->epoch_cyc == b->epoch_cyc && a->epoch_ns == b->epoch_ns;
+}
 
 static int check_config(const struct sm_config *cfg, char *err, size_t n)
 {
@@ -789,6 +910,13 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 	if (cfg->arch == SM_X86_64 && cfg->width != 0 &&
 	    (cfg->width < 32 || cfg->width > 64))
 		return fail(err, n, "x86 counter width must be 32..64", "config");
+	/* kernel/time/sched_clock.c: one clock_data for all CPUs on arm64
+	 * and riscv64 (x86 keeps a cyc2ns per CPU) */
+	for (unsigned k = 1; cfg->arch != SM_X86_64 && k < cfg->ncpus; k++)
+		if (!same_clock(&cfg->cpu[k], &cfg->cpu[0]))
+			return fail(err, n, "sched_clock is one clock for all CPUs "
+			            "on arm64 and riscv64: CPU clocks must not differ",
+			            "config");
 	for (unsigned i = 0; i < cfg->nevents; i++) {
 		const struct sm_event_cfg *e = &cfg->event[i];
 		/* width 0: no PMU (x86_pmu.cntval_bits stays 0): software only */

@@ -56,6 +56,8 @@ enum sm_action_kind {
 	SM_ACT_PERIOD,      /* PERF_EVENT_IOC_PERIOD: new `period` */
 	SM_ACT_CLOCK_EPOCH, /* arm64/riscv update_sched_clock: new epoch */
 	SM_ACT_READ,        /* read(2) of the event: updates count, not page */
+	SM_ACT_LOCK_EARLY,  /* arm64/riscv remote writer: an update's closing
+	                     * ++lock seen before its fields (weak ordering) */
 	SM_NACTIONS
 };
 
@@ -169,9 +171,13 @@ struct sm_cpu {
 struct sm_event {
 	struct sm_event_cfg cfg;
 	enum sm_state state;
-	int counter;         /* assigned counter on `cpu`, -1 if none */
+	int counter;         /* assigned counter on `cpu`, -1 if none (hw.idx:
+	                      * still set while del() writes the page) */
+	bool stopped;        /* hw.state & PERF_HES_STOPPED: index 0 */
 	int last_counter;    /* for the scheduler's fast path */
 	bool mapped;
+	bool read_cnt;       /* riscv: PERF_EVENT_FLAG_USER_READ_CNT, set by
+	                      * pmu_sbi_event_mapped() after mmap's first write */
 	uint64_t count;      /* event->count */
 	uint64_t prev_count; /* hw.prev_count */
 	int64_t period_left; /* hw.period_left */
@@ -186,9 +192,12 @@ struct sm_event {
 struct sm_store {
 	uint16_t off;
 	uint8_t size;
+	int8_t ev;       /* the page it lands on */
 	uint64_t val;
 };
-#define SM_MAX_STORES 32
+#define SM_MAX_STORES 32   /* one update */
+#define SM_MAX_BACKLOG 128 /* earlier updates of one action, still in flight */
+#define SM_HOLD_CYCLES 256 /* lock_early: how long the fields stay unseen */
 
 typedef void (*sm_observer)(void *ctx, const void *model, int event,
                             enum sm_action_kind why);
@@ -199,17 +208,23 @@ struct sm_model {
 	uint64_t end;          /* unused by the model; for drivers */
 	unsigned task_cpu;
 	bool task_on;
-	bool rotate_necessary;
+	unsigned rotate_necessary; /* per PMU (kernel.c pmu_of()): 1 << pmu */
 	uint64_t ctx_time, ctx_stamp; /* task context time and ns stamp */
 	uint64_t next_rotate;  /* cycles; 0 = none */
 	struct sm_cpu cpu[SM_MAX_CPUS];
 	struct sm_event ev[SM_MAX_EVENTS];
 	unsigned flex_order[SM_MAX_EVENTS]; /* flexible list, rotated */
 	unsigned nflex;
-	/* remote writer: stores not yet visible */
+	/* remote writer: stores not yet visible.  pending[] holds the last
+	 * update's; backlog[] what was left of the updates before it in the
+	 * same action (a sched in writes the page two or three times), which
+	 * lands first. */
 	struct sm_store pending[SM_MAX_STORES];
 	unsigned npending, pending_next;
 	int pending_event;
+	struct sm_store backlog[SM_MAX_BACKLOG];
+	unsigned nbacklog, backlog_next;
+	uint64_t frozen_until; /* lock_early: nothing lands before (cycles) */
 	enum sm_action_kind cause; /* action being applied, for observers */
 	sm_observer observe;
 	void *observe_ctx;
@@ -281,10 +296,20 @@ uint64_t sm_model_timer(const struct sm_model *m); /* rdtsc / CNTVCT / time */
 const struct perf_event_mmap_page *sm_model_page(const struct sm_model *m,
                                                  int ev);
 
-/* Remote writer: stores of the last update not yet visible. */
+/* Remote writer: stores not yet visible (of the last update and of the
+ * earlier updates of the same action). */
 unsigned sm_model_pending(const struct sm_model *m);
-/* Make the next pending store visible; returns its offset or -1. */
+/* The offset of the store that lands next, or -1. */
+int sm_model_next_store(const struct sm_model *m);
+/* Make the next pending store visible; returns its offset, or -1 (none,
+ * or lock_early holds them back). */
 int sm_model_store_step(struct sm_model *m);
+/* Weak ordering (arm64, riscv64): the closing ++lock of the update in
+ * flight becomes visible now, before the field stores still in flight
+ * (and its opening ++lock with it, if that had not landed), which then
+ * stay unseen for SM_HOLD_CYCLES.  1 if it did, 0 if nothing was in
+ * flight. */
+int sm_model_lock_early(struct sm_model *m);
 void sm_model_flush(struct sm_model *m);
 /* The page of `ev` as it will be once every pending store has landed. */
 void sm_model_page_after(const struct sm_model *m, int ev,

@@ -47,6 +47,13 @@ static uint32_t x86_index(int c)
 	return (uint32_t)c + 1;
 }
 
+/* arch_perf_update_userpage(): cap_user_rdpmc from
+ * PERF_EVENT_FLAG_USER_READ_CNT, the same condition as the index. */
+static bool x86_cap_rdpmc(const struct sm_config *cfg, const struct sm_event *e)
+{
+	return x86_user_read(cfg, e);
+}
+
 /* arch_perf_update_userpage(): pmc_width = x86_pmu.cntval_bits always. */
 static uint16_t x86_pmc_width(const struct sm_config *cfg,
                               const struct sm_event *e)
@@ -139,13 +146,26 @@ static bool arm64_counter_ok(const struct sm_config *cfg,
 	       (!ev->long64 || cfg->long_counters);
 }
 
-/* armv8pmu_event_has_user_read(): ARMPMU_EL0_RD_CNTR, set when config1
- * bit 1 asks for it and sysctl perf_user_access is 1. */
+/* armv8pmu_user_event_idx(): PERF_EVENT_FLAG_USER_READ_CNT (config1 bit
+ * 1) and sysctl perf_user_access; the counters are readable at EL0 under
+ * the same two conditions (armv8pmu_start()). */
 static bool arm64_user_read(const struct sm_config *cfg,
                             const struct sm_event *e)
 {
 	return cfg->user_access == 1 && e->cfg.user &&
 	       e->cfg.type != SM_EV_SOFTWARE;
+}
+
+/* arch_perf_update_userpage() (drivers/perf/arm_pmuv3.c): cap_user_rdpmc
+ * = armv8pmu_event_has_user_read(), PERF_EVENT_FLAG_USER_READ_CNT, which
+ * __armv8_pmuv3_map_event() sets from config1 bit 1 alone: with
+ * perf_user_access = 0 the page still says cap_user_rdpmc = 1 and
+ * pmc_width, only the index is 0. */
+static bool arm64_cap_rdpmc(const struct sm_config *cfg,
+                            const struct sm_event *e)
+{
+	(void)cfg;
+	return e->cfg.user && e->cfg.type != SM_EV_SOFTWARE;
 }
 
 /* armv8pmu_user_event_idx(): counter number + 1; PMCCNTR is 32. */
@@ -154,7 +174,7 @@ static uint32_t plus_one_index(int c)
 	return (uint32_t)c + 1;
 }
 
-/* arch_perf_update_userpage() (arch/arm64/kernel/perf_event.c): 64 for
+/* arch_perf_update_userpage() (drivers/perf/arm_pmuv3.c): 64 for
  * ARMPMU_EVT_64BIT events, else 32; written only with cap_user_rdpmc. */
 static uint16_t arm64_pmc_width(const struct sm_config *cfg,
                                 const struct sm_event *e)
@@ -217,8 +237,8 @@ static uint64_t masked_delta(const struct sm_config *cfg,
 	return (now - prev) & sm_pmu[cfg->arch].max_period(cfg, e);
 }
 
-/* __hw_perf_event_init() / riscv_pmu_event_init(): a counting event runs
- * with half the max period. */
+/* __hw_perf_event_init(): a counting event runs with half the max
+ * period. */
 static uint64_t half_max_period(const struct sm_config *cfg,
                                 const struct sm_event *e)
 {
@@ -249,20 +269,31 @@ static unsigned riscv_first_gp(void)
 	return 3;
 }
 
-/* pmu_sbi_event_idx() with PERF_EVENT_FLAG_USER_READ_CNT: perf_user_access
- * 1 gives it to mmapped hardware events; 2 ("legacy") only to cycle and
- * instret, which are then always readable. */
+/* riscv_pmu_event_idx() with PERF_EVENT_FLAG_USER_READ_CNT, which
+ * pmu_sbi_event_mapped() sets once the event is mmapped (read_cnt):
+ * perf_user_access 1 gives it to mmapped hardware events; 2 ("legacy")
+ * only to cycle and instret, which are then always readable. */
 static bool riscv_user_read(const struct sm_config *cfg,
                             const struct sm_event *e)
 {
 	enum sm_event_type t = e->cfg.type;
 
-	if (t == SM_EV_SOFTWARE)
+	if (t == SM_EV_SOFTWARE || !e->read_cnt)
 		return false;
 	if (cfg->user_access == 1)
 		return e->cfg.user;
 	return cfg->user_access == 2 &&
 	       (t == SM_EV_CYCLES || t == SM_EV_INSTRUCTIONS);
+}
+
+/* drivers/perf/riscv_pmu.c riscv_perf_user_access(): a hardware event
+ * with PERF_EVENT_FLAG_USER_READ_CNT and a counter (hw.idx != -1: from
+ * riscv_pmu_add() to the end of riscv_pmu_del()).  A page written while
+ * the event has none says cap_user_rdpmc = 0 and leaves pmc_width. */
+static bool riscv_cap_rdpmc(const struct sm_config *cfg,
+                            const struct sm_event *e)
+{
+	return riscv_user_read(cfg, e) && e->counter >= 0;
 }
 
 /* cycle and instret are 64-bit; hpmcounters have the configured width. */
@@ -278,6 +309,19 @@ static uint64_t riscv_max_period(const struct sm_config *cfg,
 	return riscv_reg_mask(cfg, e->counter >= 0 ? e->counter
 	                         : riscv_fixed_for(cfg, e->cfg.type) >= 0
 	                             ? riscv_fixed_for(cfg, e->cfg.type) : 3);
+}
+
+/* riscv_pmu_event_init(): a counting event gets half the width mask
+ * riscv_pmu_ctr_get_width_mask() returns before the event has a counter
+ * (hw.idx == -1): that of counter 0, the 64-bit cycle counter, whatever
+ * counter it later runs on.  So the period is 2^63 - 1 and
+ * riscv_pmu_event_set_period() clamps `left` to the counter's own half
+ * mask (2^47 - 1 for a 48-bit hpmcounter) at every reload. */
+static uint64_t riscv_count_period(const struct sm_config *cfg,
+                                   const struct sm_event *e)
+{
+	(void)e;
+	return riscv_reg_mask(cfg, SM_RISCV_CYCLE) >> 1;
 }
 
 static uint16_t riscv_pmc_width(const struct sm_config *cfg,
@@ -303,6 +347,7 @@ const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
 	[SM_X86_64] = {
 		.counter_ok = x86_counter_ok, .fixed_for = x86_fixed_for,
 		.first_gp = gp_from_zero, .user_read = x86_user_read,
+		.cap_rdpmc = x86_cap_rdpmc,
 		.index = x86_index, .pmc_width = x86_pmc_width,
 		.width_only_if_rdpmc = false, .max_period = x86_max_period,
 		.reg_mask = x86_reg_mask, .clamp_left = x86_clamp_left,
@@ -312,6 +357,7 @@ const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
 	[SM_ARM64] = {
 		.counter_ok = arm64_counter_ok, .fixed_for = arm64_fixed_for,
 		.first_gp = gp_from_zero, .user_read = arm64_user_read,
+		.cap_rdpmc = arm64_cap_rdpmc,
 		.index = plus_one_index, .pmc_width = arm64_pmc_width,
 		.width_only_if_rdpmc = true, .max_period = arm64_max_period,
 		.reg_mask = arm64_reg_mask, .clamp_left = half_max_clamp,
@@ -321,11 +367,12 @@ const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
 	[SM_RISCV64] = {
 		.counter_ok = riscv_counter_ok, .fixed_for = riscv_fixed_for,
 		.first_gp = riscv_first_gp, .user_read = riscv_user_read,
+		.cap_rdpmc = riscv_cap_rdpmc,
 		.index = plus_one_index, .pmc_width = riscv_pmc_width,
 		.width_only_if_rdpmc = true, .max_period = riscv_max_period,
 		.reg_mask = riscv_reg_mask, .clamp_left = half_max_clamp,
 		.to_reg = riscv_to_reg, .from_reg = x86_from_reg,
-		.delta = masked_delta, .count_period = half_max_period,
+		.delta = masked_delta, .count_period = riscv_count_period,
 	},
 };
 

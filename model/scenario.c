@@ -350,7 +350,7 @@ struct keydef {
 #define ALL_ACTIONS ((1u << SM_NACTIONS) - 1)
 #define EVENT_ACTIONS \
 	(ALL_ACTIONS & ~(ACT(SM_ACT_ROTATE) | ACT(SM_ACT_STALL) | \
-	                 ACT(SM_ACT_CLOCK_EPOCH)))
+	                 ACT(SM_ACT_CLOCK_EPOCH) | ACT(SM_ACT_LOCK_EARLY)))
 #define CYCLES_ACTIONS \
 	(ACT(SM_ACT_PREEMPT) | ACT(SM_ACT_MIGRATE) | ACT(SM_ACT_STALL))
 #define RANGE(l, h) { { l, h }, { l, h }, { l, h } }
@@ -395,11 +395,11 @@ static const struct keydef pmu_keys[] = {
 	                          [SM_RISCV64] = { 1000, UINT32_MAX } }, \
 	  .clk = C_HZ }, \
 	{ "mult", V_NUM, .range = RANGE(1, UINT32_MAX), .clk = C_MULT }, \
-	{ "shift", V_NUM, .range = RANGE(0, 32), .clk = C_SHIFT }, \
-	{ "epoch_cyc", V_NUM, ARM | RV, .range = ANY, .clk = C_EPOCH_CYC }
+	{ "shift", V_NUM, .range = RANGE(0, 32), .clk = C_SHIFT }
 
 static const struct keydef clock_keys[] = {
 	CLOCK_CONV_KEYS,
+	{ "epoch_cyc", V_NUM, ARM | RV, .range = ANY, .clk = C_EPOCH_CYC },
 	{ "offset", V_NUM, .range = ANY, .clk = C_OFFSET },
 	{ "stable", V_BOOL, X86, FIELD(struct sm_config, stable) },
 	{ "width", V_NUM, ARM | RV, .range = RANGE(8, 64),
@@ -442,13 +442,15 @@ static const struct keydef action_keys[] = {
 	  FIELD(struct sm_action, event) },
 	{ "counter", V_WORD, .actions = ACT(SM_ACT_ROTATE_IN) | ACT(SM_ACT_MIGRATE),
 	  .word = word_counter, FIELD(struct sm_action, counter) },
-	{ "cpu", V_NUM, .actions = ACT(SM_ACT_MIGRATE) | ACT(SM_ACT_CLOCK_EPOCH),
+	/* not clock_epoch: sched_clock's epoch is global (d_cpu()) */
+	{ "cpu", V_NUM, .actions = ACT(SM_ACT_MIGRATE),
 	  .range = RANGE(0, UINT64_MAX), .lim = LIM_CPU,
 	  FIELD(struct sm_action, cpu) },
 	{ "cycles", V_NUM, .actions = CYCLES_ACTIONS, .range = ANY,
 	  FIELD(struct sm_action, cycles) },
+	/* _perf_event_period(): 0 and values with bit 63 are EINVAL */
 	{ "period", V_NUM, .actions = ACT(SM_ACT_PERIOD),
-	  .range = RANGE(1, UINT64_MAX), FIELD(struct sm_action, period) },
+	  .range = RANGE(1, INT64_MAX), FIELD(struct sm_action, period) },
 };
 
 static const struct keydef check_keys[] = {
@@ -522,9 +524,10 @@ static int word_event(struct parser *p, const struct tok *v, uint64_t *out)
 }
 
 /* Actions that exist on some arches only (0 = all): x86 sched_clock has no
- * epoch. */
+ * epoch; x86 stores are seen in program order. */
 static const unsigned action_arches[SM_NACTIONS] = {
 	[SM_ACT_CLOCK_EPOCH] = ARM | RV,
+	[SM_ACT_LOCK_EARLY] = ARM | RV,
 };
 
 /* explore=a,b,c: a set of action names, each valid on this arch. */
@@ -579,6 +582,9 @@ static int check_applies(struct parser *p, const struct keydef *k,
 	if (k->arches && !(k->arches & ARCH(p->cfg->arch)))
 		return fail(p, key->col, "%s only applies to %s", k->name,
 		            arch_list(k->arches, buf, sizeof(buf)));
+	if (p->action == SM_ACT_CLOCK_EPOCH && !strcmp(k->name, "cpu"))
+		return fail(p, key->col, "clock_epoch takes no cpu: sched_clock "
+		            "is one clock for all CPUs");
 	if (p->action >= 0 && !(k->actions & ACT(p->action)))
 		return fail(p, key->col, "key '%s' does not apply to action '%s'",
 		            k->name, sm_action_name((enum sm_action_kind)p->action));
@@ -810,10 +816,17 @@ static int d_clock(struct parser *p)
 
 static int d_cpu(struct parser *p)
 {
-	struct tok *t = positional(p, 1, "cpu number");
+	struct tok *t;
 	char what[48];
 	uint64_t n;
 
+	/* kernel/time/sched_clock.c keeps one clock_data for the system:
+	 * mult, shift, epoch_cyc and epoch_ns are those of every CPU */
+	if (p->cfg->arch != SM_X86_64)
+		return fail(p, p->tok[0].col, "'cpu' lines apply to x86_64 only: "
+		            "%s has one sched_clock for all CPUs (use 'clock')",
+		            sm_arch_name(p->cfg->arch));
+	t = positional(p, 1, "cpu number");
 	if (!t || number(p, "cpu", t, &n) < 0)
 		return -1;
 	snprintf(what, sizeof(what), "cpu %.40s", t->s);
@@ -890,6 +903,15 @@ static void insert_action(struct sm_scenario *s,
 	s->nactions++;
 }
 
+/* The sample period of the event an action names (the first event by
+ * default; an event not yet declared is the default 'instructions'). */
+static uint64_t period_of(const struct parser *p, const struct sm_action *a)
+{
+	int i = a->event == SM_AUTO ? 0 : a->event;
+
+	return (unsigned)i < p->cfg->nevents ? p->cfg->event[i].period : 0;
+}
+
 /* Defaults and requirements that depend on the action, after its keys. */
 static int finish_action(struct parser *p, struct sm_timed_action *ta)
 {
@@ -900,6 +922,12 @@ static int finish_action(struct parser *p, struct sm_timed_action *ta)
 		ta->act.cycles = DEFAULT_CYCLES;
 	if (kind == SM_ACT_PERIOD && !key_col(p, KEYS(action_keys), "period"))
 		return fail(p, p->endcol, "missing period");
+	if (kind == SM_ACT_PERIOD && period_of(p, &ta->act) == 0)
+		return fail(p, p->tok[2].col, "period applies to a sampling event "
+		            "only: '%s' has no period= (the kernel's "
+		            "_perf_event_period() refuses a counting event with "
+		            "EINVAL)", p->cfg->nevents ? p->cfg->event[ta->act.event
+		            == SM_AUTO ? 0 : ta->act.event].name : "instructions");
 	if (ta->act.counter != SM_AUTO)
 		p->seen_ctr_action = true;
 	return 0;

@@ -150,15 +150,21 @@ static void test_no_user_access(void **state)
 	c.user_access = 0;
 	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	init_model(&m, &c);
+	/* armv8pmu_user_event_idx() is 0 without the sysctl, but
+	 * PERF_EVENT_FLAG_USER_READ_CNT comes from config1 bit 1 alone
+	 * (__armv8_pmuv3_map_event()), and arch_perf_update_userpage() sets
+	 * cap_user_rdpmc and pmc_width from it: 0x3e, 32 */
 	assert_int_equal(sm_model_page(&m, 0)->index, 0);
-	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x3a);
-	assert_int_equal(sm_model_page(&m, 0)->pmc_width, 0);
+	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x3e);
+	assert_int_equal(sm_model_page(&m, 0)->pmc_width, 32);
 	assert_int_equal(sm_model_arm64_counter(&m, 31, &v), SM_FAULT_ILL);
 
 	c.user_access = 1;
-	c.event[0].user = false;
+	c.event[0].user = false; /* no config1 bit 1: no flag, no width */
 	init_model(&m, &c);
 	assert_int_equal(sm_model_page(&m, 0)->index, 0);
+	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x3a);
+	assert_int_equal(sm_model_page(&m, 0)->pmc_width, 0);
 	assert_int_equal(sm_model_arm64_counter(&m, 31, &v), SM_FAULT_ILL);
 
 	c.event[0].user = true;
@@ -222,6 +228,134 @@ static void test_clock_epoch(void **state)
 	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), -1);
 }
 
+/* kernel/time/sched_clock.c has one clock_data (`cd`) for the system:
+ * after update_sched_clock() at timer 300 (epoch_cyc 300, epoch_ns 300 at
+ * 1 GHz, mult 2^21 shift 21) a migration to CPU 1 (1000 cycles off CPU)
+ * finds the same epoch, so the page written at sched in there has
+ * time_cycles = 300, time_zero = 300 - mul(300) = 0 and time_offset =
+ * time_zero - now_ns = 0 - 1300.  A config with per-CPU clocks cannot
+ * exist and is refused. */
+static void test_clock_is_global(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct sm_action a = { .kind = SM_ACT_CLOCK_EPOCH, .event = SM_AUTO,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO };
+	char err[128];
+	(void)state;
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	init_model(&m, &c);
+	sm_model_advance(&m, 300);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	a.kind = SM_ACT_MIGRATE;
+	a.cpu = 1;
+	a.cycles = 1000;
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(m.task_cpu, 1);
+	assert_int_equal(pc->time_cycles, 300);
+	assert_int_equal(pc->time_zero, 0);
+	assert_int_equal(pc->time_offset, (uint64_t)0 - 1300);
+	/* clock_epoch names no CPU */
+	a.kind = SM_ACT_CLOCK_EPOCH;
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), -1);
+	/* per-CPU clocks do not exist here */
+	c.cpu[1].hz = 25000000;
+	assert_int_equal(sm_model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	c.cpu[1].hz = c.cpu[0].hz;
+	c.cpu[1].epoch_ns = 5;
+	assert_int_equal(sm_model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+}
+
+/* armpmu_add() -> armpmu_start(): hw.state = 0, then
+ * armpmu_event_set_period() writes the page (index already 3), and
+ * armpmu_add() writes it again: after 100 events, out and back in on
+ * counter 2, both pages have index 3 and offset = 100 - (u64)-(2^31 - 1
+ * - 100) = 2^31 - 1; locks 6 and 8 (mmap 2, sched out 4).
+ * PERF_EVENT_IOC_PERIOD on a sampling event is armpmu_stop() and
+ * armpmu_start(): one write (lock 2 -> 4). */
+static void test_sched_in_writes_twice(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct page_log log = { 0 };
+	struct sm_action a = { .kind = SM_ACT_PERIOD, .event = 0,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO, .period = 500 };
+	char err[64];
+	(void)state;
+	add_event(&c, "l1d", SM_EV_OTHER, 2, false);
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 1);
+	sm_model_observe(&m, page_log_note, &log);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_IN, 0), 1);
+	assert_int_equal(log.n, 2);
+	for (unsigned k = 0; k < 2; k++) {
+		assert_int_equal(log.pg[k].lock, 6 + 2 * k);
+		assert_int_equal(log.pg[k].index, 3);
+		assert_int_equal(log.pg[k].offset, 0x7fffffff);
+		assert_int_equal(log.pg[k].capabilities, 0x3e);
+	}
+	c.event[0].period = 1000;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	assert_int_equal(sm_model_page(&m, 0)->lock, 4);
+	assert_int_equal(sm_model_page(&m, 0)->offset, 500);
+}
+
+/* perf_event_update_userpage() orders its stores with barrier() only: a
+ * reader on another CPU can see the closing ++lock before the fields.
+ * IOC_RESET after 100 events on counter 2 (loaded with 2^32 - (2^31 -
+ * 1)): prev_count = 2^31 + 101, count 0, so offset is stored first as 0
+ * (the count), then as 0 - (2^31 + 101).  After three stores (lock 3,
+ * index, offset 0) the closing lock lands early: the page shows lock 4
+ * (even, final) with offset 0, a torn page the seqlock cannot catch, for
+ * the 256 cycles (SM_HOLD_CYCLES) the other stores stay unseen; then they
+ * land one a cycle again, the second offset store first. */
+static void test_remote_lock_early(void **state)
+{
+	struct sm_config c = arm_cfg();
+	(void)state;
+	add_event(&c, "l1d", SM_EV_OTHER, 2, false);
+	c.writer = SM_WRITER_REMOTE;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	unsigned n = sm_model_pending(&m);
+	assert_int_equal(sm_model_store_step(&m), 8);  /* lock 3 */
+	assert_int_equal(sm_model_store_step(&m), 12); /* index */
+	assert_int_equal(sm_model_store_step(&m), 16); /* offset = count */
+	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 1);
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->offset, 0);
+	assert_int_equal(sm_model_pending(&m), n - 4);
+	assert_int_equal(sm_model_store_step(&m), -1); /* held back */
+	sm_model_advance(&m, 256);
+	assert_int_equal(pc->offset, 0);
+	assert_int_equal(sm_model_pending(&m), n - 4);
+	sm_model_advance(&m, 1);
+	assert_int_equal(sm_model_pending(&m), n - 5);
+	assert_int_equal(pc->offset, -(int64_t)(0x80000000ull + 101));
+	sm_model_flush(&m);
+	assert_int_equal(pc->lock, 4);
+	/* nothing in flight: nothing to reorder */
+	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 0);
+	/* before any store of an update has landed, the opening lock comes
+	 * first (one location), then the closing one: lock 6, offset as the
+	 * previous update left it */
+	sm_model_advance(&m, 10);
+	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
+	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 1);
+	assert_int_equal(pc->lock, 6);
+	assert_int_equal(pc->offset, -(int64_t)(0x80000000ull + 101));
+	/* x86 stores are seen in program order: no such action there */
+	struct sm_config x;
+	sm_config_default(&x, SM_X86_64);
+	add_event(&x, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, false);
+	x.writer = SM_WRITER_REMOTE;
+	init_model(&m, &x);
+	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), -1);
+}
+
 /* The arm64 shift clamp: the page gets shift 31 and mult >> 1 while
  * time_zero was computed with the unclamped values. */
 static void test_shift_clamp(void **state)
@@ -255,6 +389,9 @@ int main(void)
 		cmocka_unit_test(test_no_user_access),
 		cmocka_unit_test(test_timer_wrap_time_mask),
 		cmocka_unit_test(test_clock_epoch),
+		cmocka_unit_test(test_clock_is_global),
+		cmocka_unit_test(test_sched_in_writes_twice),
+		cmocka_unit_test(test_remote_lock_early),
 		cmocka_unit_test(test_shift_clamp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

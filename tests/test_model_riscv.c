@@ -88,7 +88,9 @@ static void test_hpm_overflow_and_reset(void **state)
 	const struct perf_event_mmap_page *pc = sm_model_page(&m, 2);
 	assert_int_equal(csr(0xC03), (1ull << 48) - 100);
 	sm_model_advance(&m, 130);
-	assert_int_equal(pc->lock, 4);
+	/* perf_mmap() + riscv_pmu_event_mapped(): 4; pmu_sbi_ovf_handler()'s
+	 * set_period and pmu_sbi_start_overflow_mask(): 8 */
+	assert_int_equal(pc->lock, 8);
 	assert_int_equal(pc->offset, (int64_t)(100 + (1ull << 47) - 1));
 	sm_model_truth(&m, 2, &t);
 	assert_int_equal(t.count, 130);
@@ -100,12 +102,133 @@ static void test_hpm_overflow_and_reset(void **state)
 	                 5 - (1ull << 48));
 }
 
+/* riscv_perf_user_access() needs hw.idx != -1.  An event that never had
+ * a counter (mmapped while disabled) gets cap_user_rdpmc = 0 and no
+ * pmc_width: capabilities = bit0_is_deprecated | time | time_zero |
+ * time_short = 0x3a, pmc_width 0.  riscv_pmu_del() writes its page before
+ * hw.idx = -1 (cap 1, width 48, index 0: PERF_HES_STOPPED); a later write
+ * while scheduled out (IOC_RESET) has cap 0 and leaves the width at 48. */
+static void test_cap_needs_counter(void **state)
+{
+	struct sm_config c = rv_cfg();
+	(void)state;
+	c.event[2].enabled = false;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 2);
+	assert_int_equal(pc->index, 0);
+	assert_int_equal(pc->capabilities, 0x3a);
+	assert_int_equal(pc->pmc_width, 0);
+
+	c.event[2].enabled = true;
+	init_model(&m, &c);
+	assert_int_equal(pc->capabilities, 0x3e);
+	sm_model_advance(&m, 10);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 2), 1);
+	assert_int_equal(pc->index, 0);
+	assert_int_equal(pc->offset, 10);
+	assert_int_equal(pc->capabilities, 0x3e);
+	assert_int_equal(pc->pmc_width, 48);
+	assert_int_equal(act(&m, SM_ACT_RESET, 2), 1);
+	assert_int_equal(pc->offset, 0);
+	assert_int_equal(pc->capabilities, 0x3a);
+	assert_int_equal(pc->pmc_width, 48);
+}
+
+/* riscv_pmu_event_init(): a counting event's period is half the width
+ * mask of counter 0 (hw.idx is -1 there), 2^63 - 1, whatever counter it
+ * runs on; riscv_pmu_event_set_period() clamps left to the hpmcounter's
+ * (2^48 - 1) >> 1.  After 100 events, out and back in: period_left =
+ * 2^63 - 1 - 100, still clamped to 2^47 - 1, so prev_count = -(2^47 - 1),
+ * the counter holds 2^48 - (2^47 - 1) = 2^47 + 1 and offset = 100 +
+ * 2^47 - 1. */
+static void test_counting_period(void **state)
+{
+	struct sm_config c = rv_cfg();
+	(void)state;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 2), 1);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_IN, 2), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 2);
+	assert_int_equal(pc->index, 4);
+	assert_int_equal(csr(0xC03), (1ull << 47) + 1);
+	assert_int_equal(pc->offset, (int64_t)(100 + (1ull << 47) - 1));
+	assert_int_equal(m.ev[2].period, (1ull << 63) - 1);
+}
+
+/* riscv64 page writes, by hand from drivers/perf/riscv_pmu.c and
+ * riscv_pmu_sbi.c (hpmcounter3, index 4, 48 bits):
+ * - perf_mmap() writes before riscv_pmu_event_mapped(): the flag
+ *   PERF_EVENT_FLAG_USER_READ_CNT is not set yet, so index 0, offset =
+ *   count = 0, cap_user_rdpmc 0 (0x3a), no width; then
+ *   pmu_sbi_event_mapped() sets it and the page is written again: index
+ *   4, offset = 0 - (u64)-(2^47 - 1), 0x3e, width 48.  Locks 2, 4.
+ * - riscv_pmu_add() -> riscv_pmu_start(): riscv_pmu_event_set_period(),
+ *   then after ctr_start(), then in riscv_pmu_add(): three writes, all
+ *   with index 4 and offset 100 + 2^47 - 1 (after 100 events out and back
+ *   in; the period 2^63 - 1 clamped).  Locks 8, 10, 12 (out: 6).
+ * - pmu_sbi_ovf_handler(): PERF_HES_STOPPED, update, set_period (index 0,
+ *   offset = count), then pmu_sbi_start_overflow_mask() writes with index
+ *   4.  The injected wrap adds 2^48 - 1 - (2^47 + 1) + 1 = 2^47 - 1
+ *   events: count 2^47 + 99, offset then count + 2^47 - 1.  Locks 14,
+ *   16. */
+static void test_page_writes(void **state)
+{
+	struct sm_config c = rv_cfg();
+	struct page_log log = { 0 };
+	char err[128];
+	(void)state;
+	assert_int_equal(sm_model_init(&m, &c, page_log_note, &log, err,
+	                               sizeof(err)), 0);
+	unsigned k = 0;
+	while (k < log.n && log.ev[k] != 2)
+		k++;
+	assert_true(k + 1 < log.n);
+	assert_int_equal(log.ev[k + 1], 2);
+	assert_int_equal(log.pg[k].lock, 2);
+	assert_int_equal(log.pg[k].index, 0);
+	assert_int_equal(log.pg[k].offset, 0);
+	assert_int_equal(log.pg[k].capabilities, 0x3a);
+	assert_int_equal(log.pg[k].pmc_width, 0);
+	assert_int_equal(log.pg[k + 1].lock, 4);
+	assert_int_equal(log.pg[k + 1].index, 4);
+	assert_int_equal(log.pg[k + 1].offset, (int64_t)((1ull << 47) - 1));
+	assert_int_equal(log.pg[k + 1].capabilities, 0x3e);
+	assert_int_equal(log.pg[k + 1].pmc_width, 48);
+
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 2), 1);
+	log.n = 0;
+	assert_int_equal(act(&m, SM_ACT_ROTATE_IN, 2), 1);
+	assert_int_equal(log.n, 3);
+	for (k = 0; k < 3; k++) {
+		assert_int_equal(log.pg[k].lock, 8 + 2 * k);
+		assert_int_equal(log.pg[k].index, 4);
+		assert_int_equal(log.pg[k].offset,
+		                 (int64_t)(100 + (1ull << 47) - 1));
+	}
+
+	log.n = 0;
+	assert_int_equal(act(&m, SM_ACT_OVERFLOW, 2), 1);
+	assert_int_equal(log.n, 2);
+	assert_int_equal(log.pg[0].lock, 14);
+	assert_int_equal(log.pg[0].index, 0);
+	assert_int_equal(log.pg[0].offset, (int64_t)((1ull << 47) + 99));
+	assert_int_equal(log.pg[1].lock, 16);
+	assert_int_equal(log.pg[1].index, 4);
+	assert_int_equal(log.pg[1].offset,
+	                 (int64_t)((1ull << 47) + 99 + (1ull << 47) - 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_index_and_width),
 		cmocka_unit_test(test_user_access_modes),
 		cmocka_unit_test(test_hpm_overflow_and_reset),
+		cmocka_unit_test(test_cap_needs_counter),
+		cmocka_unit_test(test_counting_period),
+		cmocka_unit_test(test_page_writes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -220,11 +220,12 @@ static void test_multiplexing(void **state)
 	assert_int_equal(a->time_enabled, e1000);
 	assert_int_equal(a->time_running, e1000);
 	assert_int_equal(b->index, 2);
-	assert_int_equal(b->lock, 6); /* mmap, sched out, sched in */
+	/* mmap, sched out, sched in: x86_pmu_start() writes twice */
+	assert_int_equal(b->lock, 8);
 	/* b: count 1000, period_left 2^47-1-1000, prev = -(period_left) */
 	assert_int_equal(b->offset, (int64_t)MAXP);
 	assert_int_equal(cc->index, 1);
-	assert_int_equal(cc->lock, 4); /* mmap, sched in */
+	assert_int_equal(cc->lock, 6); /* mmap, sched in (twice) */
 	assert_int_equal(cc->offset, (int64_t)MAXP);
 	assert_int_equal(cc->time_enabled, e1000);
 	assert_int_equal(cc->time_running, 0);
@@ -238,6 +239,99 @@ static void test_multiplexing(void **state)
 	assert_int_equal(t.count, 1000);
 	assert_int_equal(t.enabled, ns(1500, 0));
 	assert_int_equal(t.running, e1000);
+}
+
+/* perf_rotate_context() rotates one PMU's context: task-clock (first in
+ * the flexible list) is on a software PMU whose rotate_necessary is never
+ * set, so the hardware tick neither picks it (ctx_event_to_rotate() takes
+ * the first active *hardware* flexible event, a) nor rewrites its page.
+ * One general counter: a on gp0, b waiting.  The tick: a out (page:
+ * index 0, offset 100; lock 4), a to the end, b in on gp0 (index 1;
+ * x86_pmu_start() writes twice: lock 6), a cannot go back:
+ * group_update_userpage() (lock 6).
+ * task-clock's page stays as mmap left it (lock 2). */
+static void test_rotation_per_pmu(void **state)
+{
+	struct sm_config c;
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	c.gp = 1;
+	c.fixed = 0;
+	add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
+	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
+	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, false);
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *tc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *a = sm_model_page(&m, 1);
+	const struct perf_event_mmap_page *b = sm_model_page(&m, 2);
+	assert_int_equal(a->index, 1);
+	assert_int_equal(b->index, 0);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_ROTATE, 0), 1);
+	assert_int_equal(tc->lock, 2);
+	assert_int_equal(b->index, 1);
+	assert_int_equal(b->lock, 6);
+	assert_int_equal(a->index, 0);
+	assert_int_equal(a->offset, 100);
+	assert_int_equal(a->lock, 6);
+}
+
+/* A lone flexible event that a pinned one keeps off the only counter:
+ * merge_sched_in() sets rotate_necessary, so every tick rotates the
+ * hardware PMU (nothing to take out, the event to the end of its own
+ * list, a failed sched in) and group_update_userpage() rewrites the
+ * waiting event's page: two ticks (mux every 100 cycles, 250 cycles
+ * pass), two more updates after mmap's: lock 6, index 0, the times of
+ * the last tick at cycle 200: enabled ns(200), running 0. */
+static void test_waiting_event_each_tick(void **state)
+{
+	struct sm_config c;
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	c.gp = 1;
+	c.fixed = 0;
+	c.mux_interval = 100;
+	add_event(&c, "p", SM_EV_OTHER, 0, true);
+	add_event(&c, "f", SM_EV_OTHER, SM_AUTO, false);
+	add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *f = sm_model_page(&m, 1);
+	assert_int_equal(f->lock, 2);
+	sm_model_advance(&m, 250);
+	assert_int_equal(f->lock, 6);
+	assert_int_equal(f->index, 0);
+	assert_int_equal(f->time_enabled, ns(200, 0));
+	assert_int_equal(f->time_running, 0);
+	assert_int_equal(sm_model_page(&m, 0)->lock, 2); /* pinned: never */
+	assert_int_equal(sm_model_page(&m, 2)->lock, 2); /* software: never */
+}
+
+/* x86_pmu_add() only collects the event; x86_pmu_enable() ->
+ * x86_pmu_start(PERF_EF_RELOAD) runs x86_perf_event_set_period() while
+ * hw.state is still PERF_HES_STOPPED, so perf_event_index() is 0 on that
+ * first page (offset = count = 100), then clears hw.state and writes the
+ * page again: index fixed0, offset = 100 - (u64)-(2^47 - 1 - 100) = MAXP.
+ * Locks: mmap 2, sched out 4, then 6 and 8. */
+static void test_sched_in_writes_twice(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct page_log log = { 0 };
+	(void)state;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 1);
+	sm_model_observe(&m, page_log_note, &log);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_IN, 0), 1);
+	assert_int_equal(log.n, 2);
+	assert_int_equal(log.pg[0].lock, 6);
+	assert_int_equal(log.pg[0].index, 0);
+	assert_int_equal(log.pg[0].offset, 100);
+	assert_int_equal(log.pg[0].capabilities, 0x1e);
+	assert_int_equal(log.pg[0].time_enabled, ns(100, 0));
+	assert_int_equal(log.pg[1].lock, 8);
+	assert_int_equal(log.pg[1].index, FIXED0_INDEX);
+	assert_int_equal(log.pg[1].offset, (int64_t)MAXP);
+	assert_int_equal(log.pg[1].time_enabled, ns(100, 0));
 }
 
 /* Migration to CPU 1 whose cyc2ns_offset is 123456: off CPU for 2000
@@ -256,7 +350,8 @@ static void test_migrate_time_offset(void **state)
 	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
 	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
 
-	assert_int_equal(pc->lock, 6); /* mmap, sched out, sched in */
+	/* mmap, sched out, sched in (x86_pmu_start(): twice) */
+	assert_int_equal(pc->lock, 8);
 	assert_int_equal(pc->index, FIXED0_INDEX);
 	assert_int_equal(pc->time_enabled, ns(1000, 0));
 	assert_int_equal(pc->time_zero, 123456);
@@ -333,6 +428,42 @@ static void test_remote_store_order(void **state)
 	assert_int_equal(sm_model_store_step(&m), -1);
 }
 
+/* The remote writer and a sched in: both writes of x86_pmu_start() are
+ * in flight, in order: the first has 16 stores (index 0: offset is
+ * stored once, perf_event_update_userpage() subtracts prev_count only
+ * for an index), the second 17.  A reader on another CPU sees the first
+ * page whole after 16 of them (lock 6, index 0, offset = count = 100),
+ * then the second begin (lock 7) and end (lock 8, fixed0, offset 100 -
+ * (u64)-(2^47 - 1 - 100) = MAXP). */
+static void test_remote_sched_in(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	(void)state;
+	c.writer = SM_WRITER_REMOTE;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 1);
+	assert_int_equal(act(&m, SM_ACT_ROTATE_IN, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->lock, 4); /* the sched out landed, nothing else */
+	assert_int_equal(sm_model_pending(&m), 33);
+	assert_true(sm_model_store_step(&m) >= 0);
+	assert_int_equal(pc->lock, 5);
+	for (unsigned k = 1; k < 16; k++)
+		assert_true(sm_model_store_step(&m) >= 0);
+	assert_int_equal(pc->lock, 6);
+	assert_int_equal(pc->index, 0);
+	assert_int_equal(pc->offset, 100);
+	assert_int_equal(sm_model_store_step(&m),
+	                 (int)offsetof(struct perf_event_mmap_page, lock));
+	assert_int_equal(pc->lock, 7);
+	sm_model_flush(&m);
+	assert_int_equal(pc->lock, 8);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->offset, (int64_t)MAXP);
+	assert_int_equal(sm_model_pending(&m), 0);
+}
+
 static void test_rdpmc_permission(void **state)
 {
 	struct sm_config c = pinned_instructions(0);
@@ -400,7 +531,7 @@ static void test_disable_enable(void **state)
 	assert_int_equal(t.enabled, ns(100, 0));
 	assert_int_equal(act(&m, SM_ACT_DISABLE, 0), 0); /* already off */
 	assert_int_equal(act(&m, SM_ACT_ENABLE, 0), 1);
-	assert_int_equal(pc->lock, 6);
+	assert_int_equal(pc->lock, 8); /* x86_pmu_start() writes twice */
 	assert_int_equal(pc->index, FIXED0_INDEX);
 	assert_int_equal(pc->offset, (int64_t)(100 + MAXP - 100));
 	assert_int_equal(pc->time_enabled, ns(100, 0));
@@ -409,8 +540,36 @@ static void test_disable_enable(void **state)
 	assert_int_equal(t.enabled, ns(100, 0) + ns(310, 0) - ns(300, 0));
 }
 
-/* PERF_EVENT_IOC_PERIOD 1000: reload with left = 1000. */
+/* PERF_EVENT_IOC_PERIOD 1000 on a sampling event (period 5000):
+ * __perf_event_period() stops it with an update (count 7, period_left
+ * 5000 - 7), sets period_left = 0 and restarts with a reload:
+ * x86_perf_event_set_period() takes left = 0 + 1000, prev_count =
+ * (u64)-1000, so offset = 7 + 1000 and the counter holds 2^48 - 1000. */
 static void test_period(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_action a = { .kind = SM_ACT_PERIOD, .event = 0,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO, .period = 1000 };
+	char err[64];
+	(void)state;
+	c.event[0].period = 5000;
+	init_model(&m, &c);
+	sm_model_advance(&m, 7);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	assert_int_equal(sm_model_page(&m, 0)->offset, 7 + 1000);
+	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - 1000);
+	/* mmap 2; x86_pmu_start() twice: 6; overflow at +1000, reload
+	 * 1000 (x86_perf_event_set_period() once): 8 */
+	sm_model_advance(&m, 1500);
+	assert_int_equal(sm_model_page(&m, 0)->lock, 8);
+	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - 1000 + 500);
+}
+
+/* PERF_EVENT_IOC_PERIOD on a counting event: _perf_event_period() returns
+ * -EINVAL (!is_sampling_event()) before touching anything.  The page, the
+ * counter and the next overflow stay those of the counting period
+ * 2^47 - 1: lock 2, offset 2^47 - 1, counter 2^48 - (2^47 - 1) + 7. */
+static void test_period_counting_refused(void **state)
 {
 	struct sm_config c = pinned_instructions(0);
 	struct sm_action a = { .kind = SM_ACT_PERIOD, .event = 0,
@@ -419,12 +578,20 @@ static void test_period(void **state)
 	(void)state;
 	init_model(&m, &c);
 	sm_model_advance(&m, 7);
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
-	assert_int_equal(sm_model_page(&m, 0)->offset, 7 + 1000);
-	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - 1000);
-	sm_model_advance(&m, 1500); /* overflow at +1000, reload 1000 */
-	assert_int_equal(sm_model_page(&m, 0)->lock, 6);
-	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - 1000 + 500);
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(pc->lock, 2);
+	assert_int_equal(pc->offset, (int64_t)MAXP);
+	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - MAXP + 7);
+	sm_model_advance(&m, 1500); /* no overflow 1000 events later */
+	assert_int_equal(pc->lock, 2);
+	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - MAXP + 1507);
+	/* a sampling event refuses a value with bit 63 set the same way */
+	c.event[0].period = 5000;
+	init_model(&m, &c);
+	a.period = 1ull << 63;
+	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 0);
+	assert_int_equal(sm_model_page(&m, 0)->lock, 2);
 }
 
 /* A clock that is not the stable TSC: no time capabilities. */
@@ -514,13 +681,18 @@ int main(void)
 		cmocka_unit_test(test_overflow_31),
 		cmocka_unit_test(test_injected_overflow),
 		cmocka_unit_test(test_multiplexing),
+		cmocka_unit_test(test_rotation_per_pmu),
+		cmocka_unit_test(test_sched_in_writes_twice),
+		cmocka_unit_test(test_waiting_event_each_tick),
 		cmocka_unit_test(test_migrate_time_offset),
 		cmocka_unit_test(test_preempt),
 		cmocka_unit_test(test_remote_store_order),
+		cmocka_unit_test(test_remote_sched_in),
 		cmocka_unit_test(test_rdpmc_permission),
 		cmocka_unit_test(test_index_encoding),
 		cmocka_unit_test(test_disable_enable),
 		cmocka_unit_test(test_period),
+		cmocka_unit_test(test_period_counting_refused),
 		cmocka_unit_test(test_unstable_clock),
 		cmocka_unit_test(test_rotate_out_in),
 		cmocka_unit_test(test_read_keeps_page),

@@ -82,7 +82,7 @@ static const char x86_text[] =
 	"event instructions counter=fixed0 pinned=yes left=100\n"
 	"event cycles counter=gp2 enabled=no mmap=no clockid=yes "
 	"period=0x1000 rate=3\n"
-	"event raw.thing-1 type=ref_cycles counter=5\n"
+	"event raw.thing-1 type=ref_cycles counter=5 period=0x40\n"
 	"event task-clock\n"
 	"writer remote\n"
 	"at 9000 rotate_in counter=1\n"
@@ -154,6 +154,7 @@ static void test_x86_events(void **state)
 	assert_int_equal(e[2].type, SM_EV_REF_CYCLES);
 	assert_int_equal(e[2].counter, 5);
 	assert_int_equal(e[2].rate, 1);
+	assert_int_equal(e[2].period, 0x40);
 
 	assert_string_equal(e[3].name, "task-clock");
 	assert_int_equal(e[3].type, SM_EV_SOFTWARE);
@@ -216,12 +217,11 @@ static void test_arm64(void **state)
 		"pmu gp=31 user_access=0 long=yes mux_interval=0x100\n"
 		"clock mult=0x80000000 shift=31 epoch_cyc=0xffff offset=777 "
 		"width=56 start=0xfffffffff0\n"
-		"cpu 1 hz=25000000 epoch_cyc=5\n"
 		"event cycles counter=cycle long=yes user=no\n"
 		"event cpu-cycles counter=gp30\n"
 		"event ref-cycles counter=0\n"
 		"event other_thing\n"
-		"at 20 clock_epoch cpu=1\n"
+		"at 20 clock_epoch\n"
 		"at 10 rotate_in counter=cycle event=cpu-cycles\n"
 		"at 10 rotate\n");
 	const struct sm_config *c = &s->cfg;
@@ -242,10 +242,10 @@ static void test_arm64(void **state)
 	assert_int_equal(c->cpu[0].epoch_ns, 777); /* offset= is epoch_ns */
 	assert_int_equal(c->cpu[0].offset_ns, 0);
 	assert_int_equal(c->cpu[7].mult, 0x80000000u);
-	assert_int_equal(c->cpu[1].hz, 25000000);
-	assert_int_equal(c->cpu[1].mult, 0);
-	assert_int_equal(c->cpu[1].shift, 0);
-	assert_int_equal(c->cpu[1].epoch_cyc, 5);
+	assert_int_equal(c->cpu[1].hz, 0); /* one sched_clock: all alike */
+	assert_int_equal(c->cpu[1].mult, 0x80000000u);
+	assert_int_equal(c->cpu[1].shift, 31);
+	assert_int_equal(c->cpu[1].epoch_cyc, 0xffff);
 	assert_int_equal(c->cpu[1].epoch_ns, 777);
 
 	assert_int_equal(c->nevents, 4);
@@ -266,7 +266,7 @@ static void test_arm64(void **state)
 	assert_int_equal(s->act[0].act.event, 1);
 	assert_int_equal(s->act[1].act.kind, SM_ACT_ROTATE);
 	assert_int_equal(s->act[2].act.kind, SM_ACT_CLOCK_EPOCH);
-	assert_int_equal(s->act[2].act.cpu, 1);
+	assert_int_equal(s->act[2].act.cpu, SM_AUTO);
 	assert_int_equal(s->end, 1020); /* last 'at' + 1000 */
 }
 
@@ -468,7 +468,17 @@ static const struct bad bad_cases[] = {
 	{ "at\n", "t.scn:1:3: missing cycle count" },
 	{ "at 5000   # no action\n", "t.scn:1:8: missing action" },
 	{ "at 10 period\n", "t.scn:1:13: missing period" },
-	{ "at 10 period period=0\n", "t.scn:1:21: period out of range (>= 1)" },
+	{ "at 10 period period=0\n", "t.scn:1:21: period out of range (1..2^63-1)" },
+	{ "event x period=5\nat 10 period period=0x8000000000000000\n",
+	  "t.scn:2:21: period out of range (1..2^63-1)" },
+	{ "at 10 period period=5\n",
+	  "t.scn:1:7: period applies to a sampling event only: 'instructions' "
+	  "has no period= (the kernel's _perf_event_period() refuses a "
+	  "counting event with EINVAL)" },
+	{ "event x period=5\nevent y\nat 10 period period=5 event=y\n",
+	  "t.scn:3:7: period applies to a sampling event only: 'y' has no "
+	  "period= (the kernel's _perf_event_period() refuses a counting event "
+	  "with EINVAL)" },
 	{ "at 1x reset\n", "t.scn:1:4: bad number '1x' for cycle" },
 	{ "writer local now\n", "t.scn:1:14: unexpected 'now'" },
 	{ "writer\n", "t.scn:1:7: missing writer mode" },
@@ -531,6 +541,19 @@ static const struct bad bad_cases[] = {
 	{ "clock cpus=4\ntask cpu=3\nclock cpus=2\n",
 	  "t.scn:3:12: cpus out of range (4..8)" },
 	{ "at 5 migrate cpu=2\n", "t.scn:1:18: cpu out of range (0..1)" },
+	{ "arch arm64\ncpu 1 hz=25000000\n",
+	  "t.scn:2:1: 'cpu' lines apply to x86_64 only: arm64 has one "
+	  "sched_clock for all CPUs (use 'clock')" },
+	{ "arch riscv64\ncpu 1 epoch_cyc=5\n",
+	  "t.scn:2:1: 'cpu' lines apply to x86_64 only: riscv64 has one "
+	  "sched_clock for all CPUs (use 'clock')" },
+	{ "arch arm64\nat 5 clock_epoch cpu=1\n",
+	  "t.scn:2:18: clock_epoch takes no cpu: sched_clock is one clock for "
+	  "all CPUs" },
+	{ "at 5 lock_early\n",
+	  "t.scn:1:6: lock_early only applies to arm64 and riscv64" },
+	{ "arch arm64\nat 5 lock_early event=instructions\n",
+	  "t.scn:2:17: key 'event' does not apply to action 'lock_early'" },
 	{ "at 5 clock_epoch\n",
 	  "t.scn:1:6: clock_epoch only applies to arm64 and riscv64" },
 	{ "at 5 preempt cpu=1\n",

@@ -47,6 +47,26 @@ static inline int act(struct sm_model *m, enum sm_action_kind k, int ev)
 	return sm_model_apply(m, &a, err, sizeof(err));
 }
 
+/* Every page update of the model, in order (an sm_observer): the page
+ * each one left, as a reader on the same CPU would see it. */
+#define PAGE_LOG_MAX 16
+struct page_log {
+	unsigned n;
+	int ev[PAGE_LOG_MAX];
+	struct perf_event_mmap_page pg[PAGE_LOG_MAX];
+};
+
+static inline void page_log_note(void *ctx, const void *model, int ev,
+                                 enum sm_action_kind why)
+{
+	struct page_log *l = ctx;
+	const struct sm_model *m = model;
+	(void)why;
+	assert_true(l->n < PAGE_LOG_MAX);
+	l->ev[l->n] = ev;
+	l->pg[l->n++] = *sm_model_page(m, ev);
+}
+
 /* pmc <<= 64 - width; pmc >>= 64 - width (arithmetic), as the uapi
  * header's reader loop does. */
 static inline uint64_t sext(uint64_t v, unsigned w)

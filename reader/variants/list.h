@@ -32,6 +32,10 @@
  * scenario's own actions; test_check asserts every cell.  riscv64_rotate
  * is a kernel hazard (a counter read racing a rotation faults, SIGILL):
  * every reader that runs there gets FAULT unless its own bug shows first.
+ * arm64_remote is another (the writer's stores reach a reader on another
+ * CPU out of order, so the seqlock cannot guard the page there): the
+ * reference reader gets WRONG_VALUE, and the others do unless they fail
+ * otherwise or never read the field that lands late.
  * The native engine lands kernel actions only at routed calls (rdpmc,
  * rdtsc, read), never between two page loads, and a routed call is opaque
  * to the compiler, so the page is reloaded after each one: some faults
@@ -62,12 +66,14 @@ SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
 	"index is 0, and add the delta to running only when index != 0.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_never_ran, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
@@ -83,12 +89,14 @@ SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	"and scale only when running != 0.",
 	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_never_ran, UNICORN, FAULT)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
@@ -104,12 +112,14 @@ SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	"odd or has moved.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
@@ -124,12 +134,14 @@ SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	"2^pmc_width.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, FAULT)
@@ -146,12 +158,14 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	"from a zero-extended prev_count: add 2^pmc_width.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
@@ -165,12 +179,14 @@ SELFMON_VARIANT(manpage, SCALED, ALL,
 	"sign-extend from pmc_width and guard running != 0.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, FAULT)
@@ -188,12 +204,14 @@ SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	"reset quirk.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
@@ -210,12 +228,14 @@ SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	"always add the time delta when cap_user_time is set.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
@@ -236,11 +256,13 @@ SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	 * 0 without a re-check, needs an update between two page loads */
 	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT)
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE)
@@ -254,12 +276,14 @@ SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	"add in 64 bits after sign extension; always extrapolate the times.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
@@ -275,12 +299,14 @@ SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	"re-read the lock after the last load and retry if it moved.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
@@ -294,6 +320,7 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	"retry while the lock HAS changed (or is odd).",
 	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, LIVELOCK)
 	SELFMON_EXPECT(arm64_swapped, UNICORN, LIVELOCK)
 	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, LIVELOCK)
 	SELFMON_EXPECT(riscv64, UNICORN, LIVELOCK)
@@ -301,6 +328,7 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	SELFMON_EXPECT(x86_migrate, BOTH, LIVELOCK)
 	SELFMON_EXPECT(x86_multiplex, UNICORN, LIVELOCK)
 	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_never_ran, BOTH, LIVELOCK)
 	SELFMON_EXPECT(x86_overflow, BOTH, LIVELOCK)
 	SELFMON_EXPECT(x86_pinned, BOTH, LIVELOCK)
@@ -318,12 +346,14 @@ SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	 * between two page loads, where the native engine never lands one */
 	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT)
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, UNICORN, LIVELOCK)
@@ -337,12 +367,14 @@ SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	"read the clock and compute the delta inside every pass.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
@@ -355,6 +387,7 @@ SELFMON_VARIANT(shift_int, VALUES, ALL,
 	"shift the kernel writes (<= 31) the mask happens to be right, so no "
 	"page exposes it.",
 	"use unsigned 64-bit (or mul_u64_u32_shr) arithmetic all the same.",
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT))
 
 SELFMON_VARIANT(no_running_guard, SCALED, ALL,
@@ -363,6 +396,7 @@ SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	"scales count * enabled / running without checking running: an event "
 	"that never ran divides by zero.",
 	"return the count unscaled (it is 0) when running is 0.",
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT))
 
@@ -373,6 +407,7 @@ SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	"counter 0xffffffff, a #GP (SIGSEGV).",
 	"read the counter only when cap_user_rdpmc and index != 0; else "
 	"read(2).",
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
 	SELFMON_EXPECT(x86_migrate, BOTH, FAULT)
 	SELFMON_EXPECT(x86_multiplex, BOTH, FAULT)
@@ -389,6 +424,7 @@ SELFMON_VARIANT(caps_outside_loop, VALUES, ALL,
 	"flight shows cap_user_time cleared and the reader returns stale "
 	"times.",
 	"load capabilities inside the seqlock pass with the other fields.",
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE))
 
@@ -399,12 +435,14 @@ SELFMON_VARIANT(no_sext, VALUES, ALL,
 	"sign-extend from pmc_width.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
@@ -418,12 +456,14 @@ SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	"add 2^pmc_width to a count that comes out negative.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
@@ -436,6 +476,7 @@ SELFMON_VARIANT(no_time_mask, VALUES, ALL,
 	"the time jumps back by the timer's period.",
 	"cyc = time_cycles + ((cyc - time_cycles) & time_mask) when "
 	"cap_user_time_short.",
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT))
 
@@ -451,6 +492,7 @@ SELFMON_VARIANT(arm64_swapped_table, VALUES, ARM64,
 	"reads PMEVCNTR<n>.",
 	/* only arm64_swapped puts events on PMEVCNTR12/13; every other arm64
 	 * scenario uses counters 0..3 and the cycle counter, where it is right */
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE))
 
 SELFMON_VARIANT(arm64_pmselr_unlocked, VALUES, ARM64,
@@ -461,6 +503,7 @@ SELFMON_VARIANT(arm64_pmselr_unlocked, VALUES, ARM64,
 	"select and read inside the same seqlock pass.",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE))
 

@@ -192,14 +192,15 @@ void sm_session_tick(struct sm_session *s)
 			m->now++;
 		} else {
 			uint64_t before = m->updates;
-			unsigned next = m->pending_next, pending = sm_model_pending(m);
+			unsigned pending = sm_model_pending(m);
+			int next = sm_model_next_store(m);
 			sm_model_advance(m, 1); /* also lands one remote store */
 			s->run.deadline = sm_model_next_activity(m);
-			if (pending) {
+			if (pending && next >= 0) {
 				s->run.kernel_active = true;
 				s->run.last_kernel_step = s->run.step;
 				if (s->explain)
-					sm_explain_store(s, m->pending[next].off);
+					sm_explain_store(s, next);
 			}
 			if (m->updates != before) {
 				s->run.kernel_active = true;
