@@ -116,6 +116,8 @@ void sm_explain_done(struct sm_explain *x)
 
 void sm_explain_free(struct sm_explain *x)
 {
+	for (size_t i = 0; i < x->nev; i++)
+		free(x->ev[i].where);
 	free(x->ev);
 	x->ev = NULL;
 	x->nev = x->cap = 0;
@@ -244,7 +246,8 @@ void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
 		e->len = len < sizeof(e->bytes) ? len : sizeof(e->bytes);
 		memcpy(e->bytes, b, e->len);
 		snprintf(e->text, sizeof(e->text), "%s", text);
-		snprintf(e->where, sizeof(e->where), "%s", w);
+		if (w[0] && !(e->where = strdup(w)))
+			x->oom = true;
 	}
 }
 

@@ -46,7 +46,7 @@ struct sm_xevent {
 	struct sm_truth truth;
 	uint8_t bytes[16];
 	char text[200];
-	char where[120];
+	char *where;       /* owned: file:line, or NULL */
 };
 
 struct sm_explain {

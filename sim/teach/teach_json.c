@@ -120,7 +120,7 @@ static void insn(struct json *j, const struct sm_xevent *e)
 	hex[2 * e->len] = '\0';
 	json_str(j, "bytes", hex);
 	json_str(j, "insn", e->text);
-	json_str(j, "src", e->where);
+	json_str(j, "src", e->where ? e->where : "");
 }
 
 static void load(struct json *j, const struct sm_xevent *e)
