@@ -165,11 +165,12 @@ static void refused(const char *files, const char *msg)
 
 static void test_refused(void **state)
 {
-	char files[2048];
+	char files[4096], s0[512], s1[512], s2[512];
 	(void)state;
 	make_parts();
-	const char *s0 = tmp("s0.json"), *s1 = tmp("s1.json"),
-	           *s2 = tmp("s2.json");
+	snprintf(s0, sizeof(s0), "%s", tmp("s0.json"));
+	snprintf(s1, sizeof(s1), "%s", tmp("s1.json"));
+	snprintf(s2, sizeof(s2), "%s", tmp("s2.json"));
 	snprintf(files, sizeof(files), "'%s' '%s'", s0, s2);
 	refused(files, "shard 1/3 is missing");
 	snprintf(files, sizeof(files), "'%s' '%s' '%s' '%s'", s0, s1, s2, s1);
@@ -187,6 +188,12 @@ static void test_refused(void **state)
 	assert_int_equal(system(cmd), 0);
 	snprintf(files, sizeof(files), "'%s' '%s' '%s'", s0, tmp("v.json"), s2);
 	refused(files, "made by selfmon 0.0.1");
+	/* a shard that is no I/N (and "auto" must not read the environment) */
+	snprintf(cmd, sizeof(cmd), "sed 's|\"shard\":\"1/3\"|\"shard\":\"auto\"|' "
+	         "'%s' > '%s'", s1, tmp("auto.json"));
+	assert_int_equal(system(cmd), 0);
+	snprintf(files, sizeof(files), "'%s' '%s' '%s'", s0, tmp("auto.json"), s2);
+	refused(files, "bad \"shard\" 'auto'");
 	/* a shard that lost a cell */
 	snprintf(cmd, sizeof(cmd), "sed 's/\"cells\":\\[{[^}]*},/\"cells\":[/' "
 	         "'%s' > '%s'", s1, tmp("cut.json"));

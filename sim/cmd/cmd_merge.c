@@ -210,8 +210,7 @@ static int shard_cells(struct shard *s)
 static int shard_header(struct shard *s)
 {
 	const struct jr_value *d = &s->doc;
-	unsigned long i, n;
-	char extra;
+	char note[8], err[256];
 
 	if (d->type != JR_OBJECT)
 		return usage_error("%s: not a JSON object", s->path);
@@ -225,13 +224,12 @@ static int shard_header(struct shard *s)
 	    need_u64(s->path, "", d, "seed", &s->seed) ||
 	    need_u64(s->path, "", d, "time_limit", &s->time_limit))
 		return 2;
-	if (sscanf(s->shard, "%lu/%lu%c", &i, &n, &extra) != 2 || n == 0 ||
-	    n > SM_MAX_SHARDS || i >= n || s->shard[0] < '0' ||
-	    s->shard[0] > '9')
+	/* I/N only: "auto" in a document must not read this environment */
+	if (s->shard[0] < '0' || s->shard[0] > '9' ||
+	    sm_shard_parse(s->shard, &s->i, &s->n, note, sizeof(note), err,
+	                   sizeof(err)) < 0)
 		return usage_error("%s: bad \"shard\" '%.40s' (I/N)", s->path,
 		                   s->shard);
-	s->i = (unsigned)i;
-	s->n = (unsigned)n;
 	if (s->total > 100000000)
 		return usage_error("%s: %" PRIu64 " cells is more than a sweep has",
 		                   s->path, s->total);
