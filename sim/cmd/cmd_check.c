@@ -28,6 +28,7 @@
 #include "options.h"
 #include "outfile.h"
 #include "report.h"
+#include "shard.h"
 #include "user_reader.h"
 
 #define MAX_SCENARIOS 64
@@ -41,6 +42,7 @@ struct job {
 	unsigned dropped_kinds;     /* of these actions */
 	enum sm_verdict expected;
 	bool unjudged;              /* no expectation applies (see add_job) */
+	unsigned index;             /* in the whole sweep's plan, all shards */
 	struct sm_cell cell;
 	char *min_line, *found_line; /* of a failing cell (lines_for_jobs) */
 	char error[sizeof(((struct sm_result *)0)->detail)];
@@ -56,6 +58,7 @@ struct opts {
 	struct sm_explore_opts x;
 	unsigned jobs;
 	unsigned shard, nshards; /* --shard I/N: cells with index % N == I */
+	char shard_note[256];    /* --shard auto: where I/N came from */
 	const char *traces;
 	const char *readers[64];
 	unsigned nreaders;
@@ -77,6 +80,7 @@ struct plan {
 	struct sm_user_reader *users;
 	struct job *jobs;
 	unsigned njobs, ncells;
+	struct sm_sweep_id sweep;  /* options and every cell, all shards */
 	atomic_uint next, done;
 	atomic_ulong runs;
 };
@@ -101,7 +105,13 @@ static const char usage[] =
 	"                  INCOMPLETE (default 600, 0 for none)\n"
 	"  -j N            worker threads (default: number of CPUs)\n"
 	"  --shard I/N     only cells I, I+N, I+2N, ... (0 <= I < N): the shards\n"
-	"                  of a sweep together are the whole sweep\n"
+	"                  of a sweep together are the whole sweep ('selfmon\n"
+	"                  merge' joins their --json outputs)\n"
+	"  --shard auto    I and N from a Slurm job array (--array=A-B):\n"
+	"                  SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN, and\n"
+	"                  SLURM_ARRAY_TASK_COUNT\n"
+	"  --shard auto/N  I from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)\n"
+	"                  of N completions (or a Slurm array of N tasks)\n"
 	SM_ACTION_FILTER_USAGE
 	"  --traces DIR    where counterexample traces go (default traces/cex)\n"
 	"  --no-traces     write none\n"
@@ -146,7 +156,7 @@ static const struct sm_optdef options[] = {
 	{ "arch", required_argument, O_ARCH, NULL },
 	{ "engine", required_argument, O_ENGINE, "unicorn or native" },
 	{ "scenario", required_argument, O_SCENARIO, NULL },
-	{ "shard", required_argument, O_SHARD, "I/N with 0 <= I < N" },
+	{ "shard", required_argument, O_SHARD, "I/N, auto or auto/N" },
 	{ "abi", required_argument, O_ABI, "raw, times, scaled or values" },
 	{ "traces", required_argument, O_TRACES, NULL },
 	{ "bound", required_argument, O_BOUND, NULL },
@@ -181,7 +191,7 @@ static int take_reader(struct opts *o, const char *a)
 static int take_choice(struct opts *o, int c, const char *val)
 {
 	unsigned si, sn;
-	char extra;
+	char err[256];
 
 	switch (c) {
 	case O_ARCH:
@@ -202,9 +212,9 @@ static int take_choice(struct opts *o, int c, const char *val)
 			                   "or values");
 		return 0;
 	}
-	if (sscanf(val, "%u/%u%c", &si, &sn, &extra) != 2 || sn == 0 ||
-	    sn > 100000 || si >= sn)
-		return usage_error("check: --shard needs I/N with 0 <= I < N");
+	if (sm_shard_parse(val, &si, &sn, o->shard_note, sizeof(o->shard_note),
+	                   err, sizeof(err)) < 0)
+		return usage_error("check: %s", err);
 	o->shard = si;
 	o->nshards = sn;
 	return 0;
@@ -316,6 +326,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (!o->no_traces && sm_dir_writable(o->traces, why, sizeof(why)) < 0)
 		return usage_error("check: cannot write traces to %s: %s (--traces "
 		                   "DIR or --no-traces)", o->traces, why);
+	if (o->shard_note[0]) /* where --shard auto found I/N: stderr, once */
+		fprintf(stderr, "selfmon: %s\n", o->shard_note);
 	return 0;
 }
 
@@ -431,13 +443,38 @@ static void note_skipped(const struct plan *p)
 	}
 }
 
+/* What defines the sweep, before its cells: the options that change a
+ * cell's result (not -j, --traces or the output format). */
+static void sweep_options(struct plan *p)
+{
+	const struct opts *o = &p->o;
+
+	sm_sweep_id_init(&p->sweep);
+	sm_sweep_id_str(&p->sweep, "selfmon sweep 1");
+	sm_sweep_id_str(&p->sweep, sm_engine_name(o->engine));
+	sm_sweep_id_u64(&p->sweep, o->x.bound);
+	sm_sweep_id_u64(&p->sweep, o->x.random_runs);
+	sm_sweep_id_u64(&p->sweep, o->x.random_runs ? o->x.seed : 0);
+	sm_sweep_id_u64(&p->sweep, o->x.time_limit);
+	sm_sweep_id_u64(&p->sweep, o->af.only);
+	sm_sweep_id_u64(&p->sweep, o->af.without);
+	sm_sweep_id_u64(&p->sweep, o->af.drop_scripted);
+}
+
+/* Cell p->ncells of the sweep: into the sweep's identity whichever shard
+ * it is in, and a job if it is in this one. */
 static void add_job(struct plan *p, const struct sm_reader *r,
                     unsigned si)
 {
+	sm_sweep_id_str(&p->sweep, sm_arch_name(p->scn[si]->cfg.arch));
+	sm_sweep_id_str(&p->sweep, r->name);
+	sm_sweep_id_str(&p->sweep, sm_abi_name(r->abi));
+	sm_sweep_id_str(&p->sweep, p->scn_name[si]);
 	if (p->ncells++ % p->o.nshards != p->o.shard)
 		return;
 	struct job *j = &p->jobs[p->njobs++];
 
+	j->index = p->ncells - 1;
 	j->reader = r;
 	j->scn = p->scn[si];
 	j->dropped = p->dropped[si];
@@ -473,6 +510,7 @@ static int plan_jobs(struct plan *p)
 		note_skipped(p);
 	if (!(p->jobs = calloc(max ? max : 1, sizeof(*p->jobs))))
 		return usage_error("check: out of memory");
+	sweep_options(p);
 	for (unsigned si = 0; si < p->nscn; si++) {
 		const struct sm_scenario *scn = p->scn[si];
 		if (!arch_selected(p, scn->cfg.arch))
@@ -500,6 +538,7 @@ static int plan_jobs(struct plan *p)
 			add_job(p, r, si);
 		}
 	}
+	sm_sweep_id_u64(&p->sweep, p->ncells);
 	return 0;
 }
 
@@ -523,6 +562,31 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* How a cell counts in the summary and the exit status: the JSON's
+ * "outcome", which `merge` sums as check does. */
+enum outcome {
+	OC_AS_EXPECTED, OC_UNEXPECTED, OC_INCOMPLETE, OC_UNSUPPORTED,
+	OC_UNJUDGED, OC_ERROR,
+};
+
+static const char *const outcome_name[] = {
+	"as_expected", "unexpected", "incomplete", "unsupported", "unjudged",
+	"error",
+};
+
+static enum outcome outcome(const struct job *j)
+{
+	if (j->error[0])
+		return OC_ERROR;
+	if (j->cell.verdict == SM_V_UNSUPPORTED)
+		return OC_UNSUPPORTED;
+	if (incomplete(j))
+		return OC_INCOMPLETE;
+	if (!as_expected(j))
+		return OC_UNEXPECTED;
+	return j->unjudged ? OC_UNJUDGED : OC_AS_EXPECTED;
 }
 
 static void run_job(struct plan *p, struct job *j)
@@ -772,6 +836,41 @@ static void print_details(const struct plan *p)
 	}
 }
 
+/* What `merge` needs to join shards: the version, the sweep's identity
+ * and size, the options not already in the document. */
+static void json_sweep(struct json *js, const struct plan *p)
+{
+	const struct sm_action_filter *f = &p->o.af;
+	char buf[256];
+
+	json_str(js, "version", SELFMON_VERSION);
+	json_str(js, "sweep", sm_sweep_id_hex(&p->sweep, buf, sizeof(buf)));
+	json_u64(js, "cells_total", p->ncells);
+	json_u64(js, "seed", p->o.x.random_runs ? p->o.x.seed : 0);
+	json_u64(js, "time_limit", p->o.x.time_limit);
+	if (!sm_action_filter_given(f))
+		return;
+	json_begin(js, "filter", '{');
+	if (f->only)
+		json_str(js, "actions", sm_action_set_text(f->only & ~f->without,
+		                                           buf, sizeof(buf)));
+	if (f->without)
+		json_str(js, "without", sm_action_set_text(f->without, buf,
+		                                           sizeof(buf)));
+	json_bool(js, "drop_scripted", f->drop_scripted);
+	json_begin(js, "scripted_dropped", '[');
+	for (unsigned i = 0; i < p->nscn; i++) {
+		if (!p->dropped[i])
+			continue;
+		json_begin(js, NULL, '{');
+		json_str(js, "arch", sm_arch_name(p->scn[i]->cfg.arch));
+		json_str(js, "scenario", p->scn_name[i]);
+		json_u64(js, "lines", p->dropped[i]);
+		json_end(js, '{');
+	}
+	json_end(js, '[');
+	json_end(js, '{');
+}
 
 static void print_json(const struct plan *p, const struct tally *t)
 {
@@ -785,11 +884,14 @@ static void print_json(const struct plan *p, const struct tally *t)
 	char shard[32]; /* two unsigned numbers fit */
 	snprintf(shard, sizeof(shard), "%u/%u", p->o.shard, p->o.nshards);
 	json_str(&js, "shard", shard);
+	json_sweep(&js, p);
 	json_begin(&js, "cells", '[');
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
 		json_begin(&js, NULL, '{');
 		json_str(&js, "arch", sm_arch_name(j->scn->cfg.arch));
+		json_u64(&js, "index", j->index);
+		json_str(&js, "outcome", outcome_name[outcome(j)]);
 		json_str(&js, "reader", j->reader->name);
 		json_str(&js, "abi", sm_abi_name(j->reader->abi));
 		json_str(&js, "scenario", j->scn_name);
@@ -907,13 +1009,12 @@ static int tally(struct plan *p, struct tally *t)
 
 	for (unsigned i = 0; i < p->njobs; i++) {
 		struct job *j = &p->jobs[i];
-		t->errors += j->error[0] != 0;
-		t->incomplete += !j->error[0] && incomplete(j) &&
-		                 j->cell.verdict == SM_V_INCOMPLETE;
-		t->unsupported += !j->error[0] &&
-		                  j->cell.verdict == SM_V_UNSUPPORTED;
-		t->unexpected += !j->error[0] && !incomplete(j) && !as_expected(j);
-		t->unjudged += !j->error[0] && !incomplete(j) && j->unjudged;
+		enum outcome oc = outcome(j);
+		t->errors += oc == OC_ERROR;
+		t->incomplete += oc == OC_INCOMPLETE;
+		t->unsupported += oc == OC_UNSUPPORTED;
+		t->unexpected += oc == OC_UNEXPECTED;
+		t->unjudged += oc == OC_UNJUDGED;
 		t->runs += j->cell.runs;
 		if (!trace_failed && write_trace(p, j) < 0)
 			trace_failed = true;
@@ -972,7 +1073,7 @@ static int run_check(int argc, char **argv, bool stats)
 		free_plan(p);
 		return rc;
 	}
-	if (p->njobs == 0) {
+	if (p->ncells == 0) { /* (a shard may be empty: the others have cells) */
 		free_plan(p);
 		return usage_error("check: nothing to check (no scenario of a "
 		                   "built arch)");

@@ -10,6 +10,7 @@
 int cmd_model(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_hw(int argc, char **argv);

@@ -78,3 +78,9 @@ void json_str(struct json *j, const char *key, const char *s)
 	prefix(j, key);
 	put_string(j->f, s);
 }
+
+void json_raw(struct json *j, const char *key, const char *text)
+{
+	prefix(j, key);
+	fputs(text, j->f);
+}

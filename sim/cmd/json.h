@@ -26,5 +26,7 @@ void json_u64(struct json *j, const char *key, uint64_t v);
 void json_i64(struct json *j, const char *key, int64_t v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_str(struct json *j, const char *key, const char *s);
+/* text as it is: a number as written, true, false or null. */
+void json_raw(struct json *j, const char *key, const char *text);
 
 #endif

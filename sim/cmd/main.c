@@ -21,6 +21,8 @@ static const struct command {
 	{ "check", cmd_check,
 	  "run readers under every schedule of kernel actions, judge them" },
 	{ "explore", cmd_explore, "the same as check, with statistics" },
+	{ "merge", cmd_merge,
+	  "join the --json outputs of check's shards into one table or document" },
 	{ "replay", cmd_replay,
 	  "re-run a schedule or trace; --explain, --html: step by step" },
 	{ "explain-bug", cmd_explain_bug,

@@ -1,0 +1,359 @@
+/*
+ * test_merge.c — end-to-end tests of sharded sweeps: `selfmon merge` of
+ * the shards of a sweep is the unsharded run (the same document byte for
+ * byte, the same table and exit status); missing, duplicated and foreign
+ * shards and garbage are one line and exit 2; `check --shard auto` takes
+ * I/N from Slurm's and Kubernetes' variables and says which it used; the
+ * JSON reader is strict.
+ */
+#include "cli.h"
+#include "json_read.h"
+
+static const char *const batch_vars[] = {
+	"SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN",
+	"SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT",
+	"SLURM_ARRAY_TASK_STEP", "JOB_COMPLETION_INDEX",
+};
+
+/* None of the batch systems' variables (the tests may run in a job). */
+static void clear_batch_env(void)
+{
+	for (size_t i = 0; i < sizeof(batch_vars) / sizeof(batch_vars[0]); i++)
+		unsetenv(batch_vars[i]);
+}
+
+static char path_buf[8][512];
+
+/* tmpdir()/NAME (one of a few rotating buffers). */
+static const char *tmp(const char *name)
+{
+	static unsigned k;
+	char *p = path_buf[k++ % 8];
+	snprintf(p, sizeof(path_buf[0]), "%s/%s", tmpdir(), name);
+	return p;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* `selfmon ARGS`'s stdout into tmpdir()/NAME; its exit status. */
+static int run_to(const char *args, const char *name)
+{
+	run(args);
+	write_file(tmp(name), r.out);
+	return r.status;
+}
+
+/* s without its last line (check's and merge's summaries differ there:
+ * the time taken, the shards merged). */
+static void drop_last_line(char *s)
+{
+	size_t n = strlen(s);
+	if (n && s[n - 1] == '\n')
+		s[--n] = 0;
+	char *nl = strrchr(s, '\n');
+	*(nl ? nl + 1 : s) = 0;
+}
+
+static char whole[1 << 20], table[1 << 20];
+
+/* The shards 0/3, 1/3, 2/3 of `check SWEEP` merge to its document and
+ * its table, with its exit status (want). */
+static void shards_add_up(const char *sweep, int want)
+{
+	char args[2048], name[32];
+
+	snprintf(args, sizeof(args), "check %s --json", sweep);
+	assert_int_equal(run_to(args, "whole.json"), want);
+	snprintf(whole, sizeof(whole), "%s", r.out);
+	snprintf(args, sizeof(args), "check %s", sweep);
+	run(args);
+	assert_int_equal(r.status, want);
+	snprintf(table, sizeof(table), "%s", r.out);
+	drop_last_line(table);
+	for (int k = 0; k < 3; k++) {
+		snprintf(args, sizeof(args), "check %s --json --shard %d/3", sweep, k);
+		snprintf(name, sizeof(name), "part%d.json", k);
+		run_to(args, name);
+		assert_non_null(strstr(r.out, "\"cells_total\":"));
+	}
+	/* in any order */
+	snprintf(args, sizeof(args), "merge --json '%s' '%s' '%s'",
+	         tmp("part2.json"), tmp("part0.json"), tmp("part1.json"));
+	run(args);
+	if (r.status != want)
+		fail_msg("merge: exit %d, not %d: %s", r.status, want, r.err);
+	assert_string_equal(r.out, whole);
+	snprintf(args, sizeof(args), "merge '%s' '%s' '%s'", tmp("part0.json"),
+	         tmp("part1.json"), tmp("part2.json"));
+	run(args);
+	assert_int_equal(r.status, want);
+	assert_non_null(strstr(r.out, "3 shards merged"));
+	drop_last_line(r.out);
+	assert_string_equal(r.out, table);
+	/* one document of the whole sweep merges to itself */
+	snprintf(args, sizeof(args), "merge --json '%s'", tmp("whole.json"));
+	run(args);
+	assert_int_equal(r.status, want);
+	assert_string_equal(r.out, whole);
+}
+
+static void test_shards_add_up(void **state)
+{
+	(void)state;
+	shards_add_up("--no-traces --scenario x86_reset --scenario x86_remote", 0);
+	/* with an action filter (its lines head the table) */
+	shards_add_up("--no-traces --scenario x86_reset --scenario x86_pinned "
+	              "--without reset --drop-scripted", 0);
+}
+
+/* A failing user reader: exit 1, counterexamples and traces survive. */
+static void test_failing_sweep(void **state)
+{
+	char cmd[2048], sweep[2048];
+	(void)state;
+	const char *obj = tmp("no_sext.o");
+	snprintf(cmd, sizeof(cmd), "cc -O2 -c -I'%s/model' -I'%s/reader' "
+	         "'%s/reader/variants/no_sext.c' -o '%s' 2>/dev/null",
+	         SELFMON_SRC, SELFMON_SRC, SELFMON_SRC, obj);
+	if (system(cmd) != 0)
+		skip();
+	snprintf(sweep, sizeof(sweep), "'%s:selfmon_v_no_sext' --abi values "
+	         "--scenario x86_pinned --scenario x86_reset --traces '%s'", obj,
+	         tmp("cex"));
+	shards_add_up(sweep, 1);
+	assert_non_null(strstr(whole, "\"minimised\":\""));
+	assert_non_null(strstr(table, "<-- UNEXPECTED"));
+}
+
+#define SWEEP "--no-traces --scenario x86_reset --json"
+
+/* Shards of a sweep in tmpdir: s0..s2 of 3, b1 another bound, x another
+ * scenario, n4 another split. */
+static void make_parts(void)
+{
+	static bool made;
+	if (made)
+		return;
+	for (int k = 0; k < 3; k++) {
+		char args[256], name[16];
+		snprintf(args, sizeof(args), "check " SWEEP " --shard %d/3", k);
+		snprintf(name, sizeof(name), "s%d.json", k);
+		assert_int_equal(run_to(args, name), 0);
+	}
+	assert_int_equal(run_to("check " SWEEP " --shard 1/3 --bound 1",
+	                        "b1.json"), 0);
+	assert_int_equal(run_to("check --no-traces --scenario x86_remote --json "
+	                        "--shard 1/3", "x.json"), 0);
+	assert_int_equal(run_to("check " SWEEP " --shard 1/4", "n4.json"), 0);
+	made = true;
+}
+
+static void refused(const char *files, const char *msg)
+{
+	char args[2048];
+	snprintf(args, sizeof(args), "merge %s", files);
+	expect_usage_error(args, msg);
+	snprintf(args, sizeof(args), "merge --json %s", files);
+	expect_usage_error(args, msg);
+}
+
+static void test_refused(void **state)
+{
+	char files[4096], s0[512], s1[512], s2[512];
+	(void)state;
+	make_parts();
+	snprintf(s0, sizeof(s0), "%s", tmp("s0.json"));
+	snprintf(s1, sizeof(s1), "%s", tmp("s1.json"));
+	snprintf(s2, sizeof(s2), "%s", tmp("s2.json"));
+	snprintf(files, sizeof(files), "'%s' '%s'", s0, s2);
+	refused(files, "shard 1/3 is missing");
+	snprintf(files, sizeof(files), "'%s' '%s' '%s' '%s'", s0, s1, s2, s1);
+	refused(files, "shard 1/3 given twice");
+	snprintf(files, sizeof(files), "'%s' '%s' '%s'", s0, tmp("b1.json"), s2);
+	refused(files, "bound 1, but");
+	snprintf(files, sizeof(files), "'%s' '%s' '%s'", s0, tmp("x.json"), s2);
+	refused(files, "another sweep than");
+	snprintf(files, sizeof(files), "'%s' '%s'", s0, tmp("n4.json"));
+	refused(files, "shard 1/4, but");
+	/* another selfmon version */
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "sed 's/\"version\":\"[^\"]*\"/\"version\":"
+	         "\"0.0.1\"/' '%s' > '%s'", s1, tmp("v.json"));
+	assert_int_equal(system(cmd), 0);
+	snprintf(files, sizeof(files), "'%s' '%s' '%s'", s0, tmp("v.json"), s2);
+	refused(files, "made by selfmon 0.0.1");
+	/* a shard that is no I/N (and "auto" must not read the environment) */
+	snprintf(cmd, sizeof(cmd), "sed 's|\"shard\":\"1/3\"|\"shard\":\"auto\"|' "
+	         "'%s' > '%s'", s1, tmp("auto.json"));
+	assert_int_equal(system(cmd), 0);
+	snprintf(files, sizeof(files), "'%s' '%s' '%s'", s0, tmp("auto.json"), s2);
+	refused(files, "bad \"shard\" 'auto'");
+	/* a shard that lost a cell */
+	snprintf(cmd, sizeof(cmd), "sed 's/\"cells\":\\[{[^}]*},/\"cells\":[/' "
+	         "'%s' > '%s'", s1, tmp("cut.json"));
+	assert_int_equal(system(cmd), 0);
+	snprintf(files, sizeof(files), "'%s' '%s' '%s'", s0, tmp("cut.json"), s2);
+	refused(files, "but shard 1/3 of");
+	/* garbage, nothing, not ours, no file */
+	write_file(tmp("garbage.json"), "{\"engine\": [1, 2,}\n");
+	snprintf(files, sizeof(files), "'%s'", tmp("garbage.json"));
+	refused(files, "garbage.json: line 1, column 18: expected a value");
+	write_file(tmp("empty.json"), "");
+	snprintf(files, sizeof(files), "'%s'", tmp("empty.json"));
+	refused(files, "empty.json: line 1, column 1");
+	write_file(tmp("other.json"), "{\"engine\":\"unicorn\"}");
+	snprintf(files, sizeof(files), "'%s'", tmp("other.json"));
+	refused(files, "no string \"version\"");
+	snprintf(files, sizeof(files), "'%s'", tmp("nosuch.json"));
+	refused(files, "nosuch.json");
+	refused("", "no shard given");
+	refused("--bound 2", "unknown option '--bound'");
+}
+
+/* `check --shard auto[/N]` with the variables set: the shard named on
+ * stderr, the document the same as --shard I/N's. */
+static void auto_shard(const char *value, const char *want, const char *from)
+{
+	char args[256], explicit[1 << 16];
+	snprintf(args, sizeof(args), "check " SWEEP " --shard %s", value);
+	run(args);
+	if (r.status != 0)
+		fail_msg("--shard %s: exit %d: %s", value, r.status, r.err);
+	assert_int_equal(count_lines(r.err), 1);
+	if (!strstr(r.err, from))
+		fail_msg("--shard %s: stderr '%s' lacks '%s'", value, r.err, from);
+	assert_true(strlen(r.out) < sizeof(explicit));
+	snprintf(explicit, sizeof(explicit), "%s", r.out);
+	clear_batch_env();
+	snprintf(args, sizeof(args), "check " SWEEP " --shard %s", want);
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_string_equal(explicit, r.out);
+}
+
+static void test_shard_auto(void **state)
+{
+	(void)state;
+	clear_batch_env();
+	/* Slurm: --array=3-6, task 5 */
+	setenv("SLURM_ARRAY_JOB_ID", "41", 1);
+	setenv("SLURM_ARRAY_TASK_ID", "5", 1);
+	setenv("SLURM_ARRAY_TASK_MIN", "3", 1);
+	setenv("SLURM_ARRAY_TASK_MAX", "6", 1);
+	setenv("SLURM_ARRAY_TASK_COUNT", "4", 1);
+	setenv("SLURM_ARRAY_TASK_STEP", "1", 1);
+	auto_shard("auto", "2/4", "shard 2/4 from the Slurm array job 41");
+	/* Kubernetes: an Indexed Job of 3 completions, pod 1 */
+	setenv("JOB_COMPLETION_INDEX", "1", 1);
+	auto_shard("auto/3", "1/3", "shard 1/3 from the Kubernetes Indexed Job");
+	/* refused: Kubernetes gives no count; out of range; nothing set; a
+	 * Slurm array with a step; a malformed or missing variable */
+	setenv("JOB_COMPLETION_INDEX", "1", 1);
+	expect_usage_error("check " SWEEP " --shard auto", "use --shard auto/N");
+	setenv("JOB_COMPLETION_INDEX", "3", 1);
+	expect_usage_error("check " SWEEP " --shard auto/3", "not below 3");
+	clear_batch_env();
+	expect_usage_error("check " SWEEP " --shard auto", "neither a Slurm");
+	setenv("SLURM_ARRAY_TASK_ID", "4", 1);
+	setenv("SLURM_ARRAY_TASK_MIN", "0", 1);
+	setenv("SLURM_ARRAY_TASK_MAX", "6", 1);
+	setenv("SLURM_ARRAY_TASK_COUNT", "4", 1);
+	setenv("SLURM_ARRAY_TASK_STEP", "2", 1);
+	expect_usage_error("check " SWEEP " --shard auto", "not consecutive");
+	setenv("SLURM_ARRAY_TASK_STEP", "1", 1);
+	setenv("SLURM_ARRAY_TASK_MAX", "3", 1);
+	setenv("SLURM_ARRAY_TASK_ID", "2", 1);
+	expect_usage_error("check " SWEEP " --shard auto/5", "has 4 tasks");
+	setenv("SLURM_ARRAY_TASK_ID", "x4", 1);
+	expect_usage_error("check " SWEEP " --shard auto", "is not a number");
+	unsetenv("SLURM_ARRAY_TASK_ID");
+	setenv("SLURM_ARRAY_TASK_ID", "2", 1);
+	unsetenv("SLURM_ARRAY_TASK_COUNT");
+	expect_usage_error("check " SWEEP " --shard auto",
+	                   "SLURM_ARRAY_TASK_COUNT is not");
+	clear_batch_env();
+	expect_usage_error("check --shard auto/0", "--shard needs I/N");
+	/* a shard with no cell of a sweep that has some is empty, not bad */
+	run("check " SWEEP " --shard 40/50");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"cells\":[]"));
+}
+
+/* The reader takes what JSON is and refuses the rest, one line. */
+static void test_json_reader(void **state)
+{
+	static const struct { const char *text, *err; } bad[] = {
+		{ "", "line 1, column 1: expected a value" },
+		{ "[1,]", "column 4: expected a value" },
+		{ "{\"a\":1,\"a\":2}", "the key \"a\" twice" },
+		{ "\"\xc3\x28\"", "not UTF-8" },
+		{ "\"\xed\xa0\x80\"", "not UTF-8" },          /* a surrogate */
+		{ "\"\xc0\xaf\"", "not UTF-8" },              /* overlong */
+		{ "\"\\ud800\"", "without its low half" },
+		{ "\"\\udc00\"", "lone low surrogate" },
+		{ "\"\\u0000\"", "\\u0000" },
+		{ "\"a\tb\"", "control byte 0x09" },
+		{ "\"abc", "not closed" },
+		{ "01", "after the document" },
+		{ "1.", "no digit after '.'" },
+		{ "-", "a bad number" },
+		{ "1e", "exponent" },
+		{ "tru", "expected a value" },
+		{ "{\"a\" 1}", "expected ':'" },
+		{ "{1:2}", "expected a key" },
+		{ "[1 2]", "expected ',' or ']'" },
+		{ "{} {}", "after the document" },
+		{ "\n\n  ]", "line 3, column 3" },
+	};
+	char err[256], deep[200];
+	struct jr_value v;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (jr_parse(bad[i].text, strlen(bad[i].text), &v, err,
+		             sizeof(err)) == 0)
+			fail_msg("'%s' parsed", bad[i].text);
+		if (!strstr(err, bad[i].err))
+			fail_msg("'%s': '%s' lacks '%s'", bad[i].text, err, bad[i].err);
+		assert_null(strchr(err, '\n'));
+	}
+	memset(deep, '[', sizeof(deep));
+	assert_int_equal(jr_parse(deep, sizeof(deep), &v, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "nested more than 64"));
+	const char *good = " {\"s\":\"a\\\"\\u00e9\\ud83d\\ude00\\n\",\"n\":"
+	                   "18446744073709551615,\"f\":-1.5e+3,\"b\":[true,false,"
+	                   "null],\"e\":{}} ";
+	assert_int_equal(jr_parse(good, strlen(good), &v, err, sizeof(err)), 0);
+	assert_string_equal(jr_str(jr_get(&v, "s")),
+	                    "a\"\xc3\xa9\xf0\x9f\x98\x80\n");
+	uint64_t u;
+	assert_true(jr_u64(jr_get(&v, "n"), &u));
+	assert_true(u == UINT64_MAX);
+	assert_false(jr_u64(jr_get(&v, "f"), &u));
+	assert_string_equal(jr_get(&v, "f")->text, "-1.5e+3");
+	assert_int_equal(jr_get(&v, "b")->n, 3);
+	assert_int_equal(jr_get(&v, "e")->type, JR_OBJECT);
+	assert_null(jr_get(&v, "missing"));
+	jr_free(&v);
+	/* a NUL inside the text is no JSON either */
+	assert_int_equal(jr_parse("[1]\0", 4, &v, err, sizeof(err)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_reader),
+		cmocka_unit_test(test_shards_add_up),
+		cmocka_unit_test(test_failing_sweep),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_shard_auto),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
