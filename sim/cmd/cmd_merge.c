@@ -18,6 +18,7 @@
 #include "input.h"
 #include "json.h"
 #include "json_read.h"
+#include "report.h"
 #include "options.h"
 #include "shard.h"
 #include "verdict.h"
@@ -497,8 +498,12 @@ static void print_table(const struct merge *m)
 			continue;
 		printf("\n%s in %s: %s, expected %s\n  %s\n", c->reader, c->scenario,
 		       c->verdict, c->expected, c->detail);
+		char *replay = c->min ? sm_report_replay(c->min) : NULL;
 		if (c->min)
 			printf("  found:     %s\n  minimised: %s\n", c->found, c->min);
+		if (replay)
+			printf("  replay:    %s\n", replay);
+		free(replay);
 		if (c->min && c->trace && c->trace[0])
 			printf("  trace:     %s\n", c->trace);
 	}
