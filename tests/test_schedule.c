@@ -10,7 +10,7 @@
 static void test_round_trip(void **state)
 {
 	struct sm_schedule s = { 3, { { 0, SM_ACT_RESET }, { 17, SM_ACT_ROTATE_OUT },
-	                              { 30, SM_ACT_ROTATE_IN } }, 0 };
+	                              { 30, SM_ACT_ROTATE_IN } }, 0, 0 };
 	struct sm_schedule_line l;
 	char buf[256], err[128];
 	(void)state;
@@ -53,7 +53,7 @@ static void test_round_trip(void **state)
  * PATH#SYMBOL#ABI reader at a deep path); the form says its length. */
 static void test_long_names(void **state)
 {
-	struct sm_schedule s = { 1, { { 12, SM_ACT_OVERFLOW } }, 0 };
+	struct sm_schedule s = { 1, { { 12, SM_ACT_OVERFLOW } }, 0, 0 };
 	struct sm_schedule_line l;
 	char reader[3000], scn[2000], err[128];
 	(void)state;
