@@ -40,11 +40,12 @@ static void kernels(void)
 
 	printf("\nkernels:\n  %-22s the kernel as it is (Linux 6.12)\n", "base");
 	for (unsigned i = 0; (v = sm_variant_get(i)) != NULL; i++) {
-		printf("  %-22s", v->name);
-		for (int a = 0; a < SM_NARCH; a++)
+		printf("  %-22s (", v->name);
+		for (int a = 0, n = 0; a < SM_NARCH; a++)
 			if (v->arches & (1u << a))
-				printf(" %s", sm_arch_name((enum sm_arch)a));
-		printf("\n  %-22s %s\n  %-22s source: %s\n", "", v->what, "",
+				printf("%s%s", n++ ? ", " : "",
+				       sm_arch_name((enum sm_arch)a));
+		printf(")\n  %-22s %s\n  %-22s source: %s\n", "", v->what, "",
 		       v->source);
 	}
 }
