@@ -549,6 +549,29 @@ static void test_kernel_diff_broke(void **state)
 	assert_non_null(strstr(r.out, ":-;kernel=reset_prev_count\""));
 }
 
+/* model --kernel shows the variant's page updates; plot names it. */
+static void test_kernel_model_plot(void **state)
+{
+	char args[700], svg[600];
+	(void)state;
+	run("model traces/x86_reset.scn --kernel reset_prev_count --json");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"action\":\"reset\",\"event\":"
+	                              "\"instructions\",\"cpu\":0,\"kernel\":"
+	                              "\"reset_prev_count\""));
+	assert_non_null(strstr(r.out, "\"offset\":140737488354327,")); /* 2^47-1001 */
+	run("model traces/x86_reset.scn --json");
+	assert_null(strstr(r.out, "\"kernel\":"));
+	assert_non_null(strstr(r.out, "\"offset\":-140737488356329,"));
+	snprintf(svg, sizeof(svg), "%s/k.svg", tmpdir());
+	snprintf(args, sizeof(args), "plot x86_reset --kernel reset_prev_count "
+	         "-o %s", svg);
+	run(args);
+	assert_int_equal(r.status, 0);
+	slurp(svg, r.out, sizeof(r.out));
+	assert_non_null(strstr(r.out, "(x86_64, kernel reset_prev_count)"));
+}
+
 static void test_kernel_bad_input(void **state)
 {
 	(void)state;
@@ -562,6 +585,10 @@ static void test_kernel_bad_input(void **state)
 	expect_usage_error("check --kernel-diff reset_prev_count --tap",
 	                   "not --tap or --junit");
 	expect_usage_error("model --kernel nosuch x86_reset", "unknown kernel");
+	expect_usage_error("model traces/x86_reset.scn --kernel userpage_wmb",
+	                   "applies to arm64, riscv64 only, not x86_64");
+	expect_usage_error("plot x86_reset --kernel userpage_wmb -o /dev/null",
+	                   "applies to arm64, riscv64 only");
 	expect_usage_error("replay 'x86_64:unicorn:reference:x86_reset:-;"
 	                   "kernel=userpage_wmb'", "applies to arm64, riscv64");
 	expect_usage_error("replay 'x86_64:unicorn:reference:x86_reset:-;"
@@ -599,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_kernel_diff),
 		cmocka_unit_test(test_kernel_diff_broke),
+		cmocka_unit_test(test_kernel_model_plot),
 		cmocka_unit_test(test_kernel_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

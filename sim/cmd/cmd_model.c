@@ -258,8 +258,10 @@ static int parse_args(int argc, char **argv, struct printer *p,
 			p->json = true;
 		else if (c == O_COMPARE)
 			return cmd_model_compare(op.arg);
-		else if (c == O_KERNEL && take_kernel(p, op.arg) < 0)
-			return 2;
+		else if (c == O_KERNEL) {
+			if (take_kernel(p, op.arg) < 0)
+				return 2;
+		}
 		else if (*path)
 			return usage_error("model: unexpected argument '%s' "
 			                   "(one scenario at a time)", op.arg);
