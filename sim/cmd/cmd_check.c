@@ -482,7 +482,8 @@ static void note_skipped(const struct plan *p)
 {
 	for (int a = 0; a < SM_NARCH && !p->o.json; a++) {
 		if (sm_blob_for((enum sm_arch)a) ||
-		    (p->o.arch >= 0 && p->o.arch != a))
+		    (p->o.arch >= 0 && p->o.arch != a) ||
+		    !(sm_kernel_arches(p->o.kernel | p->o.diff) & (1u << a)))
 			continue;
 		unsigned n = 0;
 		for (unsigned i = 0; i < p->nscn; i++) {
