@@ -790,9 +790,14 @@ static void print_table(const struct plan *p)
 		const struct job *j = &p->jobs[i];
 		const char *arch = sm_arch_name(j->scn->cfg.arch);
 		if (arch != prev_arch) {
-			printf("%s%s, %s engine, bound %u%s\n", prev_arch ? "\n" : "",
+			char kn[256], kernel[280] = "";
+			if (p->o.kernel_given || j->scn->cfg.kernel) /* not base */
+				snprintf(kernel, sizeof(kernel), ", kernel %s",
+				         sm_kernel_text(j->scn->cfg.kernel, kn,
+				                        sizeof(kn)));
+			printf("%s%s, %s engine, bound %u%s%s\n", prev_arch ? "\n" : "",
 			       arch, sm_engine_name(p->o.engine), p->o.x.bound,
-			       p->o.x.random_runs ? ", random" : "");
+			       p->o.x.random_runs ? ", random" : "", kernel);
 			print_filter(p, j->scn->cfg.arch);
 			printf("%-18s %-18s %-12s %-12s %8s  %s\n", "reader", "scenario",
 			       "verdict", "expected", "runs", "counterexample (minimised)");
