@@ -5,7 +5,8 @@
  * Owns: the options, the cells (arch x reader x scenario) and the workers
  * that explore them (-j), the expected verdicts of built-in readers, the
  * table / JSON output, counterexample trace files and the exit status
- * (DESIGN.md §8).  Exploration itself is explore.c; the JUnit and TAP
+ * (DESIGN.md §8), and --kernel-diff: the sweep on two kernels and the
+ * cells whose verdict changed.  Exploration itself is explore.c; the JUnit and TAP
  * reports are report.c's, from the cells this file hands it.
  */
 #include <dirent.h>

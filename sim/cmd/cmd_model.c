@@ -1,11 +1,12 @@
 /*
- * cmd_model.c — `selfmon model SCENARIO [--json]`.
+ * cmd_model.c — `selfmon model SCENARIO [--json] [--kernel K]`.
  *
  * Owns: driving the model through a scenario's timed actions with no reader
  * running, and printing each page update with the ground truth at that
  * instant, as JSON Lines or as a table.  It must not interpret scenario
  * syntax (scenario.c) nor decide kernel behaviour (model/).  `--compare
- * TRACE` reads a hw trace and prints what sim/hw/hw_compare.c finds.
+ * TRACE` reads a hw trace and prints what sim/hw/hw_compare.c finds;
+ * `--kernel K` plays the scenario under kernel variants (model/variant.c).
  */
 #define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
