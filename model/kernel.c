@@ -100,6 +100,12 @@ static void counter_release(struct sm_model *m, int c)
 	struct sm_counter *r = &m->cpu[m->task_cpu].ctr[c];
 
 	counter_write(m, c, sm_counter_value(m, m->task_cpu, c));
+	/* riscv64 pmu_sbi_ctr_stop() clears the counter's scounteren bit of
+	 * a mapped event; variant riscv_keep_scounteren keeps it (until
+	 * pmu_sbi_event_unmapped(), which the model never runs) */
+	if (SM_KV(m, SM_KV_RISCV_KEEP_SCOUNTEREN) && r->owner >= 0 &&
+	    RULES(m)->user_read(&m->cfg, &m->ev[r->owner]))
+		m->cpu[m->task_cpu].kept |= 1u << c;
 	r->owner = -1;
 }
 
@@ -473,6 +479,22 @@ static int overflow_now(struct sm_model *m, int i)
 	return 1;
 }
 
+/* Kernel variant reset_prev_count (variant.c; the 2023 perf-list patch
+ * "perf/x86: fixes a potential perf_event reset failure"): the reset
+ * leaves prev_count as a reload (x86_perf_event_set_period()) would, the
+ * counter's value sign-extended from its width, so the page's offset =
+ * count - prev_count is what a sign-extending reader adds its rdpmc to.
+ * The counter update shifts both values up first: counting is unchanged. */
+static void reset_prev_count(struct sm_model *m, struct sm_event *e)
+{
+	unsigned s = 64 - m->cfg.width;
+
+	if (!SM_KV(m, SM_KV_RESET_PREV_COUNT) || e->state != SM_ACTIVE ||
+	    e->counter < 0 || e->cfg.type == SM_EV_SOFTWARE || s >= 64)
+		return;
+	e->prev_count = (uint64_t)((int64_t)(e->prev_count << s) >> s);
+}
+
 /* _perf_event_reset(): perf_event_read() (updates count and prev_count),
  * count = 0, perf_event_update_userpage(). */
 static int reset(struct sm_model *m, int i)
@@ -480,6 +502,7 @@ static int reset(struct sm_model *m, int i)
 	struct sm_event *e = &m->ev[i];
 
 	event_update(m, e);
+	reset_prev_count(m, e);
 	truth_sync(m, e);
 	e->count = 0;
 	e->truth = 0;
@@ -618,6 +641,11 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 		if (m->cfg.arch == SM_X86_64)
 			return fail(err, n, "applies to arm64 and riscv64 only "
 			            "(x86 stores are seen in program order)", name);
+		/* variant userpage_wmb: smp_wmb() in
+		 * perf_event_update_userpage() orders the closing ++lock
+		 * after the field stores, so it cannot land early */
+		if (SM_KV(m, SM_KV_USERPAGE_WMB))
+			return 0;
 		return sm_model_lock_early(m);
 	}
 	sm_model_flush(m); /* the writer finishes one update before the next */
@@ -873,6 +901,9 @@ enum sm_fault sm_model_riscv_csr(const struct sm_model *m, unsigned csr,
 	int owner = m->cpu[m->task_cpu].ctr[c].owner;
 	if (owner >= 0 && m->cfg.user_access == 1)
 		ok = RULES(m)->user_read(&m->cfg, &m->ev[owner]);
+	/* variant riscv_keep_scounteren: pmu_sbi_ctr_stop() left the bit */
+	if (m->cfg.user_access == 1 && (m->cpu[m->task_cpu].kept >> c & 1))
+		ok = true;
 	if (!ok)
 		return SM_FAULT_ILL;
 	*val = sm_counter_value(m, m->task_cpu, c);
@@ -903,6 +934,10 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 {
 	if (cfg->arch >= SM_NARCH)
 		return fail(err, n, "unknown arch", "config");
+	if (cfg->kernel >> SM_NVARIANTS ||
+	    !(sm_kernel_arches(cfg->kernel) & (1u << cfg->arch)))
+		return fail(err, n, "a kernel variant that does not apply to "
+		            "this arch", "config");
 	if (cfg->ncpus < 1 || cfg->ncpus > SM_MAX_CPUS || cfg->task_cpu >= cfg->ncpus)
 		return fail(err, n, "bad cpu count or task cpu", "config");
 	if (cfg->nevents < 1 || cfg->nevents > SM_MAX_EVENTS)

@@ -120,8 +120,41 @@ struct sm_event_cfg {
 	uint32_t rate;     /* events per cycle while counting */
 };
 
+/* Kernel variants (variant.c): proposed kernel changes, one behaviour
+ * each; sm_config.kernel holds 1 << SM_KV_* of those switched on, 0 is
+ * the kernel as it is (`base`). */
+enum sm_kernel_variant {
+	SM_KV_RESET_PREV_COUNT,      /* x86: reset leaves prev_count sign-
+	                              * extended (kernel.c reset()) */
+	SM_KV_RISCV_KEEP_SCOUNTEREN, /* riscv: stop keeps the scounteren bit
+	                              * (kernel.c sm_model_riscv_csr()) */
+	SM_KV_USERPAGE_WMB,          /* arm64/riscv: smp_wmb() in the page
+	                              * update (kernel.c, lock_early) */
+	SM_NVARIANTS
+};
+
+struct sm_variant {
+	const char *name;
+	unsigned arches;    /* 1 << enum sm_arch where it applies */
+	const char *what;   /* one line */
+	const char *source; /* the patch or proposal it stands for */
+};
+
+const struct sm_variant *sm_variant_get(unsigned i); /* NULL past the end */
+int sm_variant_from_name(const char *name);          /* -1 if unknown */
+/* "base" or NAME[,NAME...] into bits; arch -1: any arch.  0, or -1 with
+ * one line in err. */
+int sm_kernel_parse(const char *list, int arch, unsigned *bits, char *err,
+                    size_t n);
+int sm_kernel_check_arch(unsigned bits, enum sm_arch arch, char *err,
+                         size_t n);
+unsigned sm_kernel_arches(unsigned bits); /* 1 << arch where all apply */
+const char *sm_kernel_text(unsigned bits, char *buf, size_t n); /* "base" */
+#define SM_KV(m, v) (((m)->cfg.kernel >> (v)) & 1u)
+
 struct sm_config {
 	enum sm_arch arch;
+	unsigned kernel;      /* 1 << enum sm_kernel_variant; 0 = base */
 	/* PMU */
 	unsigned gp;          /* x86 general counters / arm64 event counters */
 	unsigned fixed;       /* x86 fixed counters */
@@ -165,6 +198,8 @@ struct sm_cpu {
 	uint16_t shift;
 	uint64_t offset_ns;
 	uint64_t epoch_cyc, epoch_ns;
+	uint32_t kept;      /* riscv_keep_scounteren: scounteren bits left set
+	                     * by a stopped counter (1 << counter) */
 	struct sm_counter ctr[SM_MAX_COUNTERS];
 };
 

@@ -890,6 +890,21 @@ static int d_writer(struct parser *p)
 	            "remote)", t->s);
 }
 
+/* kernel NAME[,NAME...]: the kernel variants (variant.c) the scenario
+ * runs under; `base` is the kernel as it is.  After `arch`. */
+static int d_kernel(struct parser *p)
+{
+	char why[200];
+	struct tok *t = positional(p, 1, "kernel name (base or a variant)");
+
+	if (!t)
+		return -1;
+	if (sm_kernel_parse(t->s, (int)p->cfg->arch, &p->cfg->kernel, why,
+	                    sizeof(why)) < 0)
+		return fail(p, t->col, "%s", why);
+	return no_more(p, 2);
+}
+
 static void insert_action(struct sm_scenario *s,
                           const struct sm_timed_action *ta)
 {
@@ -1009,7 +1024,7 @@ static const struct directive {
 	{ "arch", d_arch },     { "pmu", d_pmu },     { "clock", d_clock },
 	{ "cpu", d_cpu },       { "task", d_task },   { "event", d_event },
 	{ "writer", d_writer }, { "at", d_at },       { "end", d_end },
-	{ "check", d_check },
+	{ "check", d_check },   { "kernel", d_kernel },
 };
 
 /* ---- lines -------------------------------------------------------------- */

@@ -462,6 +462,139 @@ static void test_explain_bug(void **state)
 	expect_usage_error("explain-bug nosuch", "unknown reader 'nosuch'");
 }
 
+/* The diff's cell of READER (its JSON object; the test fails without). */
+static const char *diff_cell(const char *json, const char *reader)
+{
+	char pat[128];
+	snprintf(pat, sizeof(pat), "\"reader\":\"%s\",", reader);
+	const char *p = strstr(json, pat);
+	if (!p)
+		fail_msg("no cell of %s in %.400s", reader, json);
+	return p;
+}
+
+/* check --kernel-diff V on the corpus: the cells each variant flips. */
+static void test_kernel_diff(void **state)
+{
+	(void)state;
+	/* the reset quirk stops hurting the sign-extending reader that
+	 * failed only through it; the reference's correction still passes */
+	run("check --kernel-diff reset_prev_count --scenario x86_reset --json");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"changed\":1,\"broke\":0"));
+	const char *c = diff_cell(r.out, "no_zero_ext_fix");
+	assert_non_null(strstr(c, "\"old\":\"WRONG_VALUE\",\"new\":\"PASS\""));
+	assert_null(strstr(r.out, "\"reader\":\"reference\""));
+	run("check --kernel-diff reset_prev_count --scenario x86_reset");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "WRONG_VALUE  -> PASS"));
+	assert_non_null(strstr(r.out, "1 changed, 0 broke"));
+	if (arch_built("riscv64")) { /* SIGILL becomes a stale, discarded read */
+		run("check --kernel-diff riscv_keep_scounteren --scenario "
+		    "riscv64_rotate --json");
+		assert_int_equal(r.status, 0);
+		c = diff_cell(r.out, "reference");
+		assert_non_null(strstr(c, "\"old\":\"FAULT\",\"new\":\"PASS\""));
+		c = diff_cell(r.out, "no_recheck"); /* no seqlock: now silent */
+		assert_non_null(strstr(c, "\"new\":\"WRONG_VALUE\""));
+		assert_non_null(strstr(c, ";kernel=riscv_keep_scounteren\""));
+	}
+	if (arch_built("arm64")) { /* lock_early cannot happen */
+		run("check --kernel-diff userpage_wmb --scenario arm64_remote --json");
+		assert_int_equal(r.status, 0);
+		c = diff_cell(r.out, "reference");
+		assert_non_null(strstr(c, "\"old\":\"WRONG_VALUE\",\"new\":"
+		                          "\"PASS\""));
+	}
+}
+
+/* A cell that passed and fails under the variant: exit 1, and the new
+ * side's counterexample replays under the variant (and passes without). */
+static void test_kernel_diff_broke(void **state)
+{
+	char path[600], args[1400], line[512];
+	(void)state;
+	snprintf(path, sizeof(path), "%s/reset_only.scn", tmpdir());
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("arch x86_64\nevent instructions counter=fixed0\n"
+	      "at 1000 reset\nend 2000\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(args, sizeof(args), "check no_sext --scenario %s --bound 0 "
+	         "--kernel-diff reset_prev_count --json", path);
+	run(args);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "\"old\":\"PASS\",\"new\":"
+	                              "\"WRONG_VALUE\",\"broke\":true"));
+	char *p = strstr(r.out, "\"counterexample\":\"");
+	assert_non_null(p);
+	p += strlen("\"counterexample\":\"");
+	size_t n = strcspn(p, "\"");
+	assert_true(n < sizeof(line));
+	memcpy(line, p, n);
+	line[n] = 0;
+	assert_non_null(strstr(line, ";kernel=reset_prev_count"));
+	snprintf(args, sizeof(args), "replay '%s'", line);
+	run(args);
+	assert_int_equal(r.status, 1);
+	assert_true(!strncmp(r.out, "WRONG_VALUE", 11));
+	snprintf(args, sizeof(args), "replay '%s' --kernel base", line);
+	run(args);
+	assert_int_equal(r.status, 0);
+	/* check under the variant writes the kernel into its lines */
+	snprintf(args, sizeof(args), "check no_sext --scenario %s --bound 0 "
+	         "--kernel reset_prev_count --json --no-traces", path);
+	run(args);
+	assert_non_null(strstr(r.out, "\"kernel\":\"reset_prev_count\""));
+	assert_non_null(strstr(r.out, ":-;kernel=reset_prev_count\""));
+}
+
+/* model --kernel shows the variant's page updates; plot names it. */
+static void test_kernel_model_plot(void **state)
+{
+	char args[700], svg[600];
+	(void)state;
+	run("model traces/x86_reset.scn --kernel reset_prev_count --json");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"action\":\"reset\",\"event\":"
+	                              "\"instructions\",\"cpu\":0,\"kernel\":"
+	                              "\"reset_prev_count\""));
+	assert_non_null(strstr(r.out, "\"offset\":140737488354327,")); /* 2^47-1001 */
+	run("model traces/x86_reset.scn --json");
+	assert_null(strstr(r.out, "\"kernel\":"));
+	assert_non_null(strstr(r.out, "\"offset\":-140737488356329,"));
+	snprintf(svg, sizeof(svg), "%s/k.svg", tmpdir());
+	snprintf(args, sizeof(args), "plot x86_reset --kernel reset_prev_count "
+	         "-o %s", svg);
+	run(args);
+	assert_int_equal(r.status, 0);
+	slurp(svg, r.out, sizeof(r.out));
+	assert_non_null(strstr(r.out, "(x86_64, kernel reset_prev_count)"));
+}
+
+static void test_kernel_bad_input(void **state)
+{
+	(void)state;
+	expect_usage_error("check --kernel-diff base", "--kernel-diff needs a "
+	                   "variant");
+	expect_usage_error("check --kernel fast", "unknown kernel 'fast'");
+	expect_usage_error("check --kernel userpage_wmb --arch x86_64",
+	                   "'userpage_wmb' applies to arm64, riscv64 only");
+	expect_usage_error("check --kernel-diff userpage_wmb --scenario x86_reset",
+	                   "x86_reset.scn: kernel variant 'userpage_wmb' applies");
+	expect_usage_error("check --kernel-diff reset_prev_count --tap",
+	                   "not --tap or --junit");
+	expect_usage_error("model --kernel nosuch x86_reset", "unknown kernel");
+	expect_usage_error("model traces/x86_reset.scn --kernel userpage_wmb",
+	                   "applies to arm64, riscv64 only, not x86_64");
+	expect_usage_error("plot x86_reset --kernel userpage_wmb -o /dev/null",
+	                   "applies to arm64, riscv64 only");
+	expect_usage_error("replay 'x86_64:unicorn:reference:x86_reset:-;"
+	                   "kernel=userpage_wmb'", "applies to arm64, riscv64");
+	expect_usage_error("replay 'x86_64:unicorn:reference:x86_reset:-;"
+	                   "kernel=nosuch'", "unknown kernel 'nosuch'");
+}
+
 static void test_list(void **state)
 {
 	(void)state;
@@ -471,6 +604,9 @@ static void test_list(void **state)
 		assert_non_null(strstr(r.out, sm_readers[i].name));
 	assert_non_null(strstr(r.out, "x86_reset"));
 	assert_non_null(strstr(r.out, "rotate_out"));
+	assert_non_null(strstr(r.out, "reset_prev_count"));
+	assert_non_null(strstr(r.out, "riscv_keep_scounteren"));
+	assert_non_null(strstr(r.out, "userpage_wmb"));
 }
 
 int main(void)
@@ -488,6 +624,10 @@ int main(void)
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_explain_bug),
 		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_kernel_diff),
+		cmocka_unit_test(test_kernel_diff_broke),
+		cmocka_unit_test(test_kernel_model_plot),
+		cmocka_unit_test(test_kernel_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

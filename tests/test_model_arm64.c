@@ -356,6 +356,34 @@ static void test_remote_lock_early(void **state)
 	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), -1);
 }
 
+/* Variant userpage_wmb: smp_wmb() keeps the closing ++lock after the
+ * field stores, so lock_early does not apply (0) and the same reset as
+ * above lands in program order: lock 3, index, offset 0, ... */
+static void test_userpage_wmb(void **state)
+{
+	struct sm_config c = arm_cfg();
+	(void)state;
+	add_event(&c, "l1d", SM_EV_OTHER, 2, false);
+	c.writer = SM_WRITER_REMOTE;
+	c.kernel = 1u << SM_KV_USERPAGE_WMB;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	unsigned n = sm_model_pending(&m);
+	assert_int_equal(sm_model_store_step(&m), 8);  /* lock 3 */
+	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 0);
+	assert_int_equal(sm_model_pending(&m), n - 1);
+	assert_int_equal(pc->lock, 3);
+	assert_int_equal(sm_model_store_step(&m), 12); /* index */
+	assert_int_equal(sm_model_store_step(&m), 16); /* offset = count */
+	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 0);
+	assert_int_equal(pc->lock, 3);
+	sm_model_flush(&m);
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->offset, -(int64_t)(0x80000000ull + 101));
+}
+
 /* The arm64 shift clamp: the page gets shift 31 and mult >> 1 while
  * time_zero was computed with the unclamped values. */
 static void test_shift_clamp(void **state)
@@ -392,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_clock_is_global),
 		cmocka_unit_test(test_sched_in_writes_twice),
 		cmocka_unit_test(test_remote_lock_early),
+		cmocka_unit_test(test_userpage_wmb),
 		cmocka_unit_test(test_shift_clamp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

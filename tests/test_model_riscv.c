@@ -77,6 +77,34 @@ static void test_user_access_modes(void **state)
 	assert_int_equal(sm_model_riscv_csr(&m, 0xB00, &v), SM_FAULT_ILL);
 }
 
+/* A rotation out of hpmcounter3: pmu_sbi_ctr_stop() clears its
+ * scounteren bit, so csrr traps.  Variant riscv_keep_scounteren keeps the
+ * bit: csrr reads the stopped counter, frozen at 2^47 + 1 + 40, while the
+ * page says index 0 (lock 2 -> 4: the seqlock sees the change). */
+static void test_keep_scounteren(void **state)
+{
+	struct sm_config c;
+	uint64_t v;
+	(void)state;
+	sm_config_default(&c, SM_RISCV64);
+	add_event(&c, "l1d", SM_EV_OTHER, 3, false);
+	for (int keep = 0; keep < 2; keep++) {
+		c.kernel = keep ? 1u << SM_KV_RISCV_KEEP_SCOUNTEREN : 0;
+		init_model(&m, &c);
+		sm_model_advance(&m, 40);
+		assert_int_equal(csr(0xC03), (1ull << 47) + 1 + 40);
+		assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 1);
+		sm_model_advance(&m, 10);
+		assert_int_equal(sm_model_page(&m, 0)->index, 0);
+		assert_int_equal(sm_model_riscv_csr(&m, 0xC03, &v),
+		                 keep ? SM_OK : SM_FAULT_ILL);
+		if (keep)
+			assert_int_equal(v, (1ull << 47) + 1 + 40);
+		/* a counter no mapped event used keeps trapping */
+		assert_int_equal(sm_model_riscv_csr(&m, 0xC04, &v), SM_FAULT_ILL);
+	}
+}
+
 /* hpm overflow at 48 bits with left = 100 and reload with 2^47 - 1. */
 static void test_hpm_overflow_and_reset(void **state)
 {
@@ -224,6 +252,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_index_and_width),
+		cmocka_unit_test(test_keep_scounteren),
 		cmocka_unit_test(test_user_access_modes),
 		cmocka_unit_test(test_hpm_overflow_and_reset),
 		cmocka_unit_test(test_cap_needs_counter),

@@ -122,6 +122,37 @@ static void test_reset_quirk(void **state)
 	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 50 - (1ull << 48));
 }
 
+/* Variant reset_prev_count: the same reset leaves prev_count as a reload
+ * would, raw sign-extended from 48 bits: 0x800000000001 + 100 - 2^48, so
+ * offset = 0 - that = 2^47 - 1 - 100, and a sign-extending reader gets
+ * the count; a zero-extending one is now off by 2^48 (as after any
+ * reload).  Counting goes on unchanged: read(2) 50 events later says 50. */
+static void test_reset_prev_count(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_truth t;
+	uint64_t buf[3];
+	(void)state;
+	c.kernel = 1u << SM_KV_RESET_PREV_COUNT;
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->offset, (int64_t)(MAXP - 100));
+	sm_model_advance(&m, 50);
+	uint64_t raw = rdpmc(1u << 30);
+	assert_int_equal(raw, 0x800000000001ull + 150);
+	sm_model_truth(&m, 0, &t);
+	assert_int_equal(t.count, 50);
+	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 50);
+	assert_int_equal((uint64_t)pc->offset + zext(raw, W), 50 + (1ull << 48));
+	assert_int_equal(sm_model_read(&m, 0, buf, sizeof(buf)), 24);
+	assert_int_equal(buf[0], 50);
+}
+
 /* A counter loaded with left = 100 wraps after 100 events: the PMI
  * updates count (100), period_left = 0 -> left = period = 2^47-1, reload. */
 static void check_natural_overflow(uint64_t max_period)
@@ -677,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_mmap_page),
 		cmocka_unit_test(test_counting_and_time),
 		cmocka_unit_test(test_reset_quirk),
+		cmocka_unit_test(test_reset_prev_count),
 		cmocka_unit_test(test_overflow_47),
 		cmocka_unit_test(test_overflow_31),
 		cmocka_unit_test(test_injected_overflow),

@@ -365,6 +365,24 @@ static void test_design_example(void **state)
 	assert_int_equal(s->end, 10000);
 }
 
+/* kernel NAME[,NAME...]: the variants as bits; base is none. */
+static void test_kernel_variants(void **state)
+{
+	struct sm_scenario sc, *s;
+
+	(void)state;
+	s = parse_ok(&sc, "end 100\n");
+	assert_int_equal(s->cfg.kernel, 0);
+	s = parse_ok(&sc, "kernel reset_prev_count\n");
+	assert_int_equal(s->cfg.kernel, 1u << SM_KV_RESET_PREV_COUNT);
+	s = parse_ok(&sc, "kernel base\n");
+	assert_int_equal(s->cfg.kernel, 0);
+	s = parse_ok(&sc, "arch riscv64\nkernel riscv_keep_scounteren,"
+	             "userpage_wmb\n");
+	assert_int_equal(s->cfg.kernel, (1u << SM_KV_RISCV_KEEP_SCOUNTEREN) |
+	                                (1u << SM_KV_USERPAGE_WMB));
+}
+
 /* check expect=V names a verdict of verdict.h that one run can get. */
 static void test_check_expect(void **state)
 {
@@ -575,6 +593,14 @@ static const struct bad bad_cases[] = {
 	{ "pmu\tgp=4 \t fixed=9\n", "t.scn:1:18: fixed out of range (0..4)" },
 	{ "pmu gp=4 # fixed=9\nevent x#comment\nevent x\n",
 	  "t.scn:3:7: duplicate event 'x'" },
+	{ "kernel userpage_wmb\n", "t.scn:1:8: kernel variant 'userpage_wmb' "
+	  "applies to arm64, riscv64 only, not x86_64" },
+	{ "arch arm64\nkernel reset_prev_count\n", "t.scn:2:8: kernel variant "
+	  "'reset_prev_count' applies to x86_64 only, not arm64" },
+	{ "kernel fast\n", "t.scn:1:8: unknown kernel 'fast' (base, or a "
+	  "variant from 'selfmon list')" },
+	{ "kernel\n", "t.scn:1:7: missing kernel name (base or a variant)" },
+	{ "kernel base extra\n", "t.scn:1:13: unexpected 'extra'" },
 };
 
 static void test_bad(void **state)
@@ -726,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_arch_resets_and_numbers),
 		cmocka_unit_test(test_design_example),
 		cmocka_unit_test(test_check_expect),
+		cmocka_unit_test(test_kernel_variants),
 		cmocka_unit_test(test_many_actions),
 		cmocka_unit_test(test_line_too_long),
 		cmocka_unit_test(test_small_err_buffer),

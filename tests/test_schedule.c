@@ -10,7 +10,7 @@
 static void test_round_trip(void **state)
 {
 	struct sm_schedule s = { 3, { { 0, SM_ACT_RESET }, { 17, SM_ACT_ROTATE_OUT },
-	                              { 30, SM_ACT_ROTATE_IN } }, 0 };
+	                              { 30, SM_ACT_ROTATE_IN } }, 0, 0 };
 	struct sm_schedule_line l;
 	char buf[256], err[128];
 	(void)state;
@@ -53,7 +53,7 @@ static void test_round_trip(void **state)
  * PATH#SYMBOL#ABI reader at a deep path); the form says its length. */
 static void test_long_names(void **state)
 {
-	struct sm_schedule s = { 1, { { 12, SM_ACT_OVERFLOW } }, 0 };
+	struct sm_schedule s = { 1, { { 12, SM_ACT_OVERFLOW } }, 0, 0 };
 	struct sm_schedule_line l;
 	char reader[3000], scn[2000], err[128];
 	(void)state;
@@ -101,6 +101,43 @@ static void test_refused(void **state)
 	refused("", "expected ARCH");
 	refused("x86_64:unicorn:r:s:-;drop=reset", "expected ;dropped=");
 	refused("x86_64:unicorn:r:s:-;dropped=bogus", "unknown action");
+	refused("x86_64:unicorn:r:s:-;kernel=fast", "unknown kernel 'fast'");
+	refused("x86_64:unicorn:r:s:-;kernel=", "bad kernel list");
+}
+
+/* The kernel a line ran under: ";kernel=" after ";dropped=", named once
+ * given (";kernel=base" too), absent for a line of the kernel as it is. */
+static void test_kernel_suffix(void **state)
+{
+	struct sm_schedule s = { 1, { { 7, SM_ACT_RESET } },
+	                         1u << SM_ACT_ROTATE_OUT,
+	                         SM_SCHED_KERNEL | 1u << SM_KV_RESET_PREV_COUNT };
+	struct sm_schedule_line l;
+	char buf[256], err[128];
+	(void)state;
+	sm_schedule_format(buf, sizeof(buf), SM_X86_64, SM_ENGINE_UNICORN, "r",
+	                   "s", &s);
+	assert_string_equal(buf, "x86_64:unicorn:r:s:reset@7;dropped=rotate_out"
+	                         ";kernel=reset_prev_count");
+	assert_int_equal(sm_schedule_parse(buf, &l, err, sizeof(err)), 0);
+	assert_int_equal(l.sched.kernel, s.kernel);
+	assert_int_equal(l.sched.dropped, s.dropped);
+	assert_int_equal(l.sched.n, 1);
+	sm_schedule_line_free(&l);
+	s.kernel = SM_SCHED_KERNEL;
+	sm_schedule_format(buf, sizeof(buf), SM_X86_64, SM_ENGINE_UNICORN, "r",
+	                   "s", &s);
+	assert_string_equal(buf, "x86_64:unicorn:r:s:reset@7;dropped=rotate_out"
+	                         ";kernel=base");
+	s.kernel = 0;
+	s.dropped = 0;
+	sm_schedule_format(buf, sizeof(buf), SM_X86_64, SM_ENGINE_UNICORN, "r",
+	                   "s", &s);
+	assert_string_equal(buf, "x86_64:unicorn:r:s:reset@7");
+	assert_int_equal(sm_schedule_parse("x86_64:unicorn:r:s:-;kernel=base", &l,
+	                                   err, sizeof(err)), 0);
+	assert_int_equal(l.sched.kernel, SM_SCHED_KERNEL);
+	sm_schedule_line_free(&l);
 }
 
 int main(void)
@@ -109,6 +146,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_long_names),
+		cmocka_unit_test(test_kernel_suffix),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

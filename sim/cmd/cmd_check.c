@@ -5,7 +5,8 @@
  * Owns: the options, the cells (arch x reader x scenario) and the workers
  * that explore them (-j), the expected verdicts of built-in readers, the
  * table / JSON output, counterexample trace files and the exit status
- * (DESIGN.md §8).  Exploration itself is explore.c; the JUnit and TAP
+ * (DESIGN.md §8), and --kernel-diff: the sweep on two kernels and the
+ * cells whose verdict changed.  Exploration itself is explore.c; the JUnit and TAP
  * reports are report.c's, from the cells this file hands it.
  */
 #include <dirent.h>
@@ -53,6 +54,9 @@ struct job {
 struct opts {
 	bool json, explore_stats, arch_all, no_traces, tap;
 	const char *junit;       /* --junit FILE */
+	bool kernel_given;       /* --kernel: every scenario's kernel */
+	unsigned kernel;         /* ... its variants (1 << SM_KV_*) */
+	unsigned diff;           /* --kernel-diff NAME: variant bit(s), 0 none */
 	int arch; /* -1: all built */
 	enum sm_engine_kind engine;
 	struct sm_explore_opts x;
@@ -117,7 +121,15 @@ static const char usage[] =
 	"  --no-traces     write none\n"
 	"  --json          one JSON document with every verdict\n"
 	"  --tap           TAP version 13 on standard output instead of the table\n"
-	"  --junit FILE    also write a JUnit XML report (a test case per cell)\n\n"
+	"  --junit FILE    also write a JUnit XML report (a test case per cell)\n"
+	"  --kernel K      run the model as kernel K: base (the kernel as it\n"
+	"                  is) or variants V[,V...] from 'selfmon list'; the\n"
+	"                  scenarios of arches a variant does not apply to are\n"
+	"                  skipped (default: each scenario's own 'kernel' line)\n"
+	"  --kernel-diff V run the sweep on the kernel (--kernel, or each\n"
+	"                  scenario's) and again with variant V added; print\n"
+	"                  only the cells whose verdict changed.  Exit status 0\n"
+	"                  when no cell that passed fails under V, 1 otherwise\n\n"
 	"Verdicts: PASS (no schedule within the bound breaks the reader),\n"
 	"WRONG_VALUE, FAULT, LIVELOCK, and INCOMPLETE: no failure found, but a\n"
 	"schedule was still retrying at the step budget while the kernel kept\n"
@@ -146,6 +158,7 @@ static int number_arg(const char *opt, const char *v, uint64_t max,
 enum {
 	O_JSON = SM_OPT_LONG, O_NO_TRACES, O_ARCH, O_ENGINE, O_SCENARIO, O_SHARD,
 	O_ABI, O_TRACES, O_BOUND, O_RANDOM, O_TIME_LIMIT, O_SEED, O_TAP, O_JUNIT,
+	O_KERNEL, O_KERNEL_DIFF,
 };
 
 static const struct sm_optdef options[] = {
@@ -165,6 +178,8 @@ static const struct sm_optdef options[] = {
 	{ "seed", required_argument, O_SEED, NULL },
 	{ "tap", no_argument, O_TAP, NULL },
 	{ "junit", required_argument, O_JUNIT, "a file" },
+	{ "kernel", required_argument, O_KERNEL, "base or V[,V...]" },
+	{ "kernel-diff", required_argument, O_KERNEL_DIFF, "a variant" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
 };
@@ -251,6 +266,26 @@ static int take_number(struct opts *o, int c, const char *val, bool *seeded)
 	return number_arg("--seed", val, UINT64_MAX, &o->x.seed) ? 2 : 0;
 }
 
+/* --kernel LIST and --kernel-diff V: 0, or 2 after the error line. */
+static int take_kernel(struct opts *o, int c, const char *val)
+{
+	char why[200];
+	unsigned bits;
+
+	if (sm_kernel_parse(val, -1, &bits, why, sizeof(why)) < 0)
+		return usage_error("check: %s", why);
+	if (c == O_KERNEL) {
+		o->kernel_given = true;
+		o->kernel = bits;
+	} else if (!bits) {
+		return usage_error("check: --kernel-diff needs a variant, not "
+		                   "base (see 'selfmon list')");
+	} else {
+		o->diff = bits;
+	}
+	return 0;
+}
+
 /* One option or operand: 0, 1 after --help, 2 after an error line. */
 static int take(struct opts *o, int c, const char *val, bool *seeded)
 {
@@ -286,6 +321,8 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 		return 0;
 	case O_ARCH: case O_ENGINE: case O_ABI: case O_SHARD:
 		return take_choice(o, c, val);
+	case O_KERNEL: case O_KERNEL_DIFF:
+		return take_kernel(o, c, val);
 	case SM_AF_ACTIONS: case SM_AF_WITHOUT: case SM_AF_DROP:
 		if (sm_action_filter_opt(&o->af, c, val, err, sizeof(err)) < 0)
 			return usage_error("check: %s", err);
@@ -322,6 +359,18 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		                   "output: give one");
 	if (seeded && !o->x.random_runs)
 		return usage_error("check: --seed applies to --random N only");
+	if (o->diff && (o->tap || o->junit))
+		return usage_error("check: --kernel-diff prints its own table or "
+		                   "--json, not --tap or --junit");
+	if (o->diff)
+		o->no_traces = true; /* the diff prints both sides' lines */
+	unsigned arches = sm_kernel_arches(o->kernel | o->diff);
+	if (o->arch >= 0 && !(arches & (1u << o->arch))) {
+		char why[200];
+		sm_kernel_check_arch(o->kernel | o->diff, (enum sm_arch)o->arch, why,
+		                     sizeof(why));
+		return usage_error("check: %s", why);
+	}
 	char why[256];
 	if (!o->no_traces && sm_dir_writable(o->traces, why, sizeof(why)) < 0)
 		return usage_error("check: cannot write traces to %s: %s (--traces "
@@ -384,6 +433,21 @@ static int alloc_scenarios(struct plan *p, int n)
 	return p->scn && p->scn_name && p->dropped && p->dropped_kinds ? 0 : -1;
 }
 
+/* --kernel on a loaded scenario: a scenario named by --scenario must be
+ * of an arch the variants apply to (0, or 2 after the error line). */
+static int apply_kernel(const struct plan *p, struct sm_scenario *s)
+{
+	char why[200];
+	unsigned bits = p->o.kernel_given ? p->o.kernel : s->cfg.kernel;
+
+	if (p->o.nscenarios &&
+	    sm_kernel_check_arch(bits | p->o.diff, s->cfg.arch, why,
+	                         sizeof(why)) < 0)
+		return usage_error("check: %s: %s", s->name, why);
+	s->cfg.kernel = bits;
+	return 0;
+}
+
 static int load_scenarios(struct plan *p)
 {
 	char err[1024], **names;
@@ -400,6 +464,10 @@ static int load_scenarios(struct plan *p)
 		else if (sm_scenario_open(names[i], s, err, sizeof(err)) < 0)
 			rc = usage_error("%s", err);
 		if (rc) {
+			free(s);
+			break;
+		}
+		if (!rc && (rc = apply_kernel(p, s)) != 0) {
 			free(s);
 			break;
 		}
@@ -427,7 +495,8 @@ static void note_skipped(const struct plan *p)
 {
 	for (int a = 0; a < SM_NARCH && !p->o.json; a++) {
 		if (sm_blob_for((enum sm_arch)a) ||
-		    (p->o.arch >= 0 && p->o.arch != a))
+		    (p->o.arch >= 0 && p->o.arch != a) ||
+		    !(sm_kernel_arches(p->o.kernel | p->o.diff) & (1u << a)))
 			continue;
 		unsigned n = 0;
 		for (unsigned i = 0; i < p->nscn; i++) {
@@ -513,7 +582,9 @@ static int plan_jobs(struct plan *p)
 	sweep_options(p);
 	for (unsigned si = 0; si < p->nscn; si++) {
 		const struct sm_scenario *scn = p->scn[si];
-		if (!arch_selected(p, scn->cfg.arch))
+		if (!arch_selected(p, scn->cfg.arch) ||
+		    !(sm_kernel_arches(scn->cfg.kernel | p->o.diff) &
+		      (1u << scn->cfg.arch)))
 			continue;
 		if (p->o.engine == SM_ENGINE_NATIVE &&
 		    (scn->cfg.writer == SM_WRITER_REMOTE ||
@@ -671,6 +742,8 @@ static char *line_for(const struct plan *p, const struct job *j,
 	struct sm_schedule sch = *s;
 
 	sch.dropped = j->dropped_kinds; /* the scenario as it was run */
+	if (p->o.kernel_given || j->scn->cfg.kernel) /* and its kernel */
+		sch.kernel = j->scn->cfg.kernel | SM_SCHED_KERNEL;
 	char *line = sm_schedule_text(j->scn->cfg.arch, p->o.engine,
 	                              j->reader->sched_name
 	                              ? j->reader->sched_name : j->reader->name,
@@ -782,9 +855,14 @@ static void print_table(const struct plan *p)
 		const struct job *j = &p->jobs[i];
 		const char *arch = sm_arch_name(j->scn->cfg.arch);
 		if (arch != prev_arch) {
-			printf("%s%s, %s engine, bound %u%s\n", prev_arch ? "\n" : "",
+			char kn[256], kernel[280] = "";
+			if (p->o.kernel_given || j->scn->cfg.kernel) /* not base */
+				snprintf(kernel, sizeof(kernel), ", kernel %s",
+				         sm_kernel_text(j->scn->cfg.kernel, kn,
+				                        sizeof(kn)));
+			printf("%s%s, %s engine, bound %u%s%s\n", prev_arch ? "\n" : "",
 			       arch, sm_engine_name(p->o.engine), p->o.x.bound,
-			       p->o.x.random_runs ? ", random" : "");
+			       p->o.x.random_runs ? ", random" : "", kernel);
 			print_filter(p, j->scn->cfg.arch);
 			printf("%-18s %-18s %-12s %-12s %8s  %s\n", "reader", "scenario",
 			       "verdict", "expected", "runs", "counterexample (minimised)");
@@ -895,6 +973,9 @@ static void print_json(const struct plan *p, const struct tally *t)
 		json_str(&js, "reader", j->reader->name);
 		json_str(&js, "abi", sm_abi_name(j->reader->abi));
 		json_str(&js, "scenario", j->scn_name);
+		char kn[256];
+		json_str(&js, "kernel", sm_kernel_text(j->scn->cfg.kernel, kn,
+		                                       sizeof(kn)));
 		json_str(&js, "verdict", j->error[0] ? "ERROR"
 		                                     : sm_verdict_name(j->cell.verdict));
 		json_str(&js, "expected", expected_name(j));
@@ -1043,6 +1124,149 @@ static void print_summary(const struct plan *p, const struct tally *t,
 	       ? "; random sampling, not exhaustive" : "");
 }
 
+/* ---- --kernel-diff ----------------------------------------------------- */
+
+static const char *verdict_of(const struct job *j)
+{
+	return j->error[0] ? "ERROR" : sm_verdict_name(j->cell.verdict);
+}
+
+/* A cell that passed on the old kernel and fails (or cannot run) on the
+ * new one: something a correct reader relied on broke. */
+static bool broke(const struct job *was, const struct job *now)
+{
+	return !was->error[0] && was->cell.verdict == SM_V_PASS &&
+	       (now->error[0] || sm_verdict_fails(now->cell.verdict));
+}
+
+/* The failing side's minimised line (the new one's if both fail). */
+static const struct job *failing_side(const struct job *was,
+                                      const struct job *now)
+{
+	return now->min_line ? now : was->min_line ? was : NULL;
+}
+
+static void diff_json(const struct plan *p, const struct job *old,
+                      unsigned changed, unsigned nbroke)
+{
+	struct json js;
+	char kn[256];
+
+	json_init(&js, stdout);
+	json_begin(&js, NULL, '{');
+	json_str(&js, "engine", sm_engine_name(p->o.engine));
+	json_u64(&js, "bound", p->o.x.bound);
+	json_str(&js, "variant", sm_kernel_text(p->o.diff, kn, sizeof(kn)));
+	json_begin(&js, "cells", '[');
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job *was = &old[i], *now = &p->jobs[i];
+		if (!strcmp(verdict_of(was), verdict_of(now)))
+			continue;
+		const struct job *f = failing_side(was, now);
+		json_begin(&js, NULL, '{');
+		json_str(&js, "arch", sm_arch_name(now->scn->cfg.arch));
+		json_str(&js, "reader", now->reader->name);
+		json_str(&js, "scenario", now->scn_name);
+		json_str(&js, "old_kernel", sm_kernel_text(now->scn->cfg.kernel &
+		                                           ~p->o.diff, kn, sizeof(kn)));
+		json_str(&js, "new_kernel", sm_kernel_text(now->scn->cfg.kernel, kn,
+		                                           sizeof(kn)));
+		json_str(&js, "old", verdict_of(was));
+		json_str(&js, "new", verdict_of(now));
+		json_bool(&js, "broke", broke(was, now));
+		if (f) {
+			json_str(&js, "failing", f == now ? "new" : "old");
+			json_str(&js, "counterexample", f->min_line);
+			json_str(&js, "detail", f->cell.res.detail);
+		}
+		json_end(&js, '{');
+	}
+	json_end(&js, '[');
+	json_u64(&js, "compared", p->njobs);
+	json_u64(&js, "changed", changed);
+	json_u64(&js, "broke", nbroke);
+	json_end(&js, '{');
+	putchar('\n');
+}
+
+static void diff_table(const struct plan *p, const struct job *old,
+                       unsigned changed, unsigned nbroke)
+{
+	char kn[256];
+
+	printf("kernel diff: + %s, %s engine, bound %u: %u of %u cells "
+	       "changed\n", sm_kernel_text(p->o.diff, kn, sizeof(kn)),
+	       sm_engine_name(p->o.engine), p->o.x.bound, changed, p->njobs);
+	if (changed)
+		printf("%-8s %-18s %-18s %-12s    %-12s\n", "arch", "reader",
+		       "scenario", "old", "new");
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job *was = &old[i], *now = &p->jobs[i];
+		char rb[COL + 1], sb[COL + 1];
+		if (!strcmp(verdict_of(was), verdict_of(now)))
+			continue;
+		const struct job *f = failing_side(was, now);
+		printf("%-8s %-18s %-18s %-12s -> %-12s%s\n",
+		       sm_arch_name(now->scn->cfg.arch), fit(now->reader->name, rb),
+		       fit(now->scn_name, sb), verdict_of(was), verdict_of(now),
+		       broke(was, now) ? "   <-- BROKE" : "");
+		if (f)
+			printf("  %s fails: %s\n    %s\n", f == now ? "new" : "old",
+			       f->min_line, f->cell.res.detail);
+		else if (now->error[0] || was->error[0])
+			printf("  %s\n", now->error[0] ? now->error : was->error);
+	}
+	printf("\n%u changed, %u broke (passed before, fail now)\n", changed,
+	       nbroke);
+}
+
+/* Forget the results of every job for a second sweep. */
+static void reset_jobs(struct plan *p)
+{
+	for (unsigned i = 0; i < p->njobs; i++) {
+		struct job *j = &p->jobs[i];
+		memset(&j->cell, 0, sizeof(j->cell));
+		j->error[0] = j->trace[0] = '\0';
+		j->min_line = j->found_line = NULL;
+		j->seconds = 0;
+	}
+	atomic_store(&p->next, 0);
+	atomic_store(&p->done, 0);
+	atomic_store(&p->runs, 0);
+}
+
+/* The sweep was run on the old kernel: run it again with the variant
+ * and print the cells whose verdict changed.  Exit status. */
+static int run_diff(struct plan *p)
+{
+	struct job *old = malloc(p->njobs * sizeof(*old));
+	unsigned changed = 0, nbroke = 0, errors = 0;
+
+	if (!old)
+		return usage_error("check: out of memory");
+	memcpy(old, p->jobs, p->njobs * sizeof(*old));
+	reset_jobs(p);
+	for (unsigned i = 0; i < p->nscn; i++)
+		p->scn[i]->cfg.kernel |= p->o.diff;
+	run_all(p);
+	int rc = lines_for_jobs(p) < 0 ? usage_error("check: out of memory") : 0;
+	for (unsigned i = 0; i < p->njobs && !rc; i++) {
+		changed += strcmp(verdict_of(&old[i]), verdict_of(&p->jobs[i])) != 0;
+		nbroke += broke(&old[i], &p->jobs[i]);
+		errors += old[i].error[0] || p->jobs[i].error[0];
+	}
+	if (!rc && p->o.json)
+		diff_json(p, old, changed, nbroke);
+	else if (!rc)
+		diff_table(p, old, changed, nbroke);
+	for (unsigned i = 0; i < p->njobs; i++) {
+		free(old[i].min_line);
+		free(old[i].found_line);
+	}
+	free(old);
+	return rc ? rc : errors ? 2 : nbroke ? 1 : 0;
+}
+
 static int run_check(int argc, char **argv, bool stats)
 {
 	struct plan *p = calloc(1, sizeof(*p));
@@ -1092,6 +1316,11 @@ static int run_check(int argc, char **argv, bool stats)
 			sm_out_abort(&junit);
 		free_plan(p);
 		return usage_error("check: out of memory");
+	}
+	if (p->o.diff) {
+		rc = run_diff(p);
+		free_plan(p);
+		return rc;
 	}
 	struct tally t = { 0 };
 	bool trace_failed = tally(p, &t) < 0;

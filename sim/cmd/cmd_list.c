@@ -33,12 +33,29 @@ static int scenarios(void)
 	return 0;
 }
 
+/* The kernel variants (--kernel, the scenario line 'kernel'). */
+static void kernels(void)
+{
+	const struct sm_variant *v;
+
+	printf("\nkernels:\n  %-22s the kernel as it is (Linux 6.12)\n", "base");
+	for (unsigned i = 0; (v = sm_variant_get(i)) != NULL; i++) {
+		printf("  %-22s (", v->name);
+		for (int a = 0, n = 0; a < SM_NARCH; a++)
+			if (v->arches & (1u << a))
+				printf("%s%s", n++ ? ", " : "",
+				       sm_arch_name((enum sm_arch)a));
+		printf(")\n  %-22s %s\n  %-22s source: %s\n", "", v->what, "",
+		       v->source);
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
 	if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")))
 		return puts("usage: selfmon list\n\nLists the built-in readers, "
-		            "the bundled scenarios, the arches and the kernel "
-		            "actions."), 0;
+		            "the bundled scenarios, the arches, the kernel "
+		            "actions and the kernel variants."), 0;
 	if (argc > 0)
 		return usage_error("list: unexpected argument '%s'", argv[0]);
 	printf("readers:\n");
@@ -56,5 +73,6 @@ int cmd_list(int argc, char **argv)
 	for (int k = 0; k < SM_NACTIONS; k++)
 		printf(" %s", sm_action_name((enum sm_action_kind)k));
 	printf("\n");
+	kernels();
 	return 0;
 }

@@ -1,11 +1,12 @@
 /*
- * cmd_model.c — `selfmon model SCENARIO [--json]`.
+ * cmd_model.c — `selfmon model SCENARIO [--json] [--kernel K]`.
  *
  * Owns: driving the model through a scenario's timed actions with no reader
  * running, and printing each page update with the ground truth at that
  * instant, as JSON Lines or as a table.  It must not interpret scenario
  * syntax (scenario.c) nor decide kernel behaviour (model/).  `--compare
- * TRACE` reads a hw trace and prints what sim/hw/hw_compare.c finds.
+ * TRACE` reads a hw trace and prints what sim/hw/hw_compare.c finds;
+ * `--kernel K` plays the scenario under kernel variants (model/variant.c).
  */
 #define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
@@ -27,16 +28,20 @@ struct printer {
 	const struct sm_scenario *s;
 	bool json;
 	unsigned rows;
+	bool kernel_given;  /* --kernel */
+	unsigned kernel;    /* its variants */
 };
 
 static const char usage[] =
-	"usage: selfmon model SCENARIO [--json]\n"
+	"usage: selfmon model SCENARIO [--json] [--kernel K]\n"
 	"       selfmon model --compare TRACE\n\n"
 	"Runs SCENARIO (a traces/NAME.scn file) through the kernel model alone and\n"
 	"prints every update of every mmapped page: when (cycles after the\n"
 	"start), which kernel action caused it, the page fields by their ABI\n"
 	"names, and the ground truth (count, enabled, running) at that instant.\n\n"
 	"  --json   one JSON object per update (JSON Lines)\n"
+	"  --kernel K  run the model as kernel K: base or V[,V...] (the kernel\n"
+	"           variants of 'selfmon list'); default: the scenario's own\n"
 	"  --compare TRACE  drive the model with the actions of a trace that\n"
 	"           'selfmon hw record' wrote and report where the model's pages\n"
 	"           differ from the recorded ones\n"
@@ -100,6 +105,10 @@ static void print_json(const struct printer *p, const struct sm_model *m,
 	json_str(&j, "action", sm_action_name(why));
 	json_str(&j, "event", m->cfg.event[ev].name);
 	json_u64(&j, "cpu", m->task_cpu);
+	if (p->kernel_given || m->cfg.kernel) {
+		char kn[256];
+		json_str(&j, "kernel", sm_kernel_text(m->cfg.kernel, kn, sizeof(kn)));
+	}
 	json_page(&j, pc);
 	json_begin(&j, "truth", '{');
 	json_u64(&j, "count", t->count);
@@ -211,15 +220,27 @@ static int cmd_model_compare(const char *path)
 	return rc < 0 ? 2 : rc;
 }
 
-enum { O_JSON = SM_OPT_LONG, O_COMPARE };
+enum { O_JSON = SM_OPT_LONG, O_COMPARE, O_KERNEL };
 
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
 	{ "json", no_argument, O_JSON, NULL },
 	{ "compare", required_argument, O_COMPARE,
 	  "a TRACE (see selfmon hw record)" },
+	{ "kernel", required_argument, O_KERNEL, "base or V[,V...]" },
 	{ 0 },
 };
+
+/* --kernel K: 0, or -1 after the error line. */
+static int take_kernel(struct printer *p, const char *val)
+{
+	char why[200];
+
+	if (sm_kernel_parse(val, -1, &p->kernel, why, sizeof(why)) < 0)
+		return usage_error("model: %s", why), -1;
+	p->kernel_given = true;
+	return 0;
+}
 
 /* The scenario and the options: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct printer *p,
@@ -238,6 +259,10 @@ static int parse_args(int argc, char **argv, struct printer *p,
 			p->json = true;
 		else if (c == O_COMPARE)
 			return cmd_model_compare(op.arg);
+		else if (c == O_KERNEL) {
+			if (take_kernel(p, op.arg) < 0)
+				return 2;
+		}
 		else if (*path)
 			return usage_error("model: unexpected argument '%s' "
 			                   "(one scenario at a time)", op.arg);
@@ -257,6 +282,14 @@ static int play(const char *path, struct printer *p, struct sm_scenario *scn,
 
 	if (sm_scenario_load(path, scn, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
+	if (p->kernel_given &&
+	    sm_kernel_check_arch(p->kernel, scn->cfg.arch, err, sizeof(err)) < 0)
+		return usage_error("model: %s: %s", path, err);
+	if (p->kernel_given)
+		scn->cfg.kernel = p->kernel;
+	if (!p->json && (p->kernel_given || scn->cfg.kernel))
+		printf("kernel %s\n", sm_kernel_text(scn->cfg.kernel, err,
+		                                      sizeof(err)));
 	p->s = scn;
 	if (sm_model_init(m, &scn->cfg, on_update, p, err, sizeof(err)) < 0)
 		return usage_error("%s: %s", path, err);

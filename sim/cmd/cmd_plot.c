@@ -28,21 +28,24 @@ static const char usage[] =
 	"With --reader, one call of that built-in reader at the scenario's\n"
 	"'check at=' instant (with ACTIONS injected, e.g. reset@12,overflow@30)\n"
 	"is drawn over it: its observation points and its verdict.\n\n"
+	"  --kernel K      draw kernel K: base or V[,V...] (the kernel variants\n"
+	"                  of 'selfmon list'); the title names it\n"
 	SM_ACTION_FILTER_USAGE;
 
-enum { O_READER = SM_OPT_LONG, O_SCHEDULE };
+enum { O_READER = SM_OPT_LONG, O_SCHEDULE, O_KERNEL };
 
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
 	{ NULL, required_argument, 'o', "a FILE" },
 	{ "reader", required_argument, O_READER, NULL },
 	{ "schedule", required_argument, O_SCHEDULE, NULL },
+	{ "kernel", required_argument, O_KERNEL, "base or V[,V...]" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
 };
 
 struct args {
-	const char *path, *out, *reader, *sched;
+	const char *path, *out, *reader, *sched, *kernel;
 	struct sm_action_filter af;
 };
 
@@ -65,6 +68,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->reader = op.arg;
 		else if (c == O_SCHEDULE)
 			a->sched = op.arg;
+		else if (c == O_KERNEL)
+			a->kernel = op.arg;
 		else if (c != SM_OPT_OPERAND)
 			rc = sm_action_filter_opt(&a->af, c, op.arg, err, sizeof(err));
 		else if (a->path)
@@ -134,8 +139,12 @@ static int plot(const struct args *a, struct sm_scenario *scn)
 
 	if (sm_scenario_open(a->path, scn, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
+	if (a->kernel && sm_kernel_parse(a->kernel, (int)scn->cfg.arch,
+	                                 &scn->cfg.kernel, err, sizeof(err)) < 0)
+		return usage_error("plot: %s: %s", a->path, err);
 	struct sm_timeline_opts to = {
-		.dropped = sm_action_filter_apply(&a->af, scn, NULL) };
+		.dropped = sm_action_filter_apply(&a->af, scn, NULL),
+		.kernel_mark = a->kernel != NULL };
 	struct sm_timeline_call call = { .engine = SM_ENGINE_UNICORN };
 	if (a->reader && !(call.reader = sm_reader_find(a->reader)))
 		return usage_error("plot: unknown reader '%s'", a->reader);

@@ -22,17 +22,20 @@
 
 static const char usage[] =
 	"usage: selfmon replay SCHEDULE|TRACE [--explain [--json]] [--html FILE]"
-	"\n\n"
+	"\n                      [--kernel K]\n\n"
 	"SCHEDULE is the one-line form check prints, e.g.\n"
 	"  x86_64:unicorn:no_sext:x86_overflow:overflow@12\n"
 	"(ARCH:ENGINE:READER:SCENARIO:ACTIONS, ACTIONS '-' or action@step,...,\n"
-	"an action landing before the step-th executed instruction); TRACE is a\n"
+	"an action landing before the step-th executed instruction, then\n"
+	"';kernel=V,...' when check ran under a kernel variant); TRACE is a\n"
 	"file check wrote.  --explain lists every executed instruction, every\n"
 	"page field loaded, every trapped read and every kernel action; with\n"
 	"--json as one JSON document instead (64-bit values as strings).\n"
 	"--html FILE writes one self-contained page to step through the call\n"
 	"in a browser: the instructions, the page, the values loaded, the\n"
 	"timeline and the verdict.\n"
+	"--kernel K replays under kernel K (base or V[,V...], see 'selfmon\n"
+	"list') instead of the line's.\n"
 	"Exit status: 0 PASS (or BLOCKED), 1 another verdict, 2 bad input or\n"
 	"selfmon's own error (ERROR), 4 UNSUPPORTED (the emulator cannot run\n"
 	"an instruction).\n";
@@ -94,6 +97,7 @@ static void print_verdict(const struct sm_reader *r,
 struct opts {
 	bool explain, json;
 	const char *html;
+	const char *kernel; /* --kernel */
 };
 
 /* The JSON document or the page of a run listed with x->record. */
@@ -159,7 +163,8 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
  * err (0 or -1). */
 static int resolve(const struct sm_schedule_line *sl,
                    struct sm_user_reader *user, const struct sm_reader **r,
-                   struct sm_scenario *scn, char *err, size_t n)
+                   struct sm_scenario *scn, const char *kernel, char *err,
+                   size_t n)
 {
 	char why[512];
 
@@ -183,6 +188,16 @@ static int resolve(const struct sm_schedule_line *sl,
 		return snprintf(err, n, "replay: scenario %s is for %s, not %s",
 		                sl->scenario, sm_arch_name(scn->cfg.arch),
 		                sm_arch_name(sl->arch)), -1;
+	if (kernel) /* --kernel */
+		return sm_kernel_parse(kernel, (int)scn->cfg.arch, &scn->cfg.kernel,
+		                       why, sizeof(why)) < 0
+		       ? snprintf(err, n, "replay: %s", why), -1 : 0;
+	if (!(sl->sched.kernel & SM_SCHED_KERNEL)) /* ;kernel= */
+		return 0;
+	scn->cfg.kernel = sl->sched.kernel & ~SM_SCHED_KERNEL;
+	if (sm_kernel_check_arch(scn->cfg.kernel, scn->cfg.arch, why,
+	                         sizeof(why)) < 0)
+		return snprintf(err, n, "replay: %s", why), -1;
 	return 0;
 }
 
@@ -200,7 +215,8 @@ static int replay(const char *text, const struct opts *o)
 		rc = usage_error("replay: out of memory");
 	else if (sm_schedule_parse(text, &sl, err, sizeof(err)) < 0)
 		rc = usage_error("replay: %s", err);
-	else if ((rc = resolve(&sl, user, &r, scn, err, sizeof(err))) < 0)
+	else if ((rc = resolve(&sl, user, &r, scn, o->kernel, err,
+	                       sizeof(err))) < 0)
 		rc = usage_error("%s", err);
 	else
 		rc = run_line(&sl, text, r, scn, o);
@@ -213,13 +229,14 @@ static int replay(const char *text, const struct opts *o)
 	return rc;
 }
 
-enum { O_EXPLAIN = SM_OPT_LONG, O_JSON, O_HTML };
+enum { O_EXPLAIN = SM_OPT_LONG, O_JSON, O_HTML, O_KERNEL };
 
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
 	{ "explain", no_argument, O_EXPLAIN, NULL },
 	{ "json", no_argument, O_JSON, NULL },
 	{ "html", required_argument, O_HTML, "a FILE" },
+	{ "kernel", required_argument, O_KERNEL, "base or V[,V...]" },
 	{ 0 },
 };
 
@@ -244,6 +261,8 @@ int cmd_replay(int argc, char **argv)
 			o.json = true;
 		else if (c == O_HTML)
 			o.html = op.arg;
+		else if (c == O_KERNEL)
+			o.kernel = op.arg;
 		else if (arg)
 			return usage_error("replay: unexpected argument '%s'", op.arg);
 		else

@@ -88,7 +88,12 @@ struct sm_schedule {
 	/* 1 << kind: the scenario's scripted lines of these actions are
 	 * skipped (--drop-scripted); the caller applies it to the scenario */
 	unsigned dropped;
+	/* 1 << enum sm_kernel_variant: the kernel it ran under (";kernel="),
+	 * with SM_SCHED_KERNEL once named (";kernel=base" included); the
+	 * caller applies it to the scenario's config */
+	unsigned kernel;
 };
+#define SM_SCHED_KERNEL (1u << 31)
 
 /* ---- a session ------------------------------------------------------- */
 

@@ -335,6 +335,13 @@ size_t sm_schedule_format(char *buf, size_t n, enum sm_arch arch,
 			                         sm_action_name((enum sm_action_kind)k));
 			first = 0;
 		}
+	if (sch->kernel & SM_SCHED_KERNEL) {
+		char names[256];
+		p = rest(buf, n, used, &room);
+		used += (size_t)snprintf(p, room, ";kernel=%s",
+		                         sm_kernel_text(sch->kernel & ~SM_SCHED_KERNEL,
+		                                        names, sizeof(names)));
+	}
 	return used;
 }
 
@@ -375,6 +382,36 @@ static int parse_dropped(char *list, struct sm_schedule *sch, char *err,
 	return 0;
 }
 
+/* ";kernel=a,b" (the kernel variants it ran under), parsed in place. */
+static int parse_kernel(char *list, struct sm_schedule *sch, char *err,
+                        size_t n)
+{
+	char why[200];
+
+	if (sm_kernel_parse(list + 7, -1, &sch->kernel, why, sizeof(why)) < 0)
+		return bad(err, n, why, list);
+	sch->kernel |= SM_SCHED_KERNEL;
+	return 0;
+}
+
+/* The ";dropped=..." and ";kernel=..." suffixes after the items. */
+static int parse_suffixes(char *semi, struct sm_schedule *sch, char *err,
+                          size_t n)
+{
+	while (semi) {
+		char *next = strchr(semi + 1, ';');
+		if (next)
+			*next = '\0';
+		int rc = strncmp(semi + 1, "kernel=", 7)
+		         ? parse_dropped(semi + 1, sch, err, n)
+		         : parse_kernel(semi + 1, sch, err, n);
+		if (rc < 0)
+			return -1;
+		semi = next;
+	}
+	return 0;
+}
+
 /* Parses items in place. */
 static int parse_items(char *items, struct sm_schedule *sch, char *err,
                        size_t n)
@@ -383,9 +420,10 @@ static int parse_items(char *items, struct sm_schedule *sch, char *err,
 
 	sch->n = 0;
 	sch->dropped = 0;
+	sch->kernel = 0;
 	if (semi) {
 		*semi = '\0';
-		if (parse_dropped(semi + 1, sch, err, n) < 0)
+		if (parse_suffixes(semi, sch, err, n) < 0)
 			return -1;
 	}
 	if (!strcmp(items, "-"))

@@ -32,8 +32,9 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 /* Run one schedule from the start; the result is in s->res. */
 void sm_run_schedule(struct sm_session *s, const struct sm_schedule *sch);
 
-/* ARCH:ENGINE:READER:SCENARIO:ITEMS[;dropped=ACTION,...]
- * ITEMS = "-" or action@step,...; the dropped set is sch->dropped.
+/* ARCH:ENGINE:READER:SCENARIO:ITEMS[;dropped=ACTION,...][;kernel=V,...]
+ * ITEMS = "-" or action@step,...; the dropped set is sch->dropped, the
+ * kernel variants sch->kernel.
  * sm_schedule_format() writes at most n bytes and returns the length of
  * the whole line (as snprintf); sm_schedule_text() returns it in memory
  * of its own (free() it; NULL when out of memory). */

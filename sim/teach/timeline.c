@@ -656,11 +656,14 @@ static void title(struct tl *p)
 {
 	const struct sm_config *c = &p->s->cfg;
 	const char *base = strrchr(p->s->name, '/');
-	char t[600];
+	char t[900], kn[256], kernel[300] = "";
 
-	snprintf(t, sizeof(t), "%s (%s): the true count and times of %s, each "
-	         "event's page index, the kernel's actions%s%s%s",
-	         base ? base + 1 : p->s->name, sm_arch_name(c->arch),
+	if (c->kernel || p->o->kernel_mark) /* which kernel drew the picture */
+		snprintf(kernel, sizeof(kernel), ", kernel %s",
+		         sm_kernel_text(c->kernel, kn, sizeof(kn)));
+	snprintf(t, sizeof(t), "%s (%s%s): the true count and times of %s, "
+	         "each event's page index, the kernel's actions%s%s%s",
+	         base ? base + 1 : p->s->name, sm_arch_name(c->arch), kernel,
 	         c->event[0].name, p->have_call ? ", and one call of " : "",
 	         p->have_call ? p->reader->name : "", p->o->dropped
 	         ? " (some scripted lines skipped: --drop-scripted)" : "");

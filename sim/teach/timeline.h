@@ -27,6 +27,8 @@ struct sm_timeline_call {
 struct sm_timeline_opts {
 	bool in_html;      /* inline in a page: no XML prolog, a cursor */
 	unsigned dropped;  /* scripted lines skipped (--drop-scripted) */
+	bool kernel_mark;  /* name the kernel in the title even when base
+	                    * (a variant is always named) */
 };
 
 /* Draw scn (with one call when call is not NULL) to f: 0, or -1 with the
