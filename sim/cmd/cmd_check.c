@@ -30,6 +30,7 @@
 #include "outfile.h"
 #include "report.h"
 #include "shard.h"
+#include "table.h"
 #include "user_reader.h"
 
 #define MAX_SCENARIOS 64
@@ -832,23 +833,23 @@ static void print_filter(const struct plan *p, enum sm_arch arch)
 		       "of the actions left out)\n");
 }
 
-#define COL 18 /* width of the reader and scenario columns */
-
-/* s cut to COL characters by its middle, so the table stays aligned (the
- * JSON and the counterexample keep whole names). */
-static const char *fit(const char *s, char buf[COL + 1])
+/* A finished cell as a row of the table. */
+static void print_row(const struct job *j)
 {
-	size_t n = strlen(s), head = (COL - 3) / 2, tail = COL - 3 - head;
-
-	if (n <= COL)
-		return s;
-	snprintf(buf, COL + 1, "%.*s...%s", (int)head, s, s + n - tail);
-	return buf;
+	struct sm_table_row r = {
+		.reader = j->reader->name, .scenario = j->scn_name,
+		.verdict = sm_verdict_name(j->cell.verdict),
+		.expected = expected_name(j), .as_expected = as_expected(j),
+		.unjudged = j->unjudged, .incomplete = incomplete(j),
+		.unsupported = j->cell.verdict == SM_V_UNSUPPORTED,
+		.runs = j->cell.runs, .cex = j->min_line,
+		.error = j->error[0] ? j->error : NULL,
+	};
+	sm_table_row(&r);
 }
 
 static void print_table(const struct plan *p)
 {
-	char rb[COL + 1], sb[COL + 1];
 	const char *prev_arch = NULL;
 
 	for (unsigned i = 0; i < p->njobs; i++) {
@@ -864,28 +865,11 @@ static void print_table(const struct plan *p)
 			       arch, sm_engine_name(p->o.engine), p->o.x.bound,
 			       p->o.x.random_runs ? ", random" : "", kernel);
 			print_filter(p, j->scn->cfg.arch);
-			printf("%-18s %-18s %-12s %-12s %8s  %s\n", "reader", "scenario",
-			       "verdict", "expected", "runs", "counterexample (minimised)");
+			sm_table_columns();
 			prev_arch = arch;
 		}
-		const char *rn = fit(j->reader->name, rb), *sn = fit(j->scn_name, sb);
-		if (j->error[0]) {
-			printf("%-18s %-18s %-12s %-12s %8s  %s\n", rn, sn, "ERROR",
-			       expected_name(j), "-", j->error);
-			continue;
-		}
-		const char *line = j->min_line;
-		printf("%-18s %-18s %-12s %-12s %8" PRIu64 "  %s%s\n",
-		       rn, sn, sm_verdict_name(j->cell.verdict),
-		       j->unjudged ? "-" : as_expected(j) ? "(as expected)"
-		                                          : expected_name(j),
-		       j->cell.runs, line ? line : "-",
-		       as_expected(j) ? ""
-		       : j->cell.verdict == SM_V_UNSUPPORTED
-		         ? "   <-- selfmon cannot run this reader"
-		       : incomplete(j) ? "   <-- not every schedule judged"
-		                       : "   <-- UNEXPECTED");
-		if (p->o.explore_stats)
+		print_row(j);
+		if (!j->error[0] && p->o.explore_stats)
 			printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked; "
 			       "last run: %s\n", "", j->cell.runs, j->cell.blocked,
 			       j->cell.res.detail);
@@ -1202,13 +1186,13 @@ static void diff_table(const struct plan *p, const struct job *old,
 		       "scenario", "old", "new");
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job *was = &old[i], *now = &p->jobs[i];
-		char rb[COL + 1], sb[COL + 1];
+		char rb[SM_TABLE_COL + 1], sb[SM_TABLE_COL + 1];
 		if (!strcmp(verdict_of(was), verdict_of(now)))
 			continue;
 		const struct job *f = failing_side(was, now);
 		printf("%-8s %-18s %-18s %-12s -> %-12s%s\n",
-		       sm_arch_name(now->scn->cfg.arch), fit(now->reader->name, rb),
-		       fit(now->scn_name, sb), verdict_of(was), verdict_of(now),
+		       sm_arch_name(now->scn->cfg.arch), sm_table_fit(now->reader->name, rb),
+		       sm_table_fit(now->scn_name, sb), verdict_of(was), verdict_of(now),
 		       broke(was, now) ? "   <-- BROKE" : "");
 		if (f)
 			printf("  %s fails: %s\n    %s\n", f == now ? "new" : "old",

@@ -21,6 +21,7 @@
 #include "report.h"
 #include "options.h"
 #include "shard.h"
+#include "table.h"
 #include "verdict.h"
 
 /* One cell of a shard: the fields the table needs (pointers into the
@@ -440,38 +441,19 @@ static void print_filter(const struct jr_value *f, const char *arch)
 		       "of the actions left out)\n");
 }
 
-#define COL 18 /* as check's table */
-
-static const char *fit(const char *s, char buf[COL + 1])
-{
-	size_t n = strlen(s), head = (COL - 3) / 2, tail = COL - 3 - head;
-
-	if (n <= COL)
-		return s;
-	snprintf(buf, COL + 1, "%.*s...%s", (int)head, s, s + n - tail);
-	return buf;
-}
-
+/* A merged cell as a row of check's table. */
 static void print_row(const struct mcell *c)
 {
-	char rb[COL + 1], sb[COL + 1];
-	const char *rn = fit(c->reader, rb), *sn = fit(c->scenario, sb);
-
-	if (!strcmp(c->outcome, "error")) {
-		printf("%-18s %-18s %-12s %-12s %8s  %s\n", rn, sn, "ERROR",
-		       c->expected, "-", c->detail);
-		return;
-	}
-	bool unjudged = !strcmp(c->expected, "-");
-	printf("%-18s %-18s %-12s %-12s %8" PRIu64 "  %s%s\n", rn, sn,
-	       c->verdict, unjudged ? "-" : c->as_expected ? "(as expected)"
-	                                                   : c->expected,
-	       c->schedules, c->min ? c->min : "-",
-	       c->as_expected ? ""
-	       : !strcmp(c->verdict, "UNSUPPORTED")
-	         ? "   <-- selfmon cannot run this reader"
-	       : !strcmp(c->outcome, "incomplete")
-	         ? "   <-- not every schedule judged" : "   <-- UNEXPECTED");
+	struct sm_table_row r = {
+		.reader = c->reader, .scenario = c->scenario, .verdict = c->verdict,
+		.expected = c->expected, .as_expected = c->as_expected,
+		.unjudged = !strcmp(c->expected, "-"),
+		.incomplete = !strcmp(c->outcome, "incomplete"),
+		.unsupported = !strcmp(c->verdict, "UNSUPPORTED"),
+		.runs = c->schedules, .cex = c->min,
+		.error = !strcmp(c->outcome, "error") ? c->detail : NULL,
+	};
+	sm_table_row(&r);
 }
 
 /* The table of check (print_table and print_details in cmd_check.c). */
@@ -486,8 +468,7 @@ static void print_table(const struct merge *m)
 			printf("%s%s, %s engine, bound %" PRIu64 "%s\n", prev ? "\n" : "",
 			       c->arch, s->engine, s->bound, s->random ? ", random" : "");
 			print_filter(s->filter, c->arch);
-			printf("%-18s %-18s %-12s %-12s %8s  %s\n", "reader", "scenario",
-			       "verdict", "expected", "runs", "counterexample (minimised)");
+			sm_table_columns();
 			prev = c->arch;
 		}
 		print_row(c);
