@@ -99,3 +99,37 @@ void sm_printable(char *s)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			*s = '?';
 }
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+int sm_parse_u64(const char *s, uint64_t *out)
+{
+	unsigned base = 10;
+	uint64_t v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d = (unsigned)digit_value(*s);
+		if (d >= base)
+			return -1;
+		if (v > (UINT64_MAX - d) / base)
+			return -2;
+		v = v * base + d;
+	}
+	*out = v;
+	return 0;
+}

@@ -12,6 +12,7 @@
 #define SELFMON_INPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The caps of the input files (documented in the README). */
 #define SM_SCENARIO_MAX_BYTES ((size_t)1 << 20)  /* scenario files, 1 MiB */
@@ -28,5 +29,9 @@ char *sm_read_input(const char *path, size_t max, size_t *len, char *why,
 /* Replace control bytes (< 0x20, 0x7f) in s by '?': text from files and
  * names printed on one line stays one line and cannot drive a terminal. */
 void sm_printable(char *s);
+
+/* A number in an input file: decimal or 0x-hex, unsigned 64-bit, no
+ * sign, no blanks, no junk.  0, -1 malformed, -2 out of range. */
+int sm_parse_u64(const char *s, uint64_t *out);
 
 #endif

@@ -108,40 +108,6 @@ static int fail(struct parser *p, unsigned col, const char *fmt, ...)
 	return -1;
 }
 
-static int digit_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return 99;
-}
-
-/* Decimal or 0x-hex, unsigned 64-bit: no sign, no blanks, no junk. */
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	unsigned base = 10;
-	uint64_t v = 0;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		unsigned d = (unsigned)digit_value(*s);
-
-		if (d >= base || v > (UINT64_MAX - d) / base)
-			return false;
-		v = v * base + d;
-	}
-	*out = v;
-	return true;
-}
-
 struct range {
 	uint64_t lo, hi;
 };
@@ -162,7 +128,7 @@ static const char *range_text(struct range r, char *buf, size_t len)
 static int number(struct parser *p, const char *what, const struct tok *t,
                   uint64_t *v)
 {
-	if (!parse_u64(t->s, v))
+	if (sm_parse_u64(t->s, v) != 0)
 		return fail(p, t->col, "bad number '%s' for %s", t->s, what);
 	return 0;
 }
@@ -299,7 +265,7 @@ static int counter_form(const char *s, uint64_t *n)
 		if (!cforms[f].numbered && strcmp(s, cforms[f].text) == 0)
 			return f;
 		if (cforms[f].numbered && strncmp(s, cforms[f].text, len) == 0 &&
-		    parse_u64(s + len, n))
+		    sm_parse_u64(s + len, n) == 0)
 			return f;
 	}
 	return -1;

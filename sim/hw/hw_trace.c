@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "hw_trace.h"
+#include "input.h"
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -168,40 +169,19 @@ static int tokenize(struct parser *p)
 	}
 }
 
-static int digit_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return 99;
-}
-
 /* Decimal or 0x-hex, 64 bits, nothing else; a '-' first only if
  * `negative_ok` (two's complement). */
 static int number(struct parser *p, const char *s, unsigned col,
                   bool negative_ok, const char *what, uint64_t *out)
 {
-	const char *q = s;
-	bool neg = negative_ok && *q == '-';
-	unsigned base = 10;
-	uint64_t v = 0;
+	bool neg = negative_ok && *s == '-';
+	uint64_t v;
+	int rc = sm_parse_u64(s + neg, &v);
 
-	q += neg;
-	if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
-		base = 16, q += 2;
-	if (!*q)
+	if (rc == -1)
 		return fail(p, col, "bad number '%s' for %s", s, what);
-	for (; *q; q++) {
-		unsigned d = (unsigned)digit_value(*q);
-		if (d >= base)
-			return fail(p, col, "bad number '%s' for %s", s, what);
-		if (v > (UINT64_MAX - d) / base)
-			return fail(p, col, "%s out of range (at most 64 bits)", what);
-		v = v * base + d;
-	}
+	if (rc == -2)
+		return fail(p, col, "%s out of range (at most 64 bits)", what);
 	*out = neg ? (uint64_t)0 - v : v;
 	return 0;
 }
