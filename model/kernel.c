@@ -615,7 +615,7 @@ static int clock_epoch(struct sm_model *m)
 	uint64_t cyc = sm_model_timer(m);
 	uint64_t ns = sm_model_ns(m, m->task_cpu, m->now);
 
-	for (unsigned k = 0; k < SM_MAX_CPUS; k++) {
+	for (unsigned k = 0; k < m->cfg.ncpus; k++) {
 		m->cpu[k].epoch_cyc = cyc;
 		m->cpu[k].epoch_ns = ns; /* continuous: ns(now) is unchanged */
 	}

@@ -246,7 +246,6 @@ struct sm_model {
 	unsigned rotate_necessary; /* per PMU (kernel.c pmu_of()): 1 << pmu */
 	uint64_t ctx_time, ctx_stamp; /* task context time and ns stamp */
 	uint64_t next_rotate;  /* cycles; 0 = none */
-	struct sm_cpu cpu[SM_MAX_CPUS];
 	struct sm_event ev[SM_MAX_EVENTS];
 	unsigned flex_order[SM_MAX_EVENTS]; /* flexible list, rotated */
 	unsigned nflex;
@@ -268,6 +267,9 @@ struct sm_model {
 	uint64_t activity_cap; /* SM_MODEL_HARD_CAP, or lower (run.c) */
 	bool capped;           /* activity reached activity_cap: time went
 	                        * on without them (drivers report it) */
+	/* last before the pages, so that a copy of the model's state can end
+	 * at the cfg.ncpus-th (sim's snapshots) */
+	struct sm_cpu cpu[SM_MAX_CPUS];
 	_Alignas(4096) struct page_mem {
 		union {
 			struct perf_event_mmap_page pc;

@@ -42,11 +42,25 @@ struct usnap {
 	struct ueng eng;
 	struct sm_run run;
 	struct sm_result res;
-	size_t model_bytes;
 	uint8_t stack[STACK_SIZE], out[64];
 	uint8_t *data;         /* the image's writable segments, data_bytes */
-	struct sm_model model; /* copied partially: up to the used pages */
+	struct sm_model model; /* copied partially: model_copy() */
 };
+
+/* The part of the model a run can change: its state up to the last CPU
+ * in use (model.h keeps cpu[] last), and of each event's page the fields
+ * the kernel writes (the rest of the page stays as sm_model_init() left
+ * it: zeroes). */
+static void model_copy(struct sm_model *to, const struct sm_model *from)
+{
+	unsigned nev = from->cfg.nevents;
+
+	memcpy(to, from, offsetof(struct sm_model, cpu) +
+	       from->cfg.ncpus * sizeof(from->cpu[0]));
+	for (unsigned i = 0; i < nev; i++)
+		memcpy(to->page[i].bytes, from->page[i].bytes,
+		       sizeof(struct perf_event_mmap_page));
+}
 
 void sm_uc_fault(struct sm_session *s, const char *fmt, ...)
 {
@@ -274,7 +288,9 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	}
 	if (pc >= SM_UC_STUB_ADDR && pc < SM_UC_STUB_ADDR + 4096) {
 		s->run.step++; /* the stub is one step, answered as it starts */
+		e->in_stub = true;
 		import_stub(s, pc);
+		e->in_stub = false;
 		e->answered[0] = '\0'; /* it moved on: its return set the pc */
 		return;
 	}
@@ -285,19 +301,60 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	s->run.step++;
 }
 
+/* The page is device memory (uc_mmio_map): only its loads leave the
+ * emulator's fast path, and each is answered here from the model's page
+ * as it is at that instant, and makes an observation point.  (A memory
+ * hook instead would send every load and store of the reader down the
+ * slow path.)  Little-endian targets; no write callback, so a store to
+ * the page is a protection fault (hook_invalid). */
+static uint64_t page_read(uc_engine *uc, uint64_t off, unsigned size,
+                          void *user)
+{
+	struct sm_session *s = user;
+	uint64_t v = 0;
+	(void)uc;
+
+	if (off < 4096 && size <= 8 && size <= 4096 - off)
+		memcpy(&v, s->model.page[0].bytes + off, size);
+	if (!((struct ueng *)s->eng)->in_stub)
+		sm_session_observe(s, s->run.step - 1);
+	return v;
+}
+
+/* --explain lists every load of the page as the instruction made it,
+ * which the device callbacks cannot (they come in pieces of at most 4
+ * bytes): for a listed run the page is RAM with a read hook. */
 static void hook_page_read(uc_engine *uc, uc_mem_type type, uint64_t addr,
                            int size, int64_t value, void *user)
 {
 	struct sm_session *s = user;
+	uint64_t v = 0;
 	(void)uc, (void)type, (void)value;
 
 	sm_session_observe(s, s->run.step - 1);
-	if (s->explain) {
-		uint64_t v = 0;
-		memcpy(&v, s->model.page[0].bytes + (addr - PAGE_ADDR),
-		       (size_t)size < 8 ? (size_t)size : 8);
-		sm_explain_load(s, (unsigned)(addr - PAGE_ADDR), (unsigned)size, v);
-	}
+	memcpy(&v, s->model.page[0].bytes + (addr - PAGE_ADDR),
+	       (size_t)size < 8 ? (size_t)size : 8);
+	sm_explain_load(s, (unsigned)(addr - PAGE_ADDR), (unsigned)size, v);
+}
+
+/* Before the first listed run: the page becomes RAM with the hook, and
+ * code translated without the hook is dropped. */
+static int list_loads(struct sm_session *s)
+{
+	struct ueng *e = s->eng;
+	uc_hook h;
+
+	if (uc_mem_unmap(e->uc, PAGE_ADDR, 4096) ||
+	    uc_mem_map_ptr(e->uc, PAGE_ADDR, 4096, UC_PROT_READ,
+	                   s->model.page[0].bytes) ||
+	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_READ, (void *)hook_page_read, s,
+	                PAGE_ADDR, PAGE_ADDR + 4095) ||
+	    uc_ctl_remove_cache(e->uc, SM_CODE_BASE,
+	                        SM_CODE_BASE + e->code_size) ||
+	    uc_ctl_flush_tlb(e->uc))
+		return -1;
+	e->listing = true;
+	return 0;
 }
 
 /* read(2) on the event's fd is answered by the model; other fds EBADF,
@@ -380,6 +437,18 @@ static int map(struct ueng *e, uint64_t addr, uint64_t size, uint32_t prot,
 	e->region[e->nregion].lo = addr;
 	e->region[e->nregion].hi = addr + size - 1;
 	e->region[e->nregion++].prot = prot;
+	return 0;
+}
+
+/* The perf page: read-only device memory answered by page_read(). */
+static int map_page(struct ueng *e, struct sm_session *s)
+{
+	if (uc_mmio_map(e->uc, PAGE_ADDR, 4096, page_read, s, NULL, NULL) ||
+	    e->nregion == SM_UC_MAX_REGIONS)
+		return -1;
+	e->region[e->nregion].lo = PAGE_ADDR;
+	e->region[e->nregion].hi = PAGE_ADDR + 4095;
+	e->region[e->nregion++].prot = UC_PROT_READ;
 	return 0;
 }
 
@@ -539,7 +608,7 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	uint64_t avail = s->reader->image ? view.size
 	                 : sm_blob_for(s->scn->cfg.arch)->size;
 	if (!e->stack || !e->out || map_code(e, &view, avail) < 0 ||
-	    map(e, PAGE_ADDR, 4096, UC_PROT_READ, s->model.page[0].bytes) < 0 ||
+	    map_page(e, s) < 0 ||
 	    map(e, STACK_ADDR, STACK_SIZE, UC_PROT_READ | UC_PROT_WRITE,
 	        e->stack) < 0 ||
 	    map(e, OUT_ADDR, OUT_SIZE, UC_PROT_READ | UC_PROT_WRITE, e->out) < 0 ||
@@ -554,8 +623,6 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	                SM_CODE_BASE, SM_CODE_BASE + e->code_size - 1) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)hook_code, s,
 	                SM_UC_STUB_ADDR, SM_UC_STUB_ADDR + 4095) ||
-	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_READ, (void *)hook_page_read, s,
-	                PAGE_ADDR, PAGE_ADDR + 4095) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_invalid, s,
 	                1, 0) ||
 	    e->arch->add_hooks(s, e->uc))
@@ -632,6 +699,11 @@ static void u_begin(struct sm_session *s)
 	e->answered[0] = '\0';
 	e->done = false;
 	e->stopped = false;
+	if (s->explain && !e->listing && list_loads(s) < 0) {
+		sm_result_set(&s->res, SM_V_ERROR, "selfmon error: the emulator "
+		              "cannot list the page's loads");
+		e->done = true;
+	}
 }
 
 /* The reader returned: collect its values by ABI and judge them at the
@@ -736,9 +808,7 @@ static void *u_save(struct sm_session *s, void *snap)
 	p->eng = *e;
 	p->run = s->run;
 	p->res = s->res;
-	p->model_bytes = offsetof(struct sm_model, page) +
-	                 s->model.cfg.nevents * sizeof(s->model.page[0]);
-	memcpy(&p->model, &s->model, p->model_bytes);
+	model_copy(&p->model, &s->model);
 	memcpy(p->stack, e->stack, STACK_SIZE);
 	memcpy(p->out, e->out, sizeof(p->out));
 	copy_data(e, p->data, true);
@@ -754,7 +824,7 @@ static void u_restore(struct sm_session *s, const void *snap)
 	*e = p->eng;
 	s->run = p->run;
 	s->res = p->res;
-	memcpy(&s->model, &p->model, p->model_bytes);
+	model_copy(&s->model, &p->model);
 	memcpy(e->stack, p->stack, STACK_SIZE);
 	memcpy(e->out, p->out, sizeof(p->out));
 	copy_data(e, p->data, false);

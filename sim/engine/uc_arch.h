@@ -38,6 +38,9 @@ struct ueng {
 	uint64_t prev_pc;       /* the instruction before this one */
 	char answered[32];      /* what selfmon answered there, or "" */
 	bool stopped, done;
+	bool in_stub;           /* an import stub runs: its page reads are not
+	                         * the reader's loads */
+	bool listing;           /* the page is RAM with a read hook (--explain) */
 	uint8_t *stack, *out;   /* host memory behind the mappings */
 	/* every mapping the reader sees, for the stubs' access checks */
 	struct { uint64_t lo, hi; uint32_t prot; } region[SM_UC_MAX_REGIONS];

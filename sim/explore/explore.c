@@ -29,6 +29,9 @@ struct ctx {
 	struct sm_cell *cell;
 	enum sm_action_kind actions[SM_NACTIONS];
 	unsigned nactions;
+	/* snapshots per depth, reused by every sibling: a branch's state
+	 * where its run starts, and where its next child branches off */
+	void *base[SM_MAX_BOUND + 1], *cursor[SM_MAX_BOUND + 1];
 };
 
 static void add(struct sm_schedule *sch, uint64_t step, enum sm_action_kind k)
@@ -93,19 +96,25 @@ static uint64_t last_step(const struct sm_schedule *sch)
 
 /* With snapshots: the session is at the state right after sch's last
  * action (or at the call).  Run on to the end, then for each observing
- * step after here and each action, branch from a snapshot taken there. */
+ * step after here and each action, branch from a snapshot taken there.
+ * A schedule at the bound has no children: its run needs no snapshot. */
 static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 {
 	struct sm_session *s = c->s;
-	void *base = c->ops->save(s, NULL), *cursor = NULL;
+	void **base = &c->base[sch->n], **cursor = &c->cursor[sch->n];
 	unsigned from = s->run.npoints;
 	bool failed = false;
 	uint64_t *pts = NULL;
 
-	if (!base)
+	if (sch->n == c->o->bound) {
+		c->ops->run(s, UINT64_MAX);
+		record(c, sch);
+		return stops(c->cell->verdict) || c->cell->timed_out;
+	}
+	if (!(*base = c->ops->save(s, *base)))
 		return no_memory(c, sch);
 	c->ops->run(s, UINT64_MAX);
-	if (record(c, sch) || sch->n == c->o->bound)
+	if (record(c, sch))
 		goto out;
 	unsigned np = s->run.npoints - from;
 	if (!(pts = malloc((np + 1) * sizeof(*pts)))) {
@@ -113,28 +122,26 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 		goto out;
 	}
 	memcpy(pts, s->points + from, np * sizeof(*pts));
-	c->ops->restore(s, base);
+	c->ops->restore(s, *base);
 	for (unsigned k = 0; k < np && !failed; k++) {
 		if (!c->ops->run(s, pts[k]))
 			break; /* cannot happen: runs are deterministic */
-		if (!(cursor = c->ops->save(s, cursor))) {
+		if (!(*cursor = c->ops->save(s, *cursor))) {
 			failed = no_memory(c, sch);
 			break;
 		}
 		for (unsigned a = 0; a < c->nactions && !failed; a++) {
-			c->ops->restore(s, cursor);
+			c->ops->restore(s, *cursor);
 			if (sm_session_apply(s, c->actions[a]) <= 0)
 				continue; /* changes nothing: same as the parent */
 			struct sm_schedule child = *sch;
 			add(&child, pts[k], c->actions[a]);
 			failed = dfs_snap(c, &child);
 		}
-		c->ops->restore(s, cursor);
+		c->ops->restore(s, *cursor);
 	}
 out:
 	free(pts);
-	c->ops->free_snap(cursor);
-	c->ops->free_snap(base);
 	return failed || stops(c->cell->verdict) || c->cell->timed_out;
 }
 
@@ -269,6 +276,10 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 		s->run.sched = NULL;
 		c.ops->begin(s);
 		dfs_snap(&c, &none);
+		for (unsigned d = 0; d <= SM_MAX_BOUND; d++) {
+			c.ops->free_snap(c.base[d]);
+			c.ops->free_snap(c.cursor[d]);
+		}
 	} else {
 		dfs_rerun(&c, &none);
 	}
