@@ -147,6 +147,7 @@ static void take_apart(struct breakdown *b)
 		ops->restore(s, snap);
 		for (uint64_t k = 0; k < b->steps; k++)
 			s->run.step++, sm_session_tick(s);
+		sm_session_settle(s); /* the samples are paid in spans */
 	}
 	b->model_ns = (now_s() - t0) * 1e9 / n - b->restore_ns;
 	/* an emulator start that stops at once, before the first step */

@@ -6,7 +6,7 @@
  * context's clock (perf_clock() == local_clock()) on each CPU.  It must not
  * change model state; the page's time fields are written in userpage.c.
  */
-#include "model.h"
+#include "internal.h"
 
 /* include/linux/math64.h mul_u64_u32_shr(): (a * mul) >> shift with a
  * 96-bit intermediate. */
@@ -67,12 +67,6 @@ void sm_clock_derive(enum sm_arch arch, const struct sm_clock_cfg *c,
 	cpu->epoch_ns = c->epoch_ns;
 }
 
-uint64_t sm_timer_mask(const struct sm_model *m)
-{
-	unsigned w = m->cfg.timer_width;
-	return w >= 64 ? ~0ull : (1ull << w) - 1;
-}
-
 /* The timer register as user space reads it: rdtsc returns the TSC;
  * CNTVCT_EL0 and the time CSR are `timer_width` bits wide and wrap. */
 uint64_t sm_model_timer(const struct sm_model *m)
@@ -86,14 +80,7 @@ uint64_t sm_model_timer(const struct sm_model *m)
  *   epoch_ns + cyc_to_ns((cyc - epoch_cyc) & mask, mult, shift). */
 uint64_t sm_model_ns(const struct sm_model *m, unsigned cpu, uint64_t cyc)
 {
-	const struct sm_cpu *c = &m->cpu[cpu];
-
-	if (m->cfg.arch == SM_X86_64)
-		return c->offset_ns + sm_mul_u64_u32_shr(cyc, c->mult, c->shift);
-	uint64_t mask = sm_timer_mask(m);
-	return c->epoch_ns +
-	       sm_mul_u64_u32_shr(((cyc & mask) - c->epoch_cyc) & mask,
-	                          c->mult, c->shift);
+	return sm_ns_of(m, &m->cpu[cpu], cyc);
 }
 
 /* The reader's side of the page's time fields (userpage.c writes them):
@@ -109,15 +96,5 @@ uint64_t sm_model_ns(const struct sm_model *m, unsigned cpu, uint64_t cyc)
 uint64_t sm_model_page_ns(const struct sm_model *m, unsigned cpu,
                           uint64_t cyc)
 {
-	const struct sm_cpu *c = &m->cpu[cpu];
-
-	if (m->cfg.arch == SM_X86_64)
-		return sm_model_ns(m, cpu, cyc);
-	uint64_t mask = sm_timer_mask(m);
-	uint64_t zero = c->epoch_ns -
-	                sm_mul_u64_u32_shr(c->epoch_cyc, c->mult, c->shift);
-	uint32_t mult = c->shift == 32 ? c->mult >> 1 : c->mult;
-	unsigned shift = c->shift == 32 ? 31 : c->shift;
-	uint64_t t = c->epoch_cyc + (((cyc & mask) - c->epoch_cyc) & mask);
-	return zero + sm_mul_u64_u32_shr(t, mult, shift);
+	return sm_page_ns_of(m, &m->cpu[cpu], cyc);
 }

@@ -792,18 +792,37 @@ void sm_model_advance(struct sm_model *m, uint64_t cycles)
 
 void sm_model_truth(const struct sm_model *m, int i, struct sm_truth *t)
 {
-	const struct sm_event *e = &m->ev[i];
+	sm_model_truth_span(m, i, m->now, 1, t);
+}
 
-	t->count = e->truth;
-	if (e->state == SM_ACTIVE)
-		t->count += (uint64_t)e->cfg.rate * (m->now - e->truth_stamp);
-	sm_event_times(m, e, &t->enabled, &t->running);
-	uint64_t r = 0; /* the page's rounding now, where time advances */
-	if (m->task_on)
-		r = sm_model_page_ns(m, m->task_cpu, m->now) -
-		    sm_model_ns(m, m->task_cpu, m->now);
-	t->enabled_pub = t->enabled + (e->state >= SM_INACTIVE ? r : 0);
-	t->running_pub = t->running + (e->state == SM_ACTIVE ? r : 0);
+/* The count is the independent tally; enabled and running are
+ * __perf_update_times() at ctx time perf_event_time_now() (sm_ctx_now(),
+ * sm_event_times()), written out here with the state's parts hoisted out
+ * of the loop over instants. */
+void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
+                         unsigned n, struct sm_truth *out)
+{
+	const struct sm_event *e = &m->ev[i];
+	const struct sm_cpu *c = &m->cpu[m->task_cpu];
+	bool active = e->state == SM_ACTIVE, on = e->state >= SM_INACTIVE;
+	bool x86 = m->cfg.arch == SM_X86_64;
+	uint64_t rate = e->cfg.rate;
+
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t t = from + k, ctx = m->ctx_time, r = 0;
+		if (m->task_on) { /* the page's rounding, where time advances */
+			uint64_t ns = sm_ns_of(m, c, t);
+			ctx += ns - m->ctx_stamp;
+			if (!x86) /* x86: the page's conversion is sched_clock's */
+				r = sm_page_ns_of(m, c, t) - ns;
+		}
+		uint64_t d = ctx - e->tstamp;
+		out[k].count = e->truth + (active ? rate * (t - e->truth_stamp) : 0);
+		out[k].enabled = e->total_enabled + (on ? d : 0);
+		out[k].running = e->total_running + (active ? d : 0);
+		out[k].enabled_pub = out[k].enabled + (on ? r : 0);
+		out[k].running_pub = out[k].running + (active ? r : 0);
+	}
 }
 
 /* perf_read() -> perf_read_one(): perf_event_read() updates an active

@@ -315,6 +315,10 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a,
 
 /* Ground truth of event `ev` now (what read(2) would return), pure. */
 void sm_model_truth(const struct sm_model *m, int ev, struct sm_truth *t);
+/* The truth at the n instants from, from + 1, ... with the model's state
+ * as it is (only time differs): sm_model_truth() at each of them. */
+void sm_model_truth_span(const struct sm_model *m, int ev, uint64_t from,
+                         unsigned n, struct sm_truth *out);
 /* read(2) with PERF_FORMAT_TOTAL_TIME_ENABLED|RUNNING: 24 bytes into buf
  * (value, enabled, running); updates count and prev_count like the kernel.
  * Returns bytes written or -EINVAL/-ENOSPC style negatives. */

@@ -8,7 +8,7 @@
 #include "testutil.h"
 #include "session.h"
 
-static struct sm_sample win[16];
+static struct sm_truth win[16];
 static uint64_t scratch[16];
 static struct sm_window wd;
 static enum sm_abi wabi;
@@ -24,10 +24,10 @@ static void window(enum sm_abi abi, const struct s3 *w, unsigned n)
 {
 	assert_true(n <= 16);
 	for (unsigned i = 0; i < n; i++)
-		win[i] = (struct sm_sample){ w[i].count, w[i].enabled,
+		win[i] = (struct sm_truth){ w[i].count, w[i].enabled,
 		                             w[i].running, w[i].enabled,
 		                             w[i].running };
-	wd = (struct sm_window){ win, n, scratch };
+	wd = (struct sm_window){ win, n, scratch, false };
 	wabi = abi;
 }
 
@@ -106,10 +106,10 @@ static void test_scaled_never_ran(void **state)
  * times, and only for them; the detail says it was the kernel's rounding. */
 static void test_page_rounding(void **state)
 {
-	struct sm_sample r[] = { { 100, 50, 40, 51, 41 }, { 101, 60, 50, 61, 51 } };
+	struct sm_truth r[] = { { 100, 50, 40, 51, 41 }, { 101, 60, 50, 61, 51 } };
 	(void)state;
 	memcpy(win, r, sizeof(r));
-	wd = (struct sm_window){ win, 2, scratch };
+	wd = (struct sm_window){ win, 2, scratch, false };
 	wabi = SM_ABI_TIMES;
 	assert_int_equal(judge(100, 50, 40, 0), SM_V_PASS);
 	assert_null(strstr(res.detail, "rounding"));

@@ -109,6 +109,7 @@ long selfmon_routed_read(int fd, void *buf, size_t n)
 	step("read", (uint64_t)fd, __builtin_return_address(0));
 	if (fd != SM_EVENT_FD)
 		return -9;
+	sm_session_settle(cur);
 	r = sm_model_read(&cur->model, 0, buf, n);
 	cur->run.deadline = sm_model_next_activity(&cur->model);
 	return r;

@@ -27,6 +27,10 @@
 #define PAGE_ADDR SM_UC_PAGE_ADDR
 #define STACK_ADDR SM_UC_STACK_ADDR
 #define STACK_SIZE SM_UC_STACK_SIZE
+/* The stack's top page is RAM; below it, device memory that marks itself
+ * used on its first store (stack_store()), so that snapshots copy it
+ * only after the reader has gone that deep. */
+#define STACK_COLD (STACK_SIZE - 4096)
 #define OUT_ADDR SM_UC_OUT_ADDR
 #define OUT_SIZE SM_UC_OUT_SIZE
 #define RET_ADDR SM_UC_RET_ADDR
@@ -39,7 +43,7 @@ static const struct sm_uc_arch *const arches[SM_NARCH] = {
 
 struct usnap {
 	uc_context *ctx;
-	struct ueng eng;
+	struct ueng eng;       /* its run part: SM_UENG_RUN_BYTES */
 	struct sm_run run;
 	struct sm_result res;
 	uint8_t stack[STACK_SIZE], out[64];
@@ -294,10 +298,13 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 		e->answered[0] = '\0'; /* it moved on: its return set the pc */
 		return;
 	}
-	const uint8_t *b = e->code + (pc - SM_CODE_BASE);
+	uint64_t off = pc - SM_CODE_BASE;
+	const uint8_t *b = e->code + off;
 	if (s->explain)
 		sm_explain_insn(s, pc, b, size);
-	e->arch->trap(s, pc, b);
+	if (!(e->plain[off >> 3] & (1u << (off & 7))) &&
+	    !e->arch->trap(s, pc, b))
+		e->plain[off >> 3] |= (uint8_t)(1u << (off & 7));
 	s->run.step++;
 }
 
@@ -373,7 +380,8 @@ int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
 	else if (len >= sizeof(vals) &&
 	         !allowed(e, buf, sizeof(vals), UC_PROT_WRITE))
 		ret = -14; /* EFAULT: the kernel's copy_to_user() checks */
-	else if ((ret = sm_model_read(&s->model, 0, vals, len)) > 0 &&
+	else if (sm_session_settle(s),
+	         (ret = sm_model_read(&s->model, 0, vals, len)) > 0 &&
 	         uc_mem_write(e->uc, buf, vals, (size_t)ret) != UC_ERR_OK)
 		ret = -14;
 	s->run.deadline = sm_model_next_activity(&s->model);
@@ -438,6 +446,44 @@ static int map(struct ueng *e, uint64_t addr, uint64_t size, uint32_t prot,
 	e->region[e->nregion].hi = addr + size - 1;
 	e->region[e->nregion++].prot = prot;
 	return 0;
+}
+
+static uint64_t stack_load(uc_engine *uc, uint64_t off, unsigned size,
+                           void *user)
+{
+	struct ueng *e = user;
+	uint64_t v = 0;
+	(void)uc;
+
+	if (off < STACK_COLD && size <= 8 && size <= STACK_COLD - off)
+		memcpy(&v, e->stack + off, size);
+	return v;
+}
+
+static void stack_store(uc_engine *uc, uint64_t off, unsigned size,
+                        uint64_t v, void *user)
+{
+	struct ueng *e = user;
+	(void)uc;
+
+	if (off < STACK_COLD && size <= 8 && size <= STACK_COLD - off) {
+		memcpy(e->stack + off, &v, size);
+		e->cold_used = true;
+	}
+}
+
+/* The stack: its cold part as device memory, its top page as RAM. */
+static int map_stack(struct ueng *e)
+{
+	if (uc_mmio_map(e->uc, STACK_ADDR, STACK_COLD, stack_load, e,
+	                stack_store, e) ||
+	    e->nregion == SM_UC_MAX_REGIONS)
+		return -1;
+	e->region[e->nregion].lo = STACK_ADDR;
+	e->region[e->nregion].hi = STACK_ADDR + STACK_COLD - 1;
+	e->region[e->nregion++].prot = UC_PROT_READ | UC_PROT_WRITE;
+	return map(e, STACK_ADDR + STACK_COLD, STACK_SIZE - STACK_COLD,
+	           UC_PROT_READ | UC_PROT_WRITE, e->stack + STACK_COLD);
 }
 
 /* The perf page: read-only device memory answered by page_read(). */
@@ -601,6 +647,8 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	e->entry = view.entry;
 	e->code_size = view.size;
 	e->arch = arches[s->scn->cfg.arch];
+	if (!(e->plain = calloc(e->code_size / 8 + 1, 1)))
+		return snprintf(err, n, "out of memory"), -1;
 	if (uc_open(e->arch->arch, e->arch->mode, &e->uc) != UC_ERR_OK)
 		return snprintf(err, n, "uc_open failed"), -1;
 	e->stack = aligned_alloc(4096, STACK_SIZE);
@@ -609,8 +657,7 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	                 : sm_blob_for(s->scn->cfg.arch)->size;
 	if (!e->stack || !e->out || map_code(e, &view, avail) < 0 ||
 	    map_page(e, s) < 0 ||
-	    map(e, STACK_ADDR, STACK_SIZE, UC_PROT_READ | UC_PROT_WRITE,
-	        e->stack) < 0 ||
+	    map_stack(e) < 0 ||
 	    map(e, OUT_ADDR, OUT_SIZE, UC_PROT_READ | UC_PROT_WRITE, e->out) < 0 ||
 	    map(e, RET_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC, NULL) < 0 ||
 	    uc_mem_write(e->uc, RET_ADDR, hlt, sizeof(hlt)) ||
@@ -647,6 +694,7 @@ static void u_close(struct sm_session *s)
 		uc_close(e->uc);
 	free(e->stack);
 	free(e->out);
+	free(e->plain);
 	for (unsigned i = 0; i < e->ndata; i++)
 		free(e->data[i].host);
 	free(e);
@@ -674,7 +722,10 @@ static void u_begin(struct sm_session *s)
 	uint64_t args[3] = { PAGE_ADDR, 0, 0 };
 
 	sm_session_start(s);
-	memset(e->stack, 0, STACK_SIZE);
+	if (e->cold_used)
+		memset(e->stack, 0, STACK_COLD);
+	memset(e->stack + STACK_COLD, 0, STACK_SIZE - STACK_COLD);
+	e->cold_used = false;
 	memset(e->out, 0, 64);
 	reset_data(e);
 	if (s->reader->abi == SM_ABI_TIMES) {
@@ -805,11 +856,14 @@ static void *u_save(struct sm_session *s, void *snap)
 		}
 	}
 	uc_context_save(e->uc, p->ctx);
-	p->eng = *e;
+	memcpy(&p->eng, e, SM_UENG_RUN_BYTES);
 	p->run = s->run;
 	p->res = s->res;
 	model_copy(&p->model, &s->model);
-	memcpy(p->stack, e->stack, STACK_SIZE);
+	if (e->cold_used) /* else the cold part is zeroes */
+		memcpy(p->stack, e->stack, STACK_COLD);
+	memcpy(p->stack + STACK_COLD, e->stack + STACK_COLD,
+	       STACK_SIZE - STACK_COLD);
 	memcpy(p->out, e->out, sizeof(p->out));
 	copy_data(e, p->data, true);
 	return p;
@@ -820,12 +874,19 @@ static void u_restore(struct sm_session *s, const void *snap)
 	const struct usnap *p = snap;
 	struct ueng *e = s->eng;
 
+	bool was_cold = e->cold_used;
+
 	uc_context_restore(e->uc, p->ctx);
-	*e = p->eng;
+	memcpy(e, &p->eng, SM_UENG_RUN_BYTES);
 	s->run = p->run;
 	s->res = p->res;
 	model_copy(&s->model, &p->model);
-	memcpy(e->stack, p->stack, STACK_SIZE);
+	if (e->cold_used)
+		memcpy(e->stack, p->stack, STACK_COLD);
+	else if (was_cold)
+		memset(e->stack, 0, STACK_COLD);
+	memcpy(e->stack + STACK_COLD, p->stack + STACK_COLD,
+	       STACK_SIZE - STACK_COLD);
 	memcpy(e->out, p->out, sizeof(p->out));
 	copy_data(e, p->data, false);
 }

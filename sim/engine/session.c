@@ -114,18 +114,38 @@ int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
 	return sm_engine_ops(e)->open(s, err, n);
 }
 
+/* Samples of consecutive instants under one state are owed and paid in
+ * one span (sm_model_truth_span()): the same values, in the same order,
+ * as one sm_model_truth() per sample. */
 void sm_session_sample(struct sm_session *s)
 {
-	struct sm_truth t;
+	struct sm_run *r = &s->run;
 
-	if (s->run.nsamples >= s->max_samples) { /* cannot happen: see init */
-		sm_result_set(&s->res, SM_V_ERROR, "internal error: more than %u "
-		              "truth samples in one run", s->max_samples);
+	if (r->owed_n && r->owed_from + r->owed_n == s->model.now) {
+		r->owed_n++;
 		return;
 	}
-	sm_model_truth(&s->model, 0, &t);
-	s->samples[s->run.nsamples++] = (struct sm_sample){
-		t.count, t.enabled, t.running, t.enabled_pub, t.running_pub };
+	sm_session_settle(s);
+	r->owed_from = s->model.now;
+	r->owed_n = 1;
+}
+
+void sm_session_settle(struct sm_session *s)
+{
+	struct sm_run *r = &s->run;
+
+	if (!r->owed_n)
+		return;
+	if (r->owed_n > s->max_samples - r->nsamples) { /* cannot happen: see
+	                                                 * init */
+		r->owed_n = s->max_samples - r->nsamples;
+		sm_result_set(&s->res, SM_V_ERROR, "internal error: more than %u "
+		              "truth samples in one run", s->max_samples);
+	}
+	sm_model_truth_span(&s->model, 0, r->owed_from, r->owed_n,
+	                    &s->samples[r->nsamples]);
+	r->nsamples += r->owed_n;
+	r->owed_n = 0;
 }
 
 /* Reset to the call: engines call this from begin(). */
@@ -153,6 +173,7 @@ int sm_session_apply(struct sm_session *s, enum sm_action_kind kind)
 	char err[128];
 
 	sm_session_sample(s); /* the instant just before */
+	sm_session_settle(s);
 	uint64_t before = s->model.updates;
 	int rc = sm_model_apply(&s->model, &a, err, sizeof(err));
 	if (rc > 0) {
@@ -171,6 +192,7 @@ static void apply_timed(struct sm_session *s, const struct sm_timed_action *t)
 	char err[128];
 
 	sm_session_sample(s);
+	sm_session_settle(s);
 	uint64_t before = s->model.updates;
 	if (sm_model_apply(&s->model, &t->act, err, sizeof(err)) > 0) {
 		s->run.kernel_active = true;
@@ -182,7 +204,7 @@ static void apply_timed(struct sm_session *s, const struct sm_timed_action *t)
 		sm_explain_action(s, t->act.kind, 1, before);
 }
 
-void sm_session_tick(struct sm_session *s)
+void sm_session_tick_full(struct sm_session *s)
 {
 	struct sm_model *m = &s->model;
 	const struct sm_scenario *scn = s->scn;
@@ -194,6 +216,7 @@ void sm_session_tick(struct sm_session *s)
 			uint64_t before = m->updates;
 			unsigned pending = sm_model_pending(m);
 			int next = sm_model_next_store(m);
+			sm_session_settle(s);
 			sm_model_advance(m, 1); /* also lands one remote store */
 			s->run.deadline = sm_model_next_activity(m);
 			if (pending && next >= 0) {

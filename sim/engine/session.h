@@ -113,15 +113,6 @@ enum sm_verdict sm_reader_expected(const struct sm_reader *r,
 #define SM_MAX_POINTS (SM_BUDGET + 2)
 #define SM_EVENT_FD 3          /* the target event's fd as readers see it */
 
-/* The truth at one instant; enabled_pub/running_pub are what a correct
- * reader computes from a page the kernel writes at that instant (the
- * page's time conversion can differ from sched_clock by its rounding,
- * see sm_model_truth()). */
-struct sm_sample {
-	uint64_t count, enabled, running;
-	uint64_t enabled_pub, running_pub;
-};
-
 struct sm_result {
 	enum sm_verdict verdict;
 	char detail[512];
@@ -145,6 +136,11 @@ struct sm_run {
 	bool kernel_active;         /* an action was applied during the call */
 	uint64_t last_kernel_step;  /* when the kernel last wrote the page */
 	unsigned npoints, nsamples; /* lengths of the two logs */
+	/* samples owed to the log: the truth at owed_n instants from
+	 * owed_from under the model's state as it is now; paid before the
+	 * state changes (sm_session_settle) */
+	uint64_t owed_from;
+	unsigned owed_n;
 };
 
 /* State split by lifetime: the cell (scenario, reader, engine; the arch
@@ -163,12 +159,13 @@ struct sm_session {
 	uint64_t points[SM_MAX_POINTS];
 	/* the oracle's window: truth at every instant of the call, sized at
 	 * init for the longest run (sm_session_init) */
-	struct sm_sample *samples;
+	struct sm_truth *samples;
 	uint64_t *scratch;          /* max_samples, for the oracle */
 	unsigned max_samples;
 	/* the result */
 	struct sm_result res;
 	struct sm_explain *explain; /* NULL unless --explain */
+	bool terse;                 /* judge PASS without its detail line */
 	void *eng;                  /* engine private state */
 };
 
@@ -201,21 +198,50 @@ int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
                     const struct sm_reader *r, enum sm_engine_kind e,
                     char *err, size_t n);
 void sm_session_start(struct sm_session *s); /* model at check_at */
+/* The truth at this instant into the window (owed until settled). */
+void sm_session_sample(struct sm_session *s);
+/* Pay the owed samples: before anything changes the model's state other
+ * than time, and before the window is read. */
+void sm_session_settle(struct sm_session *s);
 /* Before each step: time moves one cycle, timed and scheduled actions and
- * remote stores land, the truth is sampled. */
-void sm_session_tick(struct sm_session *s);
+ * remote stores land, the truth is sampled.  Inline for the step on which
+ * nothing lands (most of them); sm_session_tick_full() for the others. */
+void sm_session_tick_full(struct sm_session *s);
+static inline void sm_session_tick(struct sm_session *s)
+{
+	struct sm_run *r = &s->run;
+	struct sm_model *m = &s->model;
+	const struct sm_scenario *scn = s->scn;
+	uint64_t t = m->now + 1;
+
+	if (r->step == 0 || t >= r->deadline ||
+	    m->backlog_next != m->nbacklog || m->pending_next != m->npending ||
+	    (r->timed_next < scn->nactions &&
+	     scn->cfg.start + scn->act[r->timed_next].at <= t) ||
+	    (r->sched && r->sched_next < r->sched->n &&
+	     r->sched->item[r->sched_next].step == r->step)) {
+		sm_session_tick_full(s);
+		return;
+	}
+	m->now = t;
+	if (r->owed_n && r->owed_from + r->owed_n == t)
+		r->owed_n++; /* sm_session_sample(), inline */
+	else
+		sm_session_sample(s);
+}
 int sm_session_apply(struct sm_session *s, enum sm_action_kind kind);
 void sm_session_observe(struct sm_session *s, uint64_t step);
 /* Budget exhausted: BLOCKED if the kernel kept writing, else LIVELOCK. */
 void sm_session_budget(struct sm_session *s);
-void sm_session_sample(struct sm_session *s);
 
 /* oracle.c: judge the values a reader returned by its ABI against a
  * window of truth samples; sm_oracle_judge() with the session's window. */
 struct sm_window {
-	const struct sm_sample *s;
+	const struct sm_truth *s;
 	unsigned n;
 	uint64_t *scratch;   /* n values the oracle may overwrite (sorting) */
+	bool terse;          /* a PASS gets no detail line (the explorer's
+	                      * runs: only a failure's detail is kept) */
 };
 void sm_oracle(const struct sm_window *w, enum sm_abi abi,
                const uint64_t value[3], int rc, struct sm_result *res);

@@ -9,6 +9,7 @@
 #ifndef SELFMON_UC_ARCH_H
 #define SELFMON_UC_ARCH_H
 
+#include <stddef.h>
 #include <unicorn/unicorn.h>
 
 #include "session.h"
@@ -27,11 +28,7 @@
 #define SM_UC_MAX_REGIONS 32
 
 struct ueng {
-	uc_engine *uc;
-	uc_context *fresh;      /* registers as after uc_open */
-	const struct sm_uc_arch *arch;
-	const uint8_t *code;    /* the reader's image, loaded at SM_CODE_BASE */
-	uint64_t entry, code_size;
+	/* the run: what a snapshot saves of the engine (SM_UENG_RUN_BYTES) */
 	uint64_t stop;          /* stop before this step */
 	uint64_t ticked;        /* step + 1 of the last tick */
 	uint32_t pmselr;        /* arm64: the counter PMSELR_EL0 selects */
@@ -40,6 +37,14 @@ struct ueng {
 	bool stopped, done;
 	bool in_stub;           /* an import stub runs: its page reads are not
 	                         * the reader's loads */
+	bool cold_used;         /* the stack below its top page was stored to */
+	/* the engine, fixed while it is open */
+	uc_engine *uc;
+	uc_context *fresh;      /* registers as after uc_open */
+	const struct sm_uc_arch *arch;
+	const uint8_t *code;    /* the reader's image, loaded at SM_CODE_BASE */
+	uint64_t entry, code_size;
+	uint8_t *plain;         /* bit per code address: trap() declined it */
 	bool listing;           /* the page is RAM with a read hook (--explain) */
 	uint8_t *stack, *out;   /* host memory behind the mappings */
 	/* every mapping the reader sees, for the stubs' access checks */
@@ -55,6 +60,8 @@ struct ueng {
 	uint64_t data_bytes;
 };
 
+#define SM_UENG_RUN_BYTES offsetof(struct ueng, uc)
+
 struct sm_uc_arch {
 	uc_arch arch;
 	uc_mode mode;
@@ -63,7 +70,10 @@ struct sm_uc_arch {
 	unsigned nr_read;             /* __NR_read */
 	/* hooks beyond the generic ones (syscall, system registers) */
 	int (*add_hooks)(struct sm_session *s, uc_engine *uc);
-	/* code hook: answer a trapped instruction at pc; true if handled */
+	/* code hook: answer a trapped instruction at pc; true if handled.
+	 * It declines (false) by the instruction's bytes alone, which cannot
+	 * change (no page is writable and executable): the engine remembers
+	 * a decline per address and does not ask again. */
 	bool (*trap)(struct sm_session *s, uint64_t pc, const uint8_t *b);
 	/* the drop from the emulator's start (x86 CPL0, arm64 EL1, riscv64
 	 * M-mode) to user mode (CPL3, EL0, U-mode), landing at SM_UC_RET_ADDR:

@@ -152,6 +152,7 @@ void sm_run_schedule(struct sm_session *s, const struct sm_schedule *sch)
 	s->run.sched = sch;
 	ops->begin(s);
 	ops->run(s, UINT64_MAX);
+	sm_session_settle(s); /* the whole window, for its readers */
 	s->run.sched = NULL;
 }
 
@@ -270,6 +271,7 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 	for (int k = 0; k < SM_NACTIONS; k++)
 		if (s->scn->explore & (1u << k))
 			c.actions[c.nactions++] = (enum sm_action_kind)k;
+	s->terse = true; /* only a failure's detail is kept (record()) */
 	if (o->random_runs) {
 		random_runs(&c);
 	} else if (c.ops->save) {
@@ -283,6 +285,7 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 	} else {
 		dfs_rerun(&c, &none);
 	}
+	s->terse = false;
 	if (sm_verdict_selfmon(cell->verdict)) {
 		cell->min = cell->found;
 	} else if (sm_verdict_fails(cell->verdict)) {

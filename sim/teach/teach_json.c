@@ -193,7 +193,7 @@ static void window(struct json *j, const char *key, const struct sm_session *s,
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 	for (unsigned i = 0; i < s->run.nsamples; i++) {
-		const struct sm_sample *x = &s->samples[i];
+		const struct sm_truth *x = &s->samples[i];
 		uint64_t v = which == 0 ? x->count : which == 1 ? x->enabled
 		             : x->running;
 		lo = v < lo ? v : lo;

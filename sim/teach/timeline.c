@@ -121,7 +121,7 @@ static int call_reader(struct tl *p, const struct sm_timeline_call *c,
 		p->trap_step[p->ntrap++] = s->points[i];
 	p->ncall = s->run.nsamples < NS ? s->run.nsamples : NS;
 	for (unsigned i = 0; i < p->ncall; i++) {
-		const struct sm_sample *x = &s->samples[(uint64_t)i *
+		const struct sm_truth *x = &s->samples[(uint64_t)i *
 		                                        s->run.nsamples / p->ncall];
 		p->call_truth[i] = (struct sm_truth){ x->count, x->enabled,
 		                                      x->running, 0, 0 };
