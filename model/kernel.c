@@ -802,26 +802,31 @@ void sm_model_truth(const struct sm_model *m, int i, struct sm_truth *t)
 void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
                          unsigned n, struct sm_truth *out)
 {
-	const struct sm_event *e = &m->ev[i];
-	const struct sm_cpu *c = &m->cpu[m->task_cpu];
-	bool active = e->state == SM_ACTIVE, on = e->state >= SM_INACTIVE;
-	bool x86 = m->cfg.arch == SM_X86_64;
-	uint64_t rate = e->cfg.rate;
+	/* copies, so that the stores to out[] cannot alias what they read */
+	const struct sm_event e = m->ev[i];
+	const struct sm_cpu c = m->cpu[m->task_cpu];
+	const uint64_t ctx_time = m->ctx_time, ctx_stamp = m->ctx_stamp;
+	const bool active = e.state == SM_ACTIVE, on = e.state >= SM_INACTIVE;
+	const bool x86 = m->cfg.arch == SM_X86_64, task_on = m->task_on;
+	const uint64_t rate = e.cfg.rate;
 
 	for (unsigned k = 0; k < n; k++) {
-		uint64_t t = from + k, ctx = m->ctx_time, r = 0;
-		if (m->task_on) { /* the page's rounding, where time advances */
-			uint64_t ns = sm_ns_of(m, c, t);
-			ctx += ns - m->ctx_stamp;
+		uint64_t t = from + k, ctx = ctx_time, r = 0;
+		if (task_on) { /* the page's rounding, where time advances */
+			uint64_t ns = sm_ns_of(m, &c, t);
+			ctx += ns - ctx_stamp;
 			if (!x86) /* x86: the page's conversion is sched_clock's */
-				r = sm_page_ns_of(m, c, t) - ns;
+				r = sm_page_ns_of(m, &c, t) - ns;
 		}
-		uint64_t d = ctx - e->tstamp;
-		out[k].count = e->truth + (active ? rate * (t - e->truth_stamp) : 0);
-		out[k].enabled = e->total_enabled + (on ? d : 0);
-		out[k].running = e->total_running + (active ? d : 0);
-		out[k].enabled_pub = out[k].enabled + (on ? r : 0);
-		out[k].running_pub = out[k].running + (active ? r : 0);
+		uint64_t d = ctx - e.tstamp;
+		uint64_t enabled = e.total_enabled + (on ? d : 0);
+		uint64_t running = e.total_running + (active ? d : 0);
+		out[k] = (struct sm_truth){
+			.count = e.truth + (active ? rate * (t - e.truth_stamp) : 0),
+			.enabled = enabled, .running = running,
+			.enabled_pub = enabled + (on ? r : 0),
+			.running_pub = running + (active ? r : 0),
+		};
 	}
 }
 

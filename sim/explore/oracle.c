@@ -60,6 +60,8 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#define MAX_RUNS 8 /* ascending runs of counts searched apart */
+
 /* Is some count in sorted[0..n) within [lo, hi]? */
 static bool count_in(const uint64_t *sorted, unsigned n,
                      unsigned __int128 lo, unsigned __int128 hi)
@@ -82,11 +84,23 @@ static bool count_in(const uint64_t *sorted, unsigned n,
 static bool scaled_ok(const struct sm_window *w, uint64_t v)
 {
 	uint64_t *counts = w->scratch;
+	unsigned run[MAX_RUNS + 1], nrun = 0;
 	bool ok = false;
 
-	for (unsigned i = 0; i < w->n; i++)
+	/* The truth only grows unless the count is reset: the counts are a
+	 * few ascending runs, each searched in place; many runs are sorted
+	 * into one.  Either way: is some count of the window in [lo, hi]? */
+	for (unsigned i = 0; i < w->n; i++) {
 		counts[i] = w->s[i].count;
-	qsort(counts, w->n, sizeof(counts[0]), cmp_u64);
+		if ((i == 0 || counts[i - 1] > counts[i]) && nrun++ < MAX_RUNS)
+			run[nrun - 1] = i;
+	}
+	if (nrun > MAX_RUNS) {
+		qsort(counts, w->n, sizeof(counts[0]), cmp_u64);
+		run[0] = 0;
+		nrun = 1;
+	}
+	run[nrun] = w->n;
 	for (unsigned b = 0; b < 2 * w->n && !ok; b++) {
 		const struct sm_truth *x = &w->s[b / 2];
 		unsigned __int128 E = b & 1 ? x->enabled_pub : x->enabled;
@@ -97,8 +111,10 @@ static bool scaled_ok(const struct sm_window *w, uint64_t v)
 		}
 		/* C in [ceil((vR - R) / E), floor((vR + R) / E)] */
 		unsigned __int128 vr = (unsigned __int128)v * R;
-		ok = count_in(counts, w->n, vr >= R ? (vr - R + E - 1) / E : 0,
-		              (vr + R) / E);
+		unsigned __int128 lo = vr >= R ? (vr - R + E - 1) / E : 0;
+		unsigned __int128 hi = (vr + R) / E;
+		for (unsigned k = 0; k < nrun && !ok; k++)
+			ok = count_in(counts + run[k], run[k + 1] - run[k], lo, hi);
 	}
 	return ok;
 }

@@ -1,0 +1,231 @@
+/*
+ * test_verdicts.c — the verdict table as a regression oracle: every cell
+ * of the built-in sweep (every reader, bundled scenario and arch; bounds 2
+ * and 3; Unicorn and native) gets the verdict, schedule count, detail and
+ * counterexamples recorded in tests/golden/verdicts.tsv.
+ *
+ * A change meant to leave behaviour alone (speed, restructuring) must
+ * pass this unchanged.  A change meant to alter verdicts regenerates the
+ * file and shows the difference in review:
+ *
+ *   build/tests/test_verdicts --write tests/golden/verdicts.tsv
+ *
+ * Arches whose reader code is not built (no cross compiler) are left out
+ * of the comparison; every cell that runs must be in the file.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "json_read.h"
+
+#define GOLDEN SELFMON_SRC "/tests/golden/verdicts.tsv"
+
+static const struct sweep {
+	const char *name;
+	unsigned bound;
+	const char *engine;
+} sweeps[] = {
+	{ "bound2_unicorn", 2, "unicorn" }, { "bound2_native", 2, "native" },
+	{ "bound3_unicorn", 3, "unicorn" }, { "bound3_native", 3, "native" },
+};
+
+/* Rows: one line per cell, tab-separated, sorted. */
+struct rows {
+	char **line;
+	size_t n, cap;
+};
+
+static void push(struct rows *r, char *line)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 512;
+		r->line = realloc(r->line, r->cap * sizeof(*r->line));
+		assert_non_null(r->line);
+	}
+	r->line[r->n++] = line;
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void rows_free(struct rows *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->line[i]);
+	free(r->line);
+	memset(r, 0, sizeof(*r));
+}
+
+static const char *field(const struct jr_value *cell, const char *key)
+{
+	const struct jr_value *v = jr_get(cell, key);
+	const char *s = jr_str(v);
+
+	if (s)
+		return s;
+	return v && v->type == JR_NUMBER ? v->text : "";
+}
+
+/* One cell's row: what a regression would change. */
+static char *row_of(const struct sweep *w, const struct jr_value *cell)
+{
+	static const char *const keys[] = {
+		"arch", "reader", "scenario", "kernel", "verdict", "schedules",
+		"blocked", "counterexample", "minimised", "detail",
+	};
+	size_t len = 64;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		len += strlen(field(cell, keys[k])) + 1;
+	char *line = malloc(len);
+	assert_non_null(line);
+	int used = snprintf(line, len, "%u\t%s", w->bound, w->engine);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *f = field(cell, keys[k]);
+		assert_null(strpbrk(f, "\t\n")); /* the file's separators */
+		used += snprintf(line + used, len - (size_t)used, "\t%s", f);
+	}
+	return line;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 65536) {
+			cap = cap ? 2 * cap : 1 << 20;
+			buf = realloc(buf, cap + 1);
+			assert_non_null(buf);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* The sweep as bin computes it. */
+static void run_sweep(const char *bin, const struct sweep *w, struct rows *out)
+{
+	char tmp[] = "/tmp/selfmon-verdicts-XXXXXX", cmd[1024], err[256];
+	int fd = mkstemp(tmp);
+	struct jr_value doc;
+	size_t len;
+
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "'%s' check --no-traces --json -j 2 "
+	         "--time-limit 0 --bound %u --engine %s > %s 2>/dev/null", bin,
+	         w->bound, w->engine, tmp);
+	int rc = system(cmd);
+	char *text = slurp(tmp, &len);
+	unlink(tmp);
+	assert_non_null(text);
+	if (jr_parse(text, len, &doc, err, sizeof(err)) < 0)
+		fail_msg("%s (exit status %d): bad JSON: %s", cmd, rc, err);
+	free(text);
+	const struct jr_value *cells = jr_get(&doc, "cells");
+	assert_non_null(cells);
+	assert_int_equal(cells->type, JR_ARRAY);
+	for (size_t i = 0; i < cells->n; i++)
+		push(out, row_of(w, &cells->items[i]));
+	qsort(out->line, out->n, sizeof(*out->line), by_text);
+	jr_free(&doc);
+}
+
+/* The golden rows of one sweep, of the arches that ran. */
+static void golden(const struct sweep *w, const struct rows *ran,
+                   struct rows *out)
+{
+	size_t len;
+	char *text = slurp(GOLDEN, &len), prefix[32];
+
+	if (!text)
+		fail_msg("cannot read %s", GOLDEN);
+	int np = snprintf(prefix, sizeof(prefix), "%u\t%s\t", w->bound, w->engine);
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(l, prefix, (size_t)np))
+			continue;
+		size_t arch = strcspn(l + np, "\t");
+		bool built = false;
+		for (size_t i = 0; i < ran->n && !built; i++)
+			built = !strncmp(ran->line[i] + np, l + np, arch + 1);
+		if (built)
+			push(out, strdup(l));
+	}
+	free(text);
+	qsort(out->line, out->n, sizeof(*out->line), by_text);
+}
+
+static void test_sweep(void **state)
+{
+	const struct sweep *w = *state;
+	struct rows now = { 0 }, want = { 0 };
+	unsigned shown = 0;
+
+	run_sweep(SELFMON_BIN, w, &now);
+	golden(w, &now, &want);
+	assert_true(now.n > 0);
+	for (size_t i = 0, j = 0; i < now.n || j < want.n;) {
+		int c = i == now.n ? 1 : j == want.n ? -1
+		        : strcmp(now.line[i], want.line[j]);
+		if (c && shown++ < 10)
+			print_message("%s %s\n", c < 0 ? "now   " : "golden",
+			              c < 0 ? now.line[i] : want.line[j]);
+		i += c <= 0;
+		j += c >= 0;
+	}
+	rows_free(&now);
+	rows_free(&want);
+	if (shown)
+		fail_msg("%u rows differ from %s (bound %u, %s)", shown, GOLDEN,
+		         w->bound, w->engine);
+}
+
+static int write_golden(const char *path, const char *bin)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return perror(path), 2;
+	fprintf(f, "# selfmon's verdict table, the regression oracle of "
+	        "tests/test_verdicts.c:\n# bound engine arch reader scenario "
+	        "kernel verdict schedules blocked counterexample minimised "
+	        "detail\n");
+	for (size_t k = 0; k < sizeof(sweeps) / sizeof(sweeps[0]); k++) {
+		struct rows r = { 0 };
+		run_sweep(bin, &sweeps[k], &r);
+		for (size_t i = 0; i < r.n; i++)
+			fprintf(f, "%s\n", r.line[i]);
+		rows_free(&r);
+	}
+	return fclose(f) ? 2 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct CMUnitTest t[sizeof(sweeps) / sizeof(sweeps[0])];
+
+	if (argc >= 3 && !strcmp(argv[1], "--write"))
+		return write_golden(argv[2], argc > 3 ? argv[3] : SELFMON_BIN);
+	for (size_t k = 0; k < sizeof(sweeps) / sizeof(sweeps[0]); k++)
+		t[k] = (struct CMUnitTest){ sweeps[k].name, test_sweep, NULL, NULL,
+		                            (void *)&sweeps[k] };
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
