@@ -78,6 +78,36 @@ static void test_fresh_memory(void **state)
 	assert_true(strtoul(n + 12, NULL, 10) > 5);
 }
 
+/* Stack slots 8 KiB deep (the stack's cold part, device memory that
+ * snapshots copy only once a run has stored there) or at its top: the
+ * same verdict from the same number of schedules, a correct reader and a
+ * stale one alike, and the stale one's counterexample replays to its
+ * verdict (a snapshot that lost the deep slots would not). */
+static void test_deep_stack(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ "deep_stack", "top_stack" }, { "deep_stale", "top_stale" },
+	};
+	const char *x = "--actions overflow,migrate,preempt --bound 2";
+	char obj[512], v[2][32];
+	unsigned long n[2];
+	(void)state;
+	assert_true(compile_reader("gcc", "-O2 -fno-builtin", "hostile_x86.c",
+	                           "hx.o", obj, sizeof(obj)));
+	for (int p = 0; p < 2; p++) {
+		for (int k = 0; k < 2; k++) {
+			cell(obj, pairs[p][k], "x86_pinned", x, v[k], sizeof(v[k]));
+			const char *s = strstr(r.out, "\"schedules\":");
+			assert_non_null(s);
+			n[k] = strtoul(s + 12, NULL, 10);
+		}
+		assert_string_equal(v[0], v[1]);
+		assert_int_equal(n[0], n[1]);
+		assert_true(n[0] > (p ? 1 : 10)); /* the stale one stops at its failure */
+		assert_string_equal(v[0], p ? "WRONG_VALUE" : "PASS");
+	}
+}
+
 /* Under `ulimit -v` too small for Unicorn's translation buffer: exit 2
  * (selfmon's own error), not 1 (a reader failed), and a line saying so.
  * AddressSanitizer needs more address space than that just to start. */
@@ -140,6 +170,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86),
 		cmocka_unit_test(test_fresh_memory),
+		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_arm64),
 		cmocka_unit_test(test_riscv64),

@@ -10,6 +10,9 @@
  *      zero-extended instead (the reset quirk of DESIGN.md §3).
  * Events that are OFF or in ERROR are skipped for (2): their page is
  * legitimately stale (no update follows the state change).
+ *   3. the truth over a span of instants before the next activity
+ *      (sm_model_truth_span(), what the explorer's window is made of)
+ *      equals read(2) on a copy of the model moved on to each instant.
  */
 #include "testutil.h"
 
@@ -89,6 +92,27 @@ static void check_all(void)
 	}
 }
 
+static void check_span(void)
+{
+	enum { N = 48 };
+	struct sm_truth span[N];
+	uint64_t deadline = sm_model_next_activity(&m), buf[3];
+
+	for (unsigned i = 0; i < m.cfg.nevents; i++) {
+		sm_model_truth_span(&m, (int)i, m.now, N, span);
+		for (unsigned k = 0; k < N && m.now + k < deadline; k++) {
+			copy = m;
+			copy.observe = NULL;
+			sm_model_advance(&copy, k);
+			assert_int_equal(sm_model_read(&copy, (int)i, buf, sizeof(buf)),
+			                 24);
+			assert_int_equal(buf[0], span[k].count);
+			assert_int_equal(buf[1], span[k].enabled);
+			assert_int_equal(buf[2], span[k].running);
+		}
+	}
+}
+
 static const enum sm_action_kind kinds[] = {
 	SM_ACT_OVERFLOW, SM_ACT_ROTATE, SM_ACT_ROTATE_OUT, SM_ACT_ROTATE_IN,
 	SM_ACT_PREEMPT, SM_ACT_MIGRATE, SM_ACT_RESET, SM_ACT_STALL,
@@ -131,6 +155,7 @@ static void random_run(enum sm_arch arch)
 			continue;
 		assert_true(sm_model_apply(&m, &a, err, sizeof(err)) >= 0);
 		check_all();
+		check_span();
 		sm_model_advance(&m, rnd(2000));
 		check_all();
 	}

@@ -133,3 +133,55 @@ uint64_t rep_long(const void *page)
 	}
 	return ((const volatile uint64_t *)page)[0];
 }
+
+/* The stack below its top page is device memory that snapshots copy only
+ * once a run has stored there.  These readers keep their seqlock's state
+ * in slots either 8 KiB deep or at the top of the stack: each pair must
+ * get the same verdict from the same number of schedules. */
+struct seq_page {
+	uint32_t v, c, lock, index;
+	int64_t offset;
+};
+
+static uint64_t __attribute__((noinline))
+read_via(volatile uint64_t *slot, const void *page, int stale)
+{
+	const volatile struct seq_page *pc = page;
+	uint32_t lo, hi;
+
+	slot[2] = ~0ull;
+	do {
+		slot[0] = pc->lock;
+		if (!stale || slot[2] == ~0ull) /* stale: offset of the 1st pass */
+			slot[2] = (uint64_t)pc->offset;
+		__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi)
+		                     : "c"(pc->index - 1));
+		slot[1] = slot[2] +
+		          (uint64_t)((int64_t)((lo | (uint64_t)hi << 32) << 16) >> 16);
+	} while (pc->lock != slot[0]);
+	return slot[1];
+}
+
+uint64_t deep_stack(const void *page)
+{
+	volatile uint64_t buf[1024];
+	return read_via(buf, page, 0);
+}
+
+uint64_t top_stack(const void *page)
+{
+	volatile uint64_t buf[3];
+	return read_via(buf, page, 0);
+}
+
+uint64_t deep_stale(const void *page)
+{
+	volatile uint64_t buf[1024];
+	return read_via(buf, page, 1);
+}
+
+uint64_t top_stale(const void *page)
+{
+	volatile uint64_t buf[3];
+	return read_via(buf, page, 1);
+}
