@@ -11,9 +11,13 @@
  *      path (pinned) and the multiplexed path, every reader, every arch;
  *   4. native cost: ns per read of the reference reader against the
  *      model's routed primitives, beside the minimal pinned loop;
- *   5. the model alone: page updates per second.
+ *   5. the model alone: page updates per second;
+ *   6. with --sweeps (minutes): the wall time of the full bound-3 sweep
+ *      (`selfmon check --bound 3`, every reader, scenario and arch) on all
+ *      CPUs, and of bound 4 for the reference reader in one scenario per
+ *      arch on one.
  *
- * Usage: selfmon_bench [--json] [--quick]
+ * Usage: selfmon_bench [--json] [--quick] [--sweeps]
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,6 +98,35 @@ static void throughput(struct through *t, enum sm_engine_kind e)
 	} while (now_s() - t0 < (quick ? 0.2 : 1.0));
 	t->seconds = now_s() - t0;
 	sm_session_free(s);
+}
+
+/* `selfmon check ARGS --json`: its wall time, and its schedules (the
+ * summary's, which follows the cells). */
+static double sweep_wall(const char *args, uint64_t *schedules)
+{
+	char cmd[1024], *doc = NULL, *k, *last = NULL;
+	size_t cap = 0, n = 0, got;
+	snprintf(cmd, sizeof(cmd), "'%s' check --no-traces --json --time-limit 0 "
+	         "%s 2>/dev/null", SELFMON_BIN, args);
+	double t0 = now_s();
+	FILE *p = popen(cmd, "r");
+	*schedules = 0;
+	if (!p)
+		return -1;
+	do {
+		if (cap - n < 4096 && !(doc = realloc(doc, (cap += 1 << 20) + 1)))
+			exit(2);
+		n += got = fread(doc + n, 1, cap - n, p);
+	} while (got);
+	int st = pclose(p);
+	double s = now_s() - t0;
+	doc[n] = '\0';
+	for (k = doc; (k = strstr(k, "\"schedules\":")); k++)
+		last = k;
+	if (last)
+		*schedules = strtoull(last + 12, NULL, 10);
+	free(doc);
+	return st == -1 ? -1 : s;
 }
 
 static double check_wall(unsigned jobs)
@@ -238,7 +271,7 @@ static double model_updates_per_s(void)
 
 int main(int argc, char **argv)
 {
-	bool json = false;
+	bool json = false, sweeps = false;
 	struct json j;
 
 	for (int i = 1; i < argc; i++) {
@@ -246,9 +279,11 @@ int main(int argc, char **argv)
 			json = true;
 		else if (!strcmp(argv[i], "--quick"))
 			quick = true;
+		else if (!strcmp(argv[i], "--sweeps"))
+			sweeps = true;
 		else
 			return fprintf(stderr, "usage: selfmon_bench [--json] "
-			               "[--quick]\n"), 2;
+			               "[--quick] [--sweeps]\n"), 2;
 	}
 	FILE *out = json ? stderr : stdout; /* the table when --json: stderr */
 	static const struct { const char *arch, *scn; } cases[] = {
@@ -336,6 +371,31 @@ int main(int argc, char **argv)
 	double ups = model_updates_per_s();
 	fprintf(out, "\n5. model: %.0f page updates per second\n", ups);
 
+	struct { const char *what; char args[128]; double s; uint64_t n; } sw[4];
+	unsigned nsw = 0;
+	if (sweeps) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		sw[nsw].what = "bound 3, every cell";
+		snprintf(sw[nsw++].args, sizeof(sw[0].args), "--bound 3 -j %ld",
+		         cpus > 0 ? cpus : 1);
+		for (size_t c = 0; c < 3; c++) {
+			int arch = sm_arch_from_name(cases[c].arch);
+			if (!sm_blob_for((enum sm_arch)arch))
+				continue;
+			sw[nsw].what = "bound 4, reference";
+			snprintf(sw[nsw++].args, sizeof(sw[0].args), "reference --arch "
+			         "%s --scenario %s --bound 4 -j 1", cases[c].arch,
+			         cases[c].scn);
+		}
+		fprintf(out, "\n6. sweeps (wall time)\n");
+		for (unsigned i = 0; i < nsw; i++) {
+			sw[i].s = sweep_wall(sw[i].args, &sw[i].n);
+			fprintf(out, "   %-20s %-58s %7.1f s %11" PRIu64 " schedules "
+			        "%9.0f/s\n", sw[i].what, sw[i].args, sw[i].s, sw[i].n,
+			        sw[i].s > 0 ? sw[i].n / sw[i].s : 0);
+		}
+	}
+
 	if (!json)
 		return 0;
 	json_init(&j, stdout);
@@ -382,6 +442,15 @@ int main(int argc, char **argv)
 	json_u64(&j, "native_reference_ps", (uint64_t)(ref_ns * 1000));
 	json_u64(&j, "native_pinned_loop_ps", (uint64_t)(pin_ns * 1000));
 	json_u64(&j, "model_updates_per_s", (uint64_t)ups);
+	json_begin(&j, "sweeps", '[');
+	for (unsigned i = 0; i < nsw; i++) {
+		json_begin(&j, NULL, '{');
+		json_str(&j, "args", sw[i].args);
+		json_u64(&j, "ms", (uint64_t)(sw[i].s * 1000));
+		json_u64(&j, "schedules", sw[i].n);
+		json_end(&j, '{');
+	}
+	json_end(&j, '[');
 	json_end(&j, '{');
 	putchar('\n');
 	return 0;
