@@ -7,7 +7,17 @@
  * instruction, kernel actions between instructions), page loads as
  * observation points, faults turned into verdicts, and state snapshots.
  * The arch table (uc_arch.h) supplies registers, the calling convention
- * and the traps.  Facts about Unicorn 2.0.1 it relies on: DESIGN.md §6.
+ * and the traps.  Facts about Unicorn 2.0.1 it relies on: DESIGN.md §6,
+ * and, for speed (each measured with bench/bench.c):
+ *  - any UC_HOOK_MEM_READ sends every load and store of the reader down
+ *    the slow path, whatever the hook's range; a uc_mmio_map region sends
+ *    only its own accesses there, in pieces of at most 4 bytes (QEMU's
+ *    default access size), and a region without a write callback is
+ *    read-only (UC_MEM_WRITE_PROT).  The page and the stack's cold part
+ *    are such regions; --explain, which lists whole loads, maps the page
+ *    as RAM with the hook instead (list_loads()).
+ *  - the per-instruction code hook is the floor of a schedule's cost:
+ *    helper_uc_tracecode walks the hook list for every instruction.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -272,6 +282,8 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	struct ueng *e = s->eng;
 	(void)uc;
 
+	if (pc - SM_CODE_BASE >= e->code_size && pc - SM_UC_STUB_ADDR >= 4096)
+		return; /* the return address, where emulation stops */
 	if (!sm_uc_progress(s, pc))
 		return;
 
@@ -666,10 +678,10 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	    map(e, SM_UC_ERRNO_ADDR, 4096, UC_PROT_READ | UC_PROT_WRITE, NULL) < 0)
 		return snprintf(err, n, "cannot map the reader's memory"), -1;
 	/* every hook before the first uc_emu_start (DESIGN.md §6) */
+	/* one code hook over the code and the stubs: Unicorn walks its list
+	 * of code hooks for every instruction */
 	if (uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)hook_code, s,
-	                SM_CODE_BASE, SM_CODE_BASE + e->code_size - 1) ||
-	    uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)hook_code, s,
-	                SM_UC_STUB_ADDR, SM_UC_STUB_ADDR + 4095) ||
+	                SM_CODE_BASE, SM_UC_STUB_ADDR + 4095) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_invalid, s,
 	                1, 0) ||
 	    e->arch->add_hooks(s, e->uc))

@@ -131,7 +131,8 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 			break;
 		}
 		for (unsigned a = 0; a < c->nactions && !failed; a++) {
-			c->ops->restore(s, *cursor);
+			if (a > 0) /* the first starts where the cursor was saved */
+				c->ops->restore(s, *cursor);
 			if (sm_session_apply(s, c->actions[a]) <= 0)
 				continue; /* changes nothing: same as the parent */
 			struct sm_schedule child = *sch;
