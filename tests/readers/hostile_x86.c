@@ -162,26 +162,14 @@ read_via(volatile uint64_t *slot, const void *page, int stale)
 	return slot[1];
 }
 
-uint64_t deep_stack(const void *page)
-{
-	volatile uint64_t buf[1024];
-	return read_via(buf, page, 0);
-}
-
-uint64_t top_stack(const void *page)
-{
-	volatile uint64_t buf[3];
-	return read_via(buf, page, 0);
-}
-
-uint64_t deep_stale(const void *page)
-{
-	volatile uint64_t buf[1024];
-	return read_via(buf, page, 1);
-}
-
-uint64_t top_stale(const void *page)
-{
-	volatile uint64_t buf[3];
-	return read_via(buf, page, 1);
-}
+/* slots in a local array of n: 1024 reach 8 KiB deep, 3 stay at the top */
+#define SLOTS_READER(name, n, stale)                                       \
+	uint64_t name(const void *page)                                        \
+	{                                                                      \
+		volatile uint64_t buf[n];                                          \
+		return read_via(buf, page, stale);                                 \
+	}
+SLOTS_READER(deep_stack, 1024, 0)
+SLOTS_READER(top_stack, 3, 0)
+SLOTS_READER(deep_stale, 1024, 1)
+SLOTS_READER(top_stale, 3, 1)
