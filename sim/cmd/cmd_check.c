@@ -614,11 +614,6 @@ static int plan_jobs(struct plan *p)
 	return 0;
 }
 
-struct tally {
-	unsigned unexpected, errors, incomplete, unjudged, unsupported;
-	uint64_t runs;
-};
-
 /* A cell that found no failure where one was expected to pass, but could
  * not judge every schedule; or that met an instruction the emulator
  * cannot run. */
@@ -934,7 +929,7 @@ static void json_sweep(struct json *js, const struct plan *p)
 	json_end(js, '{');
 }
 
-static void print_json(const struct plan *p, const struct tally *t)
+static void print_json(const struct plan *p, const struct sm_tally *t)
 {
 	struct json js;
 
@@ -981,11 +976,7 @@ static void print_json(const struct plan *p, const struct tally *t)
 		json_end(&js, '{');
 	}
 	json_end(&js, '[');
-	json_u64(&js, "unexpected", t->unexpected);
-	json_u64(&js, "incomplete", t->incomplete);
-	json_u64(&js, "unsupported", t->unsupported);
-	json_u64(&js, "errors", t->errors);
-	json_u64(&js, "schedules", t->runs);
+	sm_table_json_counts(&js, t);
 	json_end(&js, '{');
 	putchar('\n');
 }
@@ -1068,13 +1059,14 @@ static void free_plan(struct plan *p)
 
 /* Count the verdicts and write the traces: 0, or -1 when a trace could
  * not be written (said once; no partial set either). */
-static int tally(struct plan *p, struct tally *t)
+static int tally(struct plan *p, struct sm_tally *t)
 {
 	bool trace_failed = false;
 
 	for (unsigned i = 0; i < p->njobs; i++) {
 		struct job *j = &p->jobs[i];
 		enum outcome oc = outcome(j);
+		t->as_expected += oc == OC_AS_EXPECTED;
 		t->errors += oc == OC_ERROR;
 		t->incomplete += oc == OC_INCOMPLETE;
 		t->unsupported += oc == OC_UNSUPPORTED;
@@ -1087,23 +1079,11 @@ static int tally(struct plan *p, struct tally *t)
 	return trace_failed ? -1 : 0;
 }
 
-static void print_summary(const struct plan *p, const struct tally *t,
+static void print_summary(const struct plan *p, const struct sm_tally *t,
                           time_t t0)
 {
-	printf("\n%u cells: %u as expected, %u unexpected", p->njobs,
-	       p->njobs - t->unexpected - t->errors - t->incomplete -
-	       t->unjudged - t->unsupported, t->unexpected);
-	if (t->unsupported)
-		printf(", %u UNSUPPORTED (an instruction the emulator cannot "
-		       "run)", t->unsupported);
-	if (t->unjudged)
-		printf(", %u with no expectation under --actions/--without",
-		       t->unjudged);
-	if (t->incomplete)
-		printf(", %u INCOMPLETE (not every schedule judged: see the "
-		       "table)", t->incomplete);
-	printf("%s; %" PRIu64 " schedules in %.0f s%s\n",
-	       t->errors ? ", some could not run" : "", t->runs,
+	sm_table_summary(p->njobs, t);
+	printf("; %" PRIu64 " schedules in %.0f s%s\n", t->runs,
 	       difftime(time(NULL), t0), p->o.x.random_runs
 	       ? "; random sampling, not exhaustive" : "");
 }
@@ -1306,7 +1286,7 @@ static int run_check(int argc, char **argv, bool stats)
 		free_plan(p);
 		return rc;
 	}
-	struct tally t = { 0 };
+	struct sm_tally t = { 0 };
 	bool trace_failed = tally(p, &t) < 0;
 	if (p->o.junit && close_junit(p, &junit) < 0)
 		trace_failed = true; /* an output not written: exit 2 */
@@ -1324,8 +1304,7 @@ static int run_check(int argc, char **argv, bool stats)
 		print_summary(p, &t, t0);
 	}
 	free_plan(p);
-	return t.errors || trace_failed ? 2 : t.unexpected ? 1
-	       : t.unsupported ? 4 : t.incomplete ? 3 : 0;
+	return trace_failed ? 2 : sm_table_status(&t);
 }
 
 int cmd_check(int argc, char **argv)

@@ -332,15 +332,9 @@ static int join(struct merge *m)
 	return 0;
 }
 
-struct tally {
-	unsigned as_expected, unexpected, incomplete, unsupported, unjudged;
-	unsigned errors;
-	uint64_t runs;
-};
-
-static struct tally count(const struct merge *m)
+static struct sm_tally count(const struct merge *m)
 {
-	struct tally t = { 0 };
+	struct sm_tally t = { 0 };
 
 	for (uint64_t i = 0; i < m->total; i++) {
 		const struct mcell *c = m->cell[i];
@@ -381,7 +375,7 @@ static void put_value(struct json *js, const char *key,
 }
 
 /* check's document, as one shard 0/1 of the sweep. */
-static void print_json(const struct merge *m, const struct tally *t)
+static void print_json(const struct merge *m, const struct sm_tally *t)
 {
 	const struct shard *s = &m->s[0];
 	struct json js;
@@ -403,11 +397,7 @@ static void print_json(const struct merge *m, const struct tally *t)
 	for (uint64_t i = 0; i < m->total; i++)
 		put_value(&js, NULL, m->cell[i]->obj);
 	json_end(&js, '[');
-	json_u64(&js, "unexpected", t->unexpected);
-	json_u64(&js, "incomplete", t->incomplete);
-	json_u64(&js, "unsupported", t->unsupported);
-	json_u64(&js, "errors", t->errors);
-	json_u64(&js, "schedules", t->runs);
+	sm_table_json_counts(&js, t);
 	json_end(&js, '{');
 	putchar('\n');
 }
@@ -490,21 +480,10 @@ static void print_table(const struct merge *m)
 	}
 }
 
-static void print_summary(const struct merge *m, const struct tally *t)
+static void print_summary(const struct merge *m, const struct sm_tally *t)
 {
-	printf("\n%" PRIu64 " cells: %u as expected, %u unexpected", m->total,
-	       t->as_expected, t->unexpected);
-	if (t->unsupported)
-		printf(", %u UNSUPPORTED (an instruction the emulator cannot run)",
-		       t->unsupported);
-	if (t->unjudged)
-		printf(", %u with no expectation under --actions/--without",
-		       t->unjudged);
-	if (t->incomplete)
-		printf(", %u INCOMPLETE (not every schedule judged: see the table)",
-		       t->incomplete);
-	printf("%s; %" PRIu64 " schedules, %u shard%s merged%s\n",
-	       t->errors ? ", some could not run" : "", t->runs, m->ns,
+	sm_table_summary(m->total, t);
+	printf("; %" PRIu64 " schedules, %u shard%s merged%s\n", t->runs, m->ns,
 	       m->ns == 1 ? "" : "s", m->s[0].random
 	       ? "; random sampling, not exhaustive" : "");
 }
@@ -559,7 +538,7 @@ int cmd_merge(int argc, char **argv)
 		free_merge(&m);
 		return rc == 1 ? 0 : rc;
 	}
-	struct tally t = count(&m);
+	struct sm_tally t = count(&m);
 	if (m.json) {
 		print_json(&m, &t);
 	} else {
@@ -567,6 +546,5 @@ int cmd_merge(int argc, char **argv)
 		print_summary(&m, &t);
 	}
 	free_merge(&m);
-	return t.errors ? 2 : t.unexpected ? 1 : t.unsupported ? 4
-	       : t.incomplete ? 3 : 0;
+	return sm_table_status(&t);
 }

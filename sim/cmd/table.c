@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json.h"
 #include "table.h"
 
 #define COL SM_TABLE_COL
@@ -51,4 +52,36 @@ void sm_table_row(const struct sm_table_row *r)
 	       r->verdict, r->unjudged ? "-" : r->as_expected ? "(as expected)"
 	                                                      : r->expected,
 	       r->runs, r->cex ? r->cex : "-", mark(r));
+}
+
+void sm_table_summary(uint64_t cells, const struct sm_tally *t)
+{
+	printf("\n%" PRIu64 " cells: %u as expected, %u unexpected", cells,
+	       t->as_expected, t->unexpected);
+	if (t->unsupported)
+		printf(", %u UNSUPPORTED (an instruction the emulator cannot run)",
+		       t->unsupported);
+	if (t->unjudged)
+		printf(", %u with no expectation under --actions/--without",
+		       t->unjudged);
+	if (t->incomplete)
+		printf(", %u INCOMPLETE (not every schedule judged: see the table)",
+		       t->incomplete);
+	if (t->errors)
+		printf(", some could not run");
+}
+
+void sm_table_json_counts(struct json *js, const struct sm_tally *t)
+{
+	json_u64(js, "unexpected", t->unexpected);
+	json_u64(js, "incomplete", t->incomplete);
+	json_u64(js, "unsupported", t->unsupported);
+	json_u64(js, "errors", t->errors);
+	json_u64(js, "schedules", t->runs);
+}
+
+int sm_table_status(const struct sm_tally *t)
+{
+	return t->errors ? 2 : t->unexpected ? 1 : t->unsupported ? 4
+	       : t->incomplete ? 3 : 0;
 }
