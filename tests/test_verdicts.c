@@ -5,7 +5,12 @@
  * counterexamples recorded in tests/golden/verdicts.tsv.
  *
  * A change meant to leave behaviour alone (speed, restructuring) must
- * pass this unchanged.  A change meant to alter verdicts regenerates the
+ * pass this unchanged.  The file was written without pruning (prune.h):
+ * the pruned Unicorn sweeps matching it, cell by cell, counts included,
+ * is the test that pruning changes no verdict, no counterexample and no
+ * count; they must also have pruned something, and --no-prune nothing.
+ * (Bound 3 also runs with --no-prune, so that the unpruned exploration
+ * keeps being checked against the file.)  A change meant to alter verdicts regenerates the
  * file and shows the difference in review:
  *
  *   build/tests/test_verdicts --write tests/golden/verdicts.tsv
@@ -15,6 +20,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,10 +37,18 @@ static const struct sweep {
 	const char *name;
 	unsigned bound;
 	const char *engine;
+	int prunes;        /* 1: some schedule must be pruned (at bound 2
+	                    * none is: no two depth-1 states are equal);
+	                    * 0: none may be; -1: either */
+	const char *more;  /* more options; the golden rows are the same */
 } sweeps[] = {
-	{ "bound2_unicorn", 2, "unicorn" }, { "bound2_native", 2, "native" },
-	{ "bound3_unicorn", 3, "unicorn" }, { "bound3_native", 3, "native" },
+	{ "bound2_unicorn", 2, "unicorn", -1, "" },
+	{ "bound2_native", 2, "native", 0, "" },
+	{ "bound3_unicorn", 3, "unicorn", 1, "" },
+	{ "bound3_native", 3, "native", 0, "" },
+	{ "bound3_unicorn_no_prune", 3, "unicorn", 0, "--no-prune" },
 };
+#define NGOLDEN 4 /* the sweeps that write the file */
 
 /* Rows: one line per cell, tab-separated, sorted. */
 struct rows {
@@ -119,8 +133,9 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* The sweep as bin computes it. */
-static void run_sweep(const char *bin, const struct sweep *w, struct rows *out)
+/* The sweep as bin computes it; *pruned: the schedules it pruned. */
+static void run_sweep(const char *bin, const struct sweep *w, struct rows *out,
+                      uint64_t *pruned)
 {
 	char tmp[] = "/tmp/selfmon-verdicts-XXXXXX", cmd[1024], err[256];
 	int fd = mkstemp(tmp);
@@ -130,8 +145,8 @@ static void run_sweep(const char *bin, const struct sweep *w, struct rows *out)
 	assert_true(fd >= 0);
 	close(fd);
 	snprintf(cmd, sizeof(cmd), "'%s' check --no-traces --json -j 2 "
-	         "--time-limit 0 --bound %u --engine %s > %s 2>/dev/null", bin,
-	         w->bound, w->engine, tmp);
+	         "--time-limit 0 --bound %u --engine %s %s > %s 2>/dev/null", bin,
+	         w->bound, w->engine, w->more, tmp);
 	int rc = system(cmd);
 	char *text = slurp(tmp, &len);
 	unlink(tmp);
@@ -142,8 +157,11 @@ static void run_sweep(const char *bin, const struct sweep *w, struct rows *out)
 	const struct jr_value *cells = jr_get(&doc, "cells");
 	assert_non_null(cells);
 	assert_int_equal(cells->type, JR_ARRAY);
-	for (size_t i = 0; i < cells->n; i++)
+	*pruned = 0;
+	for (size_t i = 0; i < cells->n; i++) {
 		push(out, row_of(w, &cells->items[i]));
+		*pruned += strtoull(field(&cells->items[i], "pruned"), NULL, 10);
+	}
 	qsort(out->line, out->n, sizeof(*out->line), by_text);
 	jr_free(&doc);
 }
@@ -178,8 +196,12 @@ static void test_sweep(void **state)
 	const struct sweep *w = *state;
 	struct rows now = { 0 }, want = { 0 };
 	unsigned shown = 0;
+	uint64_t pruned;
 
-	run_sweep(SELFMON_BIN, w, &now);
+	run_sweep(SELFMON_BIN, w, &now, &pruned);
+	if (w->prunes >= 0 && (pruned != 0) != w->prunes)
+		fail_msg("%s: %llu schedules pruned", w->name,
+		         (unsigned long long)pruned);
 	golden(w, &now, &want);
 	assert_true(now.n > 0);
 	for (size_t i = 0, j = 0; i < now.n || j < want.n;) {
@@ -208,9 +230,10 @@ static int write_golden(const char *path, const char *bin)
 	        "tests/test_verdicts.c:\n# bound engine arch reader scenario "
 	        "kernel verdict schedules blocked counterexample minimised "
 	        "detail\n");
-	for (size_t k = 0; k < sizeof(sweeps) / sizeof(sweeps[0]); k++) {
+	for (size_t k = 0; k < NGOLDEN; k++) {
 		struct rows r = { 0 };
-		run_sweep(bin, &sweeps[k], &r);
+		uint64_t pruned;
+		run_sweep(bin, &sweeps[k], &r, &pruned);
 		for (size_t i = 0; i < r.n; i++)
 			fprintf(f, "%s\n", r.line[i]);
 		rows_free(&r);

@@ -108,6 +108,11 @@ static const char usage[] =
 	"  --random N      N random schedules instead of all (with --seed S)\n"
 	"  --time-limit S  stop exploring a cell after S seconds; it is then\n"
 	"                  INCOMPLETE (default 600, 0 for none)\n"
+	"  --no-prune      run every schedule: by default (unicorn) a subtree of\n"
+	"                  schedules that starts from a state already explored\n"
+	"                  (registers, memory, model, the window's truth values)\n"
+	"                  is counted from that one, not run; verdicts and counts\n"
+	"                  are the same either way\n"
 	"  -j N            worker threads (default: number of CPUs)\n"
 	"  --shard I/N     only cells I, I+N, I+2N, ... (0 <= I < N): the shards\n"
 	"                  of a sweep together are the whole sweep ('selfmon\n"
@@ -159,7 +164,7 @@ static int number_arg(const char *opt, const char *v, uint64_t max,
 enum {
 	O_JSON = SM_OPT_LONG, O_NO_TRACES, O_ARCH, O_ENGINE, O_SCENARIO, O_SHARD,
 	O_ABI, O_TRACES, O_BOUND, O_RANDOM, O_TIME_LIMIT, O_SEED, O_TAP, O_JUNIT,
-	O_KERNEL, O_KERNEL_DIFF,
+	O_KERNEL, O_KERNEL_DIFF, O_NO_PRUNE,
 };
 
 static const struct sm_optdef options[] = {
@@ -167,6 +172,7 @@ static const struct sm_optdef options[] = {
 	{ NULL, required_argument, 'j', NULL },
 	{ "json", no_argument, O_JSON, NULL },
 	{ "no-traces", no_argument, O_NO_TRACES, NULL },
+	{ "no-prune", no_argument, O_NO_PRUNE, NULL },
 	{ "arch", required_argument, O_ARCH, NULL },
 	{ "engine", required_argument, O_ENGINE, "unicorn or native" },
 	{ "scenario", required_argument, O_SCENARIO, NULL },
@@ -305,6 +311,9 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 		return 0;
 	case O_NO_TRACES:
 		o->no_traces = true;
+		return 0;
+	case O_NO_PRUNE:
+		o->x.no_prune = true;
 		return 0;
 	case O_SCENARIO:
 		if (o->nscenarios == MAX_SCENARIOS)
@@ -843,6 +852,21 @@ static void print_row(const struct job *j)
 	sm_table_row(&r);
 }
 
+/* explore's line under a cell: its counts and its last run. */
+static void print_stats(const struct job *j)
+{
+	const struct sm_cell *c = &j->cell;
+
+	printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked", "", c->runs,
+	       c->blocked);
+	if (c->pruning)
+		printf("; %" PRIu64 " run, %" PRIu64 " counted from equal states "
+		       "at %" PRIu64 " branch points%s", c->runs - c->pruned,
+		       c->pruned, c->cuts, c->prune_full ? " (table full: "
+		       "later equal states were run)" : "");
+	printf("; last run: %s\n", c->res.detail);
+}
+
 static void print_table(const struct plan *p)
 {
 	const char *prev_arch = NULL;
@@ -865,9 +889,7 @@ static void print_table(const struct plan *p)
 		}
 		print_row(j);
 		if (!j->error[0] && p->o.explore_stats)
-			printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked; "
-			       "last run: %s\n", "", j->cell.runs, j->cell.blocked,
-			       j->cell.res.detail);
+			print_stats(j);
 	}
 }
 
@@ -963,6 +985,7 @@ static void print_json(const struct plan *p, const struct sm_tally *t)
 		          j->cell.verdict != SM_V_INCOMPLETE);
 		json_u64(&js, "schedules", j->cell.runs);
 		json_u64(&js, "blocked", j->cell.blocked);
+		json_u64(&js, "pruned", j->cell.pruned);
 		char acts[256];
 		json_str(&js, "actions", sm_action_set_text(j->scn->explore, acts,
 		                                            sizeof(acts)));

@@ -32,6 +32,7 @@
 
 #include "elf_load.h"
 #include "explain.h"
+#include "state_hash.h"
 #include "uc_arch.h"
 
 #define PAGE_ADDR SM_UC_PAGE_ADDR
@@ -689,8 +690,10 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	if (to_user(e) < 0)
 		return snprintf(err, n, "cannot run the reader at user level"), -1;
 	if (uc_context_alloc(e->uc, &e->fresh) != UC_ERR_OK ||
-	    uc_context_save(e->uc, e->fresh) != UC_ERR_OK)
+	    uc_context_save(e->uc, e->fresh) != UC_ERR_OK ||
+	    uc_context_alloc(e->uc, &e->hctx) != UC_ERR_OK)
 		return snprintf(err, n, "cannot save the emulator context"), -1;
+	e->hctx_size = uc_context_size(e->uc);
 	return 0;
 }
 
@@ -702,6 +705,8 @@ static void u_close(struct sm_session *s)
 		return;
 	if (e->fresh)
 		uc_context_free(e->fresh);
+	if (e->hctx)
+		uc_context_free(e->hctx);
 	if (e->uc)
 		uc_close(e->uc);
 	free(e->stack);
@@ -903,7 +908,30 @@ static void u_restore(struct sm_session *s, const void *snap)
 	copy_data(e, p->data, false);
 }
 
+/* What a snapshot saves, hashed (state_hash.h): the CPU's whole context,
+ * the engine's run state but for where it was told to stop, the stack
+ * (its cold part while it is zeroes: only whether it is), the
+ * out-parameters and the writable segments; the model; the run. */
+static void u_hash(struct sm_session *s, struct sm_hasher *h)
+{
+	struct ueng *e = s->eng;
+
+	uc_context_save(e->uc, e->hctx);
+	sm_hash_bytes(h, e->hctx, e->hctx_size);
+	sm_hash_bytes(h, (const uint8_t *)e + offsetof(struct ueng, ticked),
+	              SM_UENG_RUN_BYTES - offsetof(struct ueng, ticked));
+	if (e->cold_used)
+		sm_hash_bytes(h, e->stack, STACK_COLD);
+	sm_hash_bytes(h, e->stack + STACK_COLD, STACK_SIZE - STACK_COLD);
+	sm_hash_bytes(h, e->out, 64);
+	for (unsigned i = 0; i < e->ndata; i++)
+		sm_hash_bytes(h, e->data[i].host, e->data[i].size);
+	sm_hash_model(h, &s->model);
+	sm_hash_run(h, &s->run);
+}
+
 const struct sm_engine_ops sm_engine_unicorn = {
 	.open = u_open, .close = u_close, .begin = u_begin, .run = u_run,
 	.save = u_save, .restore = u_restore, .free_snap = u_free_snap,
+	.hash = u_hash,
 };

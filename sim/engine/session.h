@@ -122,6 +122,7 @@ struct sm_result {
 };
 
 struct sm_explain;              /* explain.c: the --explain listing */
+struct sm_hasher;               /* state_hash.h */
 
 /* Where one call of the reader is: with the model and the engine's own
  * state, exactly what a snapshot saves and restores, as one copy.  The
@@ -184,6 +185,9 @@ struct sm_engine_ops {
 	void *(*save)(struct sm_session *s, void *snap);
 	void (*restore)(struct sm_session *s, const void *snap);
 	void (*free_snap)(void *snap);
+	/* optional, with save: hash everything a snapshot saves, the model
+	 * and the run's position included (state_hash.h) */
+	void (*hash)(struct sm_session *s, struct sm_hasher *h);
 };
 extern const struct sm_engine_ops sm_engine_unicorn, sm_engine_native;
 const struct sm_engine_ops *sm_engine_ops(enum sm_engine_kind e);

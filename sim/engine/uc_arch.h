@@ -41,6 +41,8 @@ struct ueng {
 	/* the engine, fixed while it is open */
 	uc_engine *uc;
 	uc_context *fresh;      /* registers as after uc_open */
+	uc_context *hctx;       /* the registers now, for u_hash() */
+	size_t hctx_size;
 	const struct sm_uc_arch *arch;
 	const uint8_t *code;    /* the reader's image, loaded at SM_CODE_BASE */
 	uint64_t entry, code_size;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "explore.h"
+#include "prune.h"
 
 struct ctx {
 	struct timespec t0;     /* the cell's start, for its time limit */
@@ -32,6 +33,16 @@ struct ctx {
 	/* snapshots per depth, reused by every sibling: a branch's state
 	 * where its run starts, and where its next child branches off */
 	void *base[SM_MAX_BOUND + 1], *cursor[SM_MAX_BOUND + 1];
+	/* explored subtrees (NULL: every schedule is run), and per depth the
+	 * window's set hash up to the branch point being explored */
+	struct sm_prune *prune;
+	struct sm_window_hash win[SM_MAX_BOUND + 1];
+};
+
+/* A branch point's key, and its subtree's start counts. */
+struct mark {
+	struct sm_prune_key k;
+	uint64_t runs, blocked;
 };
 
 static void add(struct sm_schedule *sch, uint64_t step, enum sm_action_kind k)
@@ -94,30 +105,76 @@ static uint64_t last_step(const struct sm_schedule *sch)
 	return sch->n ? sch->item[sch->n - 1].step : 0;
 }
 
+/* With pruning, at depth d (the schedule's actions so far): bring the
+ * window's set hash to here, and if a subtree of this kind and this state
+ * was explored, count its schedules and return true (not run).  Else
+ * m holds the key and the counts from which this subtree's are taken. */
+static bool cut(struct ctx *c, unsigned d, enum sm_prune_kind kind,
+                struct mark *m)
+{
+	struct sm_cell *cell = c->cell;
+	uint64_t runs, blocked;
+
+	sm_session_settle(c->s);
+	sm_window_hash_add(&c->win[d], c->s->samples, c->s->run.nsamples);
+	if (d == 0) /* the root: its only subtrees are its own */
+		return false;
+	m->k = sm_prune_key(c->s, c->ops, &c->win[d], kind, c->o->bound - d);
+	if (sm_prune_find(c->prune, m->k, &runs, &blocked)) {
+		cell->runs += runs;
+		cell->blocked += blocked;
+		cell->pruned += runs;
+		cell->cuts++;
+		return true;
+	}
+	m->runs = cell->runs;
+	m->blocked = cell->blocked;
+	return false;
+}
+
+/* An explored subtree into the table: what was counted since m. */
+static void explored(struct ctx *c, const struct mark *m)
+{
+	sm_prune_add(c->prune, m->k, c->cell->runs - m->runs,
+	             c->cell->blocked - m->blocked);
+}
+
+static bool ended(struct ctx *c)
+{
+	return stops(c->cell->verdict) || c->cell->timed_out;
+}
+
 /* With snapshots: the session is at the state right after sch's last
  * action (or at the call).  Run on to the end, then for each observing
  * step after here and each action, branch from a snapshot taken there.
- * A schedule at the bound has no children: its run needs no snapshot. */
+ * A schedule at the bound has no children: its run needs no snapshot.
+ * With pruning, a node or a branch point whose subtree was explored from
+ * an equal state is counted, not run (prune.h). */
 static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 {
 	struct sm_session *s = c->s;
-	void **base = &c->base[sch->n], **cursor = &c->cursor[sch->n];
-	unsigned from = s->run.npoints;
+	unsigned d = sch->n;
+	void **base = &c->base[d], **cursor = &c->cursor[d];
+	unsigned from = s->run.npoints, cuts = 0;
 	bool failed = false;
 	uint64_t *pts = NULL;
+	struct mark node, *marks = NULL;
 
-	if (sch->n == c->o->bound) {
+	if (d == c->o->bound) {
 		c->ops->run(s, UINT64_MAX);
 		record(c, sch);
-		return stops(c->cell->verdict) || c->cell->timed_out;
+		return ended(c);
 	}
+	if (c->prune && cut(c, d, SM_PRUNE_NODE, &node))
+		return false;
 	if (!(*base = c->ops->save(s, *base)))
 		return no_memory(c, sch);
 	c->ops->run(s, UINT64_MAX);
 	if (record(c, sch))
 		goto out;
 	unsigned np = s->run.npoints - from;
-	if (!(pts = malloc((np + 1) * sizeof(*pts)))) {
+	if (!(pts = malloc((np + 1) * sizeof(*pts))) ||
+	    (c->prune && !(marks = malloc((np + 1) * sizeof(*marks))))) {
 		failed = no_memory(c, sch);
 		goto out;
 	}
@@ -126,6 +183,9 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 	for (unsigned k = 0; k < np && !failed; k++) {
 		if (!c->ops->run(s, pts[k]))
 			break; /* cannot happen: runs are deterministic */
+		if (c->prune && cut(c, d, SM_PRUNE_POINT, &marks[cuts]))
+			break;
+		cuts += c->prune && d > 0;
 		if (!(*cursor = c->ops->save(s, *cursor))) {
 			failed = no_memory(c, sch);
 			break;
@@ -137,13 +197,20 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 				continue; /* changes nothing: same as the parent */
 			struct sm_schedule child = *sch;
 			add(&child, pts[k], c->actions[a]);
+			c->win[d + 1] = c->win[d];
 			failed = dfs_snap(c, &child);
 		}
 		c->ops->restore(s, *cursor);
 	}
+	if (!failed && !ended(c) && c->prune && d > 0) {
+		for (unsigned i = 0; i < cuts; i++)
+			explored(c, &marks[i]);
+		explored(c, &node);
+	}
 out:
 	free(pts);
-	return failed || stops(c->cell->verdict) || c->cell->timed_out;
+	free(marks);
+	return failed || ended(c);
 }
 
 void sm_run_schedule(struct sm_session *s, const struct sm_schedule *sch)
@@ -277,8 +344,13 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 		random_runs(&c);
 	} else if (c.ops->save) {
 		s->run.sched = NULL;
+		if (!o->no_prune && c.ops->hash)
+			c.prune = sm_prune_new(); /* NULL: every schedule is run */
+		cell->pruning = c.prune != NULL;
 		c.ops->begin(s);
 		dfs_snap(&c, &none);
+		cell->prune_full = c.prune && sm_prune_full(c.prune);
+		sm_prune_free(c.prune);
 		for (unsigned d = 0; d <= SM_MAX_BOUND; d++) {
 			c.ops->free_snap(c.base[d]);
 			c.ops->free_snap(c.cursor[d]);

@@ -12,6 +12,8 @@ struct sm_explore_opts {
 	unsigned random_runs;  /* 0: exhaustive; else this many random ones */
 	uint64_t seed;
 	unsigned time_limit;   /* seconds for one cell; 0: none */
+	bool no_prune;         /* run every schedule, even from a state
+	                        * already explored (prune.h) */
 };
 
 struct sm_cell {
@@ -21,7 +23,12 @@ struct sm_cell {
 	enum sm_verdict verdict;
 	enum sm_verdict found_verdict; /* of `found` */
 	bool timed_out;                /* stopped at the time limit */
-	uint64_t runs, blocked;
+	/* schedules judged, and BLOCKED among them; pruned of them were
+	 * counted from an explored subtree with an equal state (prune.h),
+	 * not run, at `cuts` branch points */
+	uint64_t runs, blocked, pruned, cuts;
+	bool pruning;        /* the exploration pruned (snapshots, hash) */
+	bool prune_full;     /* its table filled: later equal states were run */
 	struct sm_schedule found, min;
 	struct sm_result res;     /* of the minimised schedule */
 };

@@ -1,0 +1,94 @@
+/*
+ * test_prune.c — the pruning table and the window's set hash (prune.h),
+ * apart from the explorer.  That pruning changes no verdict or count is
+ * test_verdicts' (the pruned sweeps against the unpruned golden table).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "prune.h"
+
+static struct sm_truth truth(uint64_t count, uint64_t t)
+{
+	return (struct sm_truth){ count, t, t, t, t };
+}
+
+static struct sm_window_hash hash_of(const struct sm_truth *s, unsigned n)
+{
+	struct sm_window_hash w = { 0 };
+
+	sm_window_hash_add(&w, s, n);
+	return w;
+}
+
+static bool same(struct sm_window_hash a, struct sm_window_hash b)
+{
+	return a.sum[0] == b.sum[0] && a.sum[1] == b.sum[1];
+}
+
+/* Equal sets of values hash equal wherever a value repeats next to
+ * itself; other sets do not. */
+static void test_window_sets(void **state)
+{
+	(void)state;
+	struct sm_truth a = truth(10, 1), b = truth(11, 2), c = truth(12, 3);
+	struct sm_truth x[] = { a, b, b, c }, y[] = { a, a, b, c, c },
+	                z[] = { a, b, c }, other[] = { a, b, b, b },
+	                moved[] = { a, truth(11, 3), c };
+
+	assert_true(same(hash_of(x, 4), hash_of(y, 5)));
+	assert_true(same(hash_of(x, 4), hash_of(z, 3)));
+	assert_false(same(hash_of(x, 4), hash_of(other, 4)));
+	assert_false(same(hash_of(z, 3), hash_of(moved, 3)));
+	/* grown in steps, as the explorer grows it, or at once */
+	struct sm_window_hash w = { 0 };
+	sm_window_hash_add(&w, y, 2);
+	sm_window_hash_add(&w, y, 3);
+	sm_window_hash_add(&w, y, 5);
+	assert_true(same(w, hash_of(z, 3)));
+	assert_int_equal(w.n, 5);
+}
+
+static struct sm_prune_key key(uint64_t i)
+{
+	return (struct sm_prune_key){ { i * 0x9e3779b97f4a7c15ull, ~i } };
+}
+
+/* What goes in comes out, through the table's growth, until it is full. */
+static void test_table(void **state)
+{
+	(void)state;
+	struct sm_prune *p = sm_prune_new();
+	uint64_t runs, blocked;
+
+	assert_non_null(p);
+	assert_false(sm_prune_find(p, key(1), &runs, &blocked));
+	for (uint64_t i = 1; i <= 100000; i++)
+		sm_prune_add(p, key(i), i, i / 2);
+	for (uint64_t i = 1; i <= 100000; i += 997) {
+		assert_true(sm_prune_find(p, key(i), &runs, &blocked));
+		assert_int_equal(runs, i);
+		assert_int_equal(blocked, i / 2);
+	}
+	assert_false(sm_prune_find(p, key(100001), &runs, &blocked));
+	assert_false(sm_prune_full(p));
+	for (uint64_t i = 100001; i <= SM_PRUNE_MAX + 10; i++)
+		sm_prune_add(p, key(i), 1, 0);
+	assert_true(sm_prune_full(p));
+	assert_true(sm_prune_find(p, key(SM_PRUNE_MAX), &runs, &blocked));
+	assert_false(sm_prune_find(p, key(SM_PRUNE_MAX + 5), &runs, &blocked));
+	sm_prune_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest t[] = {
+		cmocka_unit_test(test_window_sets),
+		cmocka_unit_test(test_table),
+	};
+	return cmocka_run_group_tests(t, NULL, NULL);
+}
