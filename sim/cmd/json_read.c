@@ -39,6 +39,9 @@ static int fail(struct parser *p, const char *fmt, ...)
 		vsnprintf(p->err + k, p->errn - (size_t)k, fmt, ap);
 		va_end(ap);
 	}
+	for (char *c = p->err; p->errn && *c; c++) /* one line: a key may */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) /* hold any byte */
+			*c = '?';
 	return -1;
 }
 
