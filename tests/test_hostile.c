@@ -108,6 +108,23 @@ static void test_deep_stack(void **state)
 	}
 }
 
+/* Stores far up in the out-parameters' and errno pages are undone with
+ * the run (hostile_x86.c FAR_READER): a reader correct but for what it
+ * finds there passes. */
+static void test_far_stores(void **state)
+{
+	char obj[512];
+	(void)state;
+	assert_true(compile_reader("gcc", "-O2 -fno-builtin", "hostile_x86.c",
+	                           "hx.o", obj, sizeof(obj)));
+	const char *x = "--actions overflow,migrate,preempt --bound 2";
+	expect(obj, "out_far", "x86_pinned", x, "PASS", "\"schedules\":");
+	expect(obj, "errno_far", "x86_pinned", x, "PASS", "\"schedules\":");
+	char np[128];
+	snprintf(np, sizeof(np), "%s --no-prune", x);
+	expect(obj, "errno_far", "x86_pinned", np, "PASS", "\"pruned\":0");
+}
+
 /* Under `ulimit -v` too small for Unicorn's translation buffer: exit 2
  * (selfmon's own error), not 1 (a reader failed), and a line saying so.
  * AddressSanitizer needs more address space than that just to start. */
@@ -171,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_x86),
 		cmocka_unit_test(test_fresh_memory),
 		cmocka_unit_test(test_deep_stack),
+		cmocka_unit_test(test_far_stores),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_arm64),
 		cmocka_unit_test(test_riscv64),

@@ -13,9 +13,11 @@
  *    the slow path, whatever the hook's range; a uc_mmio_map region sends
  *    only its own accesses there, in pieces of at most 4 bytes (QEMU's
  *    default access size), and a region without a write callback is
- *    read-only (UC_MEM_WRITE_PROT).  The page and the stack's cold part
- *    are such regions; --explain, which lists whole loads, maps the page
- *    as RAM with the hook instead (list_loads()).
+ *    read-only (UC_MEM_WRITE_PROT).  The page, the stack's cold part and
+ *    the out-parameters' and errno pages are such regions; --explain,
+ *    which lists whole loads, maps the page as RAM with the hook instead
+ *    (list_loads()).  uc_mem_read/uc_mem_write reach a region's callbacks
+ *    too (the stubs' stores into the reader's memory).
  *  - the per-instruction code hook is the floor of a schedule's cost:
  *    helper_uc_tracecode walks the hook list for every instruction.
  */
@@ -57,7 +59,7 @@ struct usnap {
 	struct ueng eng;       /* its run part: SM_UENG_RUN_BYTES */
 	struct sm_run run;
 	struct sm_result res;
-	uint8_t stack[STACK_SIZE], out[64];
+	uint8_t stack[STACK_SIZE], out[OUT_SIZE], errno_mem[4096];
 	uint8_t *data;         /* the image's writable segments, data_bytes */
 	struct sm_model model; /* copied partially: model_copy() */
 };
@@ -499,6 +501,46 @@ static int map_stack(struct ueng *e)
 	           UC_PROT_READ | UC_PROT_WRITE, e->stack + STACK_COLD);
 }
 
+static uint64_t dev_load(uc_engine *uc, uint64_t off, unsigned size,
+                         void *user)
+{
+	const struct dev_ram *d = user;
+	uint64_t v = 0;
+	(void)uc;
+
+	if (off < 4096 && size <= 8 && size <= 4096 - off)
+		memcpy(&v, d->host + off, size);
+	return v;
+}
+
+static void dev_store(uc_engine *uc, uint64_t off, unsigned size, uint64_t v,
+                      void *user)
+{
+	const struct dev_ram *d = user;
+	(void)uc;
+
+	if (off < 4096 && size <= 8 && size <= 4096 - off) {
+		memcpy(d->host + off, &v, size);
+		if (off + size > *d->hi)
+			*d->hi = (uint32_t)(off + size);
+	}
+}
+
+/* A read-write page that runs rarely touch (out-parameters, errno), as
+ * device memory that remembers how far up it was stored to: a run's
+ * reset, snapshots and the state hash take only that much of it, and a
+ * reader that stores anywhere else in it is still undone. */
+static int map_dev(struct ueng *e, uint64_t addr, struct dev_ram *d)
+{
+	if (uc_mmio_map(e->uc, addr, 4096, dev_load, d, dev_store, d) ||
+	    e->nregion == SM_UC_MAX_REGIONS)
+		return -1;
+	e->region[e->nregion].lo = addr;
+	e->region[e->nregion].hi = addr + 4095;
+	e->region[e->nregion++].prot = UC_PROT_READ | UC_PROT_WRITE;
+	return 0;
+}
+
 /* The perf page: read-only device memory answered by page_read(). */
 static int map_page(struct ueng *e, struct sm_session *s)
 {
@@ -665,18 +707,22 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	if (uc_open(e->arch->arch, e->arch->mode, &e->uc) != UC_ERR_OK)
 		return snprintf(err, n, "uc_open failed"), -1;
 	e->stack = aligned_alloc(4096, STACK_SIZE);
-	e->out = aligned_alloc(4096, OUT_SIZE);
+	e->out = calloc(1, OUT_SIZE);
+	e->errno_mem = calloc(1, 4096);
+	e->out_dev = (struct dev_ram){ e->out, &e->out_hi };
+	e->errno_dev = (struct dev_ram){ e->errno_mem, &e->errno_hi };
 	uint64_t avail = s->reader->image ? view.size
 	                 : sm_blob_for(s->scn->cfg.arch)->size;
-	if (!e->stack || !e->out || map_code(e, &view, avail) < 0 ||
+	if (!e->stack || !e->out || !e->errno_mem ||
+	    map_code(e, &view, avail) < 0 ||
 	    map_page(e, s) < 0 ||
 	    map_stack(e) < 0 ||
-	    map(e, OUT_ADDR, OUT_SIZE, UC_PROT_READ | UC_PROT_WRITE, e->out) < 0 ||
+	    map_dev(e, OUT_ADDR, &e->out_dev) < 0 ||
 	    map(e, RET_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC, NULL) < 0 ||
 	    uc_mem_write(e->uc, RET_ADDR, hlt, sizeof(hlt)) ||
 	    map(e, SM_UC_STUB_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC, NULL) < 0 ||
 	    fill_stubs(e) < 0 ||
-	    map(e, SM_UC_ERRNO_ADDR, 4096, UC_PROT_READ | UC_PROT_WRITE, NULL) < 0)
+	    map_dev(e, SM_UC_ERRNO_ADDR, &e->errno_dev) < 0)
 		return snprintf(err, n, "cannot map the reader's memory"), -1;
 	/* every hook before the first uc_emu_start (DESIGN.md §6) */
 	/* one code hook over the code and the stubs: Unicorn walks its list
@@ -711,6 +757,7 @@ static void u_close(struct sm_session *s)
 		uc_close(e->uc);
 	free(e->stack);
 	free(e->out);
+	free(e->errno_mem);
 	free(e->plain);
 	for (unsigned i = 0; i < e->ndata; i++)
 		free(e->data[i].host);
@@ -743,7 +790,9 @@ static void u_begin(struct sm_session *s)
 		memset(e->stack, 0, STACK_COLD);
 	memset(e->stack + STACK_COLD, 0, STACK_SIZE - STACK_COLD);
 	e->cold_used = false;
-	memset(e->out, 0, 64);
+	memset(e->out, 0, e->out_hi);
+	memset(e->errno_mem, 0, e->errno_hi);
+	e->out_hi = e->errno_hi = 0;
 	reset_data(e);
 	if (s->reader->abi == SM_ABI_TIMES) {
 		args[1] = OUT_ADDR;
@@ -881,9 +930,20 @@ static void *u_save(struct sm_session *s, void *snap)
 		memcpy(p->stack, e->stack, STACK_COLD);
 	memcpy(p->stack + STACK_COLD, e->stack + STACK_COLD,
 	       STACK_SIZE - STACK_COLD);
-	memcpy(p->out, e->out, sizeof(p->out));
+	memcpy(p->out, e->out, e->out_hi);
+	memcpy(p->errno_mem, e->errno_mem, e->errno_hi);
 	copy_data(e, p->data, true);
 	return p;
+}
+
+/* A device page back to a snapshot's bytes (saved: the first hi of
+ * them); above hi it was zeroes, up to now_hi it was stored to since. */
+static void undo_dev(uint8_t *host, uint32_t now_hi, const uint8_t *saved,
+                     uint32_t hi)
+{
+	if (now_hi > hi)
+		memset(host + hi, 0, now_hi - hi);
+	memcpy(host, saved, hi);
 }
 
 static void u_restore(struct sm_session *s, const void *snap)
@@ -892,6 +952,7 @@ static void u_restore(struct sm_session *s, const void *snap)
 	struct ueng *e = s->eng;
 
 	bool was_cold = e->cold_used;
+	uint32_t out_hi = e->out_hi, errno_hi = e->errno_hi;
 
 	uc_context_restore(e->uc, p->ctx);
 	memcpy(e, &p->eng, SM_UENG_RUN_BYTES);
@@ -904,14 +965,16 @@ static void u_restore(struct sm_session *s, const void *snap)
 		memset(e->stack, 0, STACK_COLD);
 	memcpy(e->stack + STACK_COLD, p->stack + STACK_COLD,
 	       STACK_SIZE - STACK_COLD);
-	memcpy(e->out, p->out, sizeof(p->out));
+	undo_dev(e->out, out_hi, p->out, e->out_hi);
+	undo_dev(e->errno_mem, errno_hi, p->errno_mem, e->errno_hi);
 	copy_data(e, p->data, false);
 }
 
 /* What a snapshot saves, hashed (state_hash.h): the CPU's whole context,
  * the engine's run state but for where it was told to stop, the stack
- * (its cold part while it is zeroes: only whether it is), the
- * out-parameters and the writable segments; the model; the run. */
+ * (its cold part while it is zeroes: only whether it is), the stored-to
+ * part of the out-parameters' and errno pages and the writable segments;
+ * the model; the run. */
 static void u_hash(struct sm_session *s, struct sm_hasher *h)
 {
 	struct ueng *e = s->eng;
@@ -923,7 +986,8 @@ static void u_hash(struct sm_session *s, struct sm_hasher *h)
 	if (e->cold_used)
 		sm_hash_bytes(h, e->stack, STACK_COLD);
 	sm_hash_bytes(h, e->stack + STACK_COLD, STACK_SIZE - STACK_COLD);
-	sm_hash_bytes(h, e->out, 64);
+	sm_hash_bytes(h, e->out, e->out_hi);
+	sm_hash_bytes(h, e->errno_mem, e->errno_hi);
 	for (unsigned i = 0; i < e->ndata; i++)
 		sm_hash_bytes(h, e->data[i].host, e->data[i].size);
 	sm_hash_model(h, &s->model);

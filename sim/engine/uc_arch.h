@@ -38,6 +38,8 @@ struct ueng {
 	bool in_stub;           /* an import stub runs: its page reads are not
 	                         * the reader's loads */
 	bool cold_used;         /* the stack below its top page was stored to */
+	uint32_t out_hi, errno_hi; /* how far up the out-parameters' page and
+	                        * the errno page were stored to (dev_store()) */
 	/* the engine, fixed while it is open */
 	uc_engine *uc;
 	uc_context *fresh;      /* registers as after uc_open */
@@ -49,6 +51,10 @@ struct ueng {
 	uint8_t *plain;         /* bit per code address: trap() declined it */
 	bool listing;           /* the page is RAM with a read hook (--explain) */
 	uint8_t *stack, *out;   /* host memory behind the mappings */
+	uint8_t *errno_mem;
+	/* the out-parameters' and errno pages as device memory over host
+	 * bytes: a reader may store anywhere in them (dev_store()) */
+	struct dev_ram { uint8_t *host; uint32_t *hi; } out_dev, errno_dev;
 	/* every mapping the reader sees, for the stubs' access checks */
 	struct { uint64_t lo, hi; uint32_t prot; } region[SM_UC_MAX_REGIONS];
 	unsigned nregion;

@@ -173,3 +173,18 @@ SLOTS_READER(deep_stack, 1024, 0)
 SLOTS_READER(top_stack, 3, 0)
 SLOTS_READER(deep_stale, 1024, 1)
 SLOTS_READER(top_stale, 3, 1)
+
+/* The out-parameters' page (0x40000000) and the errno page (0x60001000)
+ * are the reader's to store into anywhere.  A store far up in either
+ * must not outlive its run, nor survive the restore of a snapshot taken
+ * before it: these readers return the truth plus what they find there. */
+#define FAR_READER(name, addr)                                             \
+	uint64_t name(const void *page)                                        \
+	{                                                                      \
+		volatile uint64_t *far = (volatile uint64_t *)(addr), slot[3];     \
+		uint64_t seen = *far;                                              \
+		*far = 1ull << 40;                                                 \
+		return read_via(slot, page, 0) + seen;                             \
+	}
+FAR_READER(out_far, 0x40000800)
+FAR_READER(errno_far, 0x60001800)
