@@ -15,7 +15,7 @@
  *   6. with --sweeps (minutes): the wall time of the full bound-3 sweep
  *      (`selfmon check --bound 3`, every reader, scenario and arch) on all
  *      CPUs, and of bound 4 for the reference reader in one scenario per
- *      arch on one.
+ *      arch on one; each also with --no-prune, for what pruning saves.
  *
  * Usage: selfmon_bench [--json] [--quick] [--sweeps]
  */
@@ -371,7 +371,7 @@ int main(int argc, char **argv)
 	double ups = model_updates_per_s();
 	fprintf(out, "\n5. model: %.0f page updates per second\n", ups);
 
-	struct { const char *what; char args[128]; double s; uint64_t n; } sw[4];
+	struct { const char *what; char args[128]; double s; uint64_t n; } sw[8];
 	unsigned nsw = 0;
 	if (sweeps) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -386,6 +386,11 @@ int main(int argc, char **argv)
 			snprintf(sw[nsw++].args, sizeof(sw[0].args), "reference --arch "
 			         "%s --scenario %s --bound 4 -j 1", cases[c].arch,
 			         cases[c].scn);
+		}
+		for (unsigned i = 0, n = nsw; i < n; i++) {
+			sw[nsw] = sw[i];
+			snprintf(sw[nsw++].args, sizeof(sw[0].args), "%s --no-prune",
+			         sw[i].args);
 		}
 		fprintf(out, "\n6. sweeps (wall time)\n");
 		for (unsigned i = 0; i < nsw; i++) {
