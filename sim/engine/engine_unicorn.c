@@ -40,9 +40,8 @@
 #define PAGE_ADDR SM_UC_PAGE_ADDR
 #define STACK_ADDR SM_UC_STACK_ADDR
 #define STACK_SIZE SM_UC_STACK_SIZE
-/* The stack's top page is RAM; below it, device memory that marks itself
- * used on its first store (stack_store()), so that snapshots copy it
- * only after the reader has gone that deep. */
+/* The stack's top page is RAM; below it, device RAM (map_dev()), so that
+ * snapshots copy it only after the reader has gone that deep. */
 #define STACK_COLD (STACK_SIZE - 4096)
 #define OUT_ADDR SM_UC_OUT_ADDR
 #define OUT_SIZE SM_UC_OUT_SIZE
@@ -59,7 +58,8 @@ struct usnap {
 	struct ueng eng;       /* its run part: SM_UENG_RUN_BYTES */
 	struct sm_run run;
 	struct sm_result res;
-	uint8_t stack[STACK_SIZE], out[OUT_SIZE], errno_mem[4096];
+	uint8_t stack[STACK_SIZE]; /* the cold part first: dev_snap() */
+	uint8_t out[OUT_SIZE], errno_mem[4096];
 	uint8_t *data;         /* the image's writable segments, data_bytes */
 	struct sm_model model; /* copied partially: model_copy() */
 };
@@ -450,12 +450,11 @@ static uint64_t symbol(const struct sm_blob *b, const char *name)
 	return 0;
 }
 
-static int map(struct ueng *e, uint64_t addr, uint64_t size, uint32_t prot,
-               void *host)
+/* A mapping into the list the stubs' access checks use. */
+static int add_region(struct ueng *e, uint64_t addr, uint64_t size,
+                      uint32_t prot)
 {
-	uc_err err = host ? uc_mem_map_ptr(e->uc, addr, size, prot, host)
-	                  : uc_mem_map(e->uc, addr, size, prot);
-	if (err != UC_ERR_OK || e->nregion == SM_UC_MAX_REGIONS)
+	if (e->nregion == SM_UC_MAX_REGIONS)
 		return -1;
 	e->region[e->nregion].lo = addr;
 	e->region[e->nregion].hi = addr + size - 1;
@@ -463,42 +462,12 @@ static int map(struct ueng *e, uint64_t addr, uint64_t size, uint32_t prot,
 	return 0;
 }
 
-static uint64_t stack_load(uc_engine *uc, uint64_t off, unsigned size,
-                           void *user)
+static int map(struct ueng *e, uint64_t addr, uint64_t size, uint32_t prot,
+               void *host)
 {
-	struct ueng *e = user;
-	uint64_t v = 0;
-	(void)uc;
-
-	if (off < STACK_COLD && size <= 8 && size <= STACK_COLD - off)
-		memcpy(&v, e->stack + off, size);
-	return v;
-}
-
-static void stack_store(uc_engine *uc, uint64_t off, unsigned size,
-                        uint64_t v, void *user)
-{
-	struct ueng *e = user;
-	(void)uc;
-
-	if (off < STACK_COLD && size <= 8 && size <= STACK_COLD - off) {
-		memcpy(e->stack + off, &v, size);
-		e->cold_used = true;
-	}
-}
-
-/* The stack: its cold part as device memory, its top page as RAM. */
-static int map_stack(struct ueng *e)
-{
-	if (uc_mmio_map(e->uc, STACK_ADDR, STACK_COLD, stack_load, e,
-	                stack_store, e) ||
-	    e->nregion == SM_UC_MAX_REGIONS)
-		return -1;
-	e->region[e->nregion].lo = STACK_ADDR;
-	e->region[e->nregion].hi = STACK_ADDR + STACK_COLD - 1;
-	e->region[e->nregion++].prot = UC_PROT_READ | UC_PROT_WRITE;
-	return map(e, STACK_ADDR + STACK_COLD, STACK_SIZE - STACK_COLD,
-	           UC_PROT_READ | UC_PROT_WRITE, e->stack + STACK_COLD);
+	uc_err err = host ? uc_mem_map_ptr(e->uc, addr, size, prot, host)
+	                  : uc_mem_map(e->uc, addr, size, prot);
+	return err == UC_ERR_OK ? add_region(e, addr, size, prot) : -1;
 }
 
 static uint64_t dev_load(uc_engine *uc, uint64_t off, unsigned size,
@@ -508,7 +477,7 @@ static uint64_t dev_load(uc_engine *uc, uint64_t off, unsigned size,
 	uint64_t v = 0;
 	(void)uc;
 
-	if (off < 4096 && size <= 8 && size <= 4096 - off)
+	if (off < d->size && size <= 8 && size <= d->size - off)
 		memcpy(&v, d->host + off, size);
 	return v;
 }
@@ -519,38 +488,43 @@ static void dev_store(uc_engine *uc, uint64_t off, unsigned size, uint64_t v,
 	const struct dev_ram *d = user;
 	(void)uc;
 
-	if (off < 4096 && size <= 8 && size <= 4096 - off) {
+	if (off < d->size && size <= 8 && size <= d->size - off) {
 		memcpy(d->host + off, &v, size);
 		if (off + size > *d->hi)
 			*d->hi = (uint32_t)(off + size);
 	}
 }
 
-/* A read-write page that runs rarely touch (out-parameters, errno), as
- * device memory that remembers how far up it was stored to: a run's
- * reset, snapshots and the state hash take only that much of it, and a
- * reader that stores anywhere else in it is still undone. */
-static int map_dev(struct ueng *e, uint64_t addr, struct dev_ram *d)
+/* Device RAM: read-write memory that runs rarely store to, as device
+ * memory over host bytes that remembers how far up it was stored to: a
+ * run's reset, snapshots and the state hash take only that much of it,
+ * and a reader that stores anywhere in it is still undone. */
+static int map_dev(struct ueng *e, uint64_t addr, int i, uint8_t *host,
+                   uint32_t size)
 {
-	if (uc_mmio_map(e->uc, addr, 4096, dev_load, d, dev_store, d) ||
-	    e->nregion == SM_UC_MAX_REGIONS)
+	struct dev_ram *d = &e->dev[i];
+
+	*d = (struct dev_ram){ host, size, &e->dev_hi[i] };
+	if (uc_mmio_map(e->uc, addr, size, dev_load, d, dev_store, d))
 		return -1;
-	e->region[e->nregion].lo = addr;
-	e->region[e->nregion].hi = addr + 4095;
-	e->region[e->nregion++].prot = UC_PROT_READ | UC_PROT_WRITE;
-	return 0;
+	return add_region(e, addr, size, UC_PROT_READ | UC_PROT_WRITE);
+}
+
+/* The stack: its cold part as device RAM, its top page as RAM. */
+static int map_stack(struct ueng *e)
+{
+	if (map_dev(e, STACK_ADDR, SM_UC_DEV_COLD, e->stack, STACK_COLD) < 0)
+		return -1;
+	return map(e, STACK_ADDR + STACK_COLD, STACK_SIZE - STACK_COLD,
+	           UC_PROT_READ | UC_PROT_WRITE, e->stack + STACK_COLD);
 }
 
 /* The perf page: read-only device memory answered by page_read(). */
 static int map_page(struct ueng *e, struct sm_session *s)
 {
-	if (uc_mmio_map(e->uc, PAGE_ADDR, 4096, page_read, s, NULL, NULL) ||
-	    e->nregion == SM_UC_MAX_REGIONS)
+	if (uc_mmio_map(e->uc, PAGE_ADDR, 4096, page_read, s, NULL, NULL))
 		return -1;
-	e->region[e->nregion].lo = PAGE_ADDR;
-	e->region[e->nregion].hi = PAGE_ADDR + 4095;
-	e->region[e->nregion++].prot = UC_PROT_READ;
-	return 0;
+	return add_region(e, PAGE_ADDR, 4096, UC_PROT_READ);
 }
 
 /* The reader's code: a user's loaded ELF image, or the built-in readers'
@@ -709,20 +683,19 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	e->stack = aligned_alloc(4096, STACK_SIZE);
 	e->out = calloc(1, OUT_SIZE);
 	e->errno_mem = calloc(1, 4096);
-	e->out_dev = (struct dev_ram){ e->out, &e->out_hi };
-	e->errno_dev = (struct dev_ram){ e->errno_mem, &e->errno_hi };
 	uint64_t avail = s->reader->image ? view.size
 	                 : sm_blob_for(s->scn->cfg.arch)->size;
 	if (!e->stack || !e->out || !e->errno_mem ||
 	    map_code(e, &view, avail) < 0 ||
 	    map_page(e, s) < 0 ||
 	    map_stack(e) < 0 ||
-	    map_dev(e, OUT_ADDR, &e->out_dev) < 0 ||
+	    map_dev(e, OUT_ADDR, SM_UC_DEV_OUT, e->out, OUT_SIZE) < 0 ||
 	    map(e, RET_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC, NULL) < 0 ||
 	    uc_mem_write(e->uc, RET_ADDR, hlt, sizeof(hlt)) ||
 	    map(e, SM_UC_STUB_ADDR, 4096, UC_PROT_READ | UC_PROT_EXEC, NULL) < 0 ||
 	    fill_stubs(e) < 0 ||
-	    map_dev(e, SM_UC_ERRNO_ADDR, &e->errno_dev) < 0)
+	    map_dev(e, SM_UC_ERRNO_ADDR, SM_UC_DEV_ERRNO, e->errno_mem,
+	            4096) < 0)
 		return snprintf(err, n, "cannot map the reader's memory"), -1;
 	/* every hook before the first uc_emu_start (DESIGN.md §6) */
 	/* one code hook over the code and the stubs: Unicorn walks its list
@@ -786,13 +759,11 @@ static void u_begin(struct sm_session *s)
 	uint64_t args[3] = { PAGE_ADDR, 0, 0 };
 
 	sm_session_start(s);
-	if (e->cold_used)
-		memset(e->stack, 0, STACK_COLD);
+	for (int i = 0; i < SM_UC_NDEV; i++) {
+		memset(e->dev[i].host, 0, e->dev_hi[i]);
+		e->dev_hi[i] = 0;
+	}
 	memset(e->stack + STACK_COLD, 0, STACK_SIZE - STACK_COLD);
-	e->cold_used = false;
-	memset(e->out, 0, e->out_hi);
-	memset(e->errno_mem, 0, e->errno_hi);
-	e->out_hi = e->errno_hi = 0;
 	reset_data(e);
 	if (s->reader->abi == SM_ABI_TIMES) {
 		args[1] = OUT_ADDR;
@@ -905,6 +876,16 @@ static void u_free_snap(void *snap)
 	free(p);
 }
 
+/* Where a snapshot keeps device RAM i. */
+static uint8_t *dev_snap(const struct usnap *p, int i)
+{
+	const uint8_t *b[SM_UC_NDEV] = {
+		[SM_UC_DEV_COLD] = p->stack, [SM_UC_DEV_OUT] = p->out,
+		[SM_UC_DEV_ERRNO] = p->errno_mem,
+	};
+	return (uint8_t *)b[i];
+}
+
 static void *u_save(struct sm_session *s, void *snap)
 {
 	struct ueng *e = s->eng;
@@ -926,12 +907,10 @@ static void *u_save(struct sm_session *s, void *snap)
 	p->run = s->run;
 	p->res = s->res;
 	model_copy(&p->model, &s->model);
-	if (e->cold_used) /* else the cold part is zeroes */
-		memcpy(p->stack, e->stack, STACK_COLD);
+	for (int i = 0; i < SM_UC_NDEV; i++) /* above hi: zeroes */
+		memcpy(dev_snap(p, i), e->dev[i].host, e->dev_hi[i]);
 	memcpy(p->stack + STACK_COLD, e->stack + STACK_COLD,
 	       STACK_SIZE - STACK_COLD);
-	memcpy(p->out, e->out, e->out_hi);
-	memcpy(p->errno_mem, e->errno_mem, e->errno_hi);
 	copy_data(e, p->data, true);
 	return p;
 }
@@ -951,30 +930,25 @@ static void u_restore(struct sm_session *s, const void *snap)
 	const struct usnap *p = snap;
 	struct ueng *e = s->eng;
 
-	bool was_cold = e->cold_used;
-	uint32_t out_hi = e->out_hi, errno_hi = e->errno_hi;
+	uint32_t hi[SM_UC_NDEV];
 
+	memcpy(hi, e->dev_hi, sizeof(hi));
 	uc_context_restore(e->uc, p->ctx);
 	memcpy(e, &p->eng, SM_UENG_RUN_BYTES);
 	s->run = p->run;
 	s->res = p->res;
 	model_copy(&s->model, &p->model);
-	if (e->cold_used)
-		memcpy(e->stack, p->stack, STACK_COLD);
-	else if (was_cold)
-		memset(e->stack, 0, STACK_COLD);
+	for (int i = 0; i < SM_UC_NDEV; i++)
+		undo_dev(e->dev[i].host, hi[i], dev_snap(p, i), e->dev_hi[i]);
 	memcpy(e->stack + STACK_COLD, p->stack + STACK_COLD,
 	       STACK_SIZE - STACK_COLD);
-	undo_dev(e->out, out_hi, p->out, e->out_hi);
-	undo_dev(e->errno_mem, errno_hi, p->errno_mem, e->errno_hi);
 	copy_data(e, p->data, false);
 }
 
 /* What a snapshot saves, hashed (state_hash.h): the CPU's whole context,
- * the engine's run state but for where it was told to stop, the stack
- * (its cold part while it is zeroes: only whether it is), the stored-to
- * part of the out-parameters' and errno pages and the writable segments;
- * the model; the run. */
+ * the engine's run state but for where it was told to stop, the stored-to
+ * part of each device RAM, the stack's top page and the writable
+ * segments; the model; the run. */
 static void u_hash(struct sm_session *s, struct sm_hasher *h)
 {
 	struct ueng *e = s->eng;
@@ -983,11 +957,9 @@ static void u_hash(struct sm_session *s, struct sm_hasher *h)
 	sm_hash_bytes(h, e->hctx, e->hctx_size);
 	sm_hash_bytes(h, (const uint8_t *)e + offsetof(struct ueng, ticked),
 	              SM_UENG_RUN_BYTES - offsetof(struct ueng, ticked));
-	if (e->cold_used)
-		sm_hash_bytes(h, e->stack, STACK_COLD);
+	for (int i = 0; i < SM_UC_NDEV; i++)
+		sm_hash_bytes(h, e->dev[i].host, e->dev_hi[i]);
 	sm_hash_bytes(h, e->stack + STACK_COLD, STACK_SIZE - STACK_COLD);
-	sm_hash_bytes(h, e->out, e->out_hi);
-	sm_hash_bytes(h, e->errno_mem, e->errno_hi);
 	for (unsigned i = 0; i < e->ndata; i++)
 		sm_hash_bytes(h, e->data[i].host, e->data[i].size);
 	sm_hash_model(h, &s->model);

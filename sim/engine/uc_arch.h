@@ -26,6 +26,7 @@
 #define SM_UC_SYS_ADDR 0x70000000ull   /* x86 GDT, read-only to the reader */
 #define SM_UC_TRAMP_ADDR 0x71000000ull /* the drop to user mode, unmapped after */
 #define SM_UC_MAX_REGIONS 32
+enum { SM_UC_DEV_COLD, SM_UC_DEV_OUT, SM_UC_DEV_ERRNO, SM_UC_NDEV };
 
 struct ueng {
 	/* the run: what a snapshot saves of the engine (SM_UENG_RUN_BYTES) */
@@ -37,9 +38,8 @@ struct ueng {
 	bool stopped, done;
 	bool in_stub;           /* an import stub runs: its page reads are not
 	                         * the reader's loads */
-	bool cold_used;         /* the stack below its top page was stored to */
-	uint32_t out_hi, errno_hi; /* how far up the out-parameters' page and
-	                        * the errno page were stored to (dev_store()) */
+	/* how far up each device RAM (below) was stored to */
+	uint32_t dev_hi[SM_UC_NDEV];
 	/* the engine, fixed while it is open */
 	uc_engine *uc;
 	uc_context *fresh;      /* registers as after uc_open */
@@ -52,9 +52,13 @@ struct ueng {
 	bool listing;           /* the page is RAM with a read hook (--explain) */
 	uint8_t *stack, *out;   /* host memory behind the mappings */
 	uint8_t *errno_mem;
-	/* the out-parameters' and errno pages as device memory over host
-	 * bytes: a reader may store anywhere in them (dev_store()) */
-	struct dev_ram { uint8_t *host; uint32_t *hi; } out_dev, errno_dev;
+	/* memory runs rarely store to, as device memory over host bytes
+	 * (dev_store()): the stack below its top page, the out-parameters'
+	 * and errno pages */
+	struct dev_ram {
+		uint8_t *host;
+		uint32_t size, *hi;
+	} dev[SM_UC_NDEV];
 	/* every mapping the reader sees, for the stubs' access checks */
 	struct { uint64_t lo, hi; uint32_t prot; } region[SM_UC_MAX_REGIONS];
 	unsigned nregion;
