@@ -309,6 +309,59 @@ static void test_output_through_symlink(void **state)
 	no_leftovers();
 }
 
+/* The kernel's fs.protected_symlinks rule, applied whatever the sysctl
+ * says: as root, a link that another user planted in a sticky
+ * world-writable directory is not followed by any output (it used to
+ * replace root's file in a 0700 directory, or create one there), neither
+ * as the file itself nor as a directory on the way; a link of the
+ * directory's owner still is. */
+static void test_output_foreign_links(void **state)
+{
+	char victim[8192], buf[64];
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* lchown to another user needs root */
+	assert_int_equal(mkdir(in_dir("secret"), 0700), 0);
+	write_text("secret/important", "secret\n");
+	snprintf(victim, sizeof(victim), "%s", in_dir("secret/important"));
+	assert_int_equal(mkdir(in_dir("sticky"), 0777), 0);
+	assert_int_equal(chmod(in_dir("sticky"), 01777), 0);
+	static const struct { const char *link, *to; } links[] = {
+		{ "sticky/report.xml", "secret/important" },
+		{ "sticky/new.html", "secret/new.html" },
+		{ "sticky/dir", "secret" },
+	};
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		char to[8192];
+		snprintf(to, sizeof(to), "%s", in_dir(links[i].to));
+		assert_int_equal(symlink(to, in_dir(links[i].link)), 0);
+		assert_int_equal(lchown(in_dir(links[i].link), 65534, 65534), 0);
+	}
+	const char *msg = "symbolic link of another user (uid 65534) in a "
+	                  "sticky or world-writable directory";
+	expect_error_on("check reference --arch x86_64 --scenario x86_pinned "
+	                "--no-traces --junit %s", "sticky/report.xml", msg);
+	expect_error_on("replay x86_64:unicorn:reference:x86_pinned:- --html %s",
+	                "sticky/new.html", msg);
+	expect_error_on("plot x86_pinned -o %s", "sticky/dir/important", msg);
+	expect_error_on("check no_sext --arch x86_64 --scenario x86_overflow "
+	                "--traces %s", "sticky/dir/traces", msg);
+	FILE *f = fopen(victim, "r");
+	assert_non_null(f);
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+	fclose(f);
+	assert_string_equal(buf, "secret\n");
+	assert_int_equal(access(in_dir("secret/new.html"), F_OK), -1);
+	assert_int_equal(access(in_dir("secret/traces"), F_OK), -1);
+	/* the directory's owner's link is followed, as the kernel does */
+	assert_int_equal(lchown(in_dir("sticky/dir"), 0, 0), 0);
+	snprintf(args, sizeof(args), "plot x86_pinned -o %s",
+	         in_dir("sticky/dir/own.svg"));
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_true(has_svg(in_dir("secret/own.svg")));
+}
+
 /* A FIFO nobody reads: refused at once, and still a FIFO. */
 static void test_output_fifo(void **state)
 {
@@ -465,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_trace_action_event),
 		cmocka_unit_test(test_trace_syntax),
 		cmocka_unit_test(test_output_through_symlink),
+		cmocka_unit_test(test_output_foreign_links),
 		cmocka_unit_test(test_output_fifo),
 		cmocka_unit_test(test_output_devices),
 		cmocka_unit_test(test_long_traces_path),

@@ -1,16 +1,26 @@
 /*
  * outfile.c — see outfile.h.
+ *
+ * Paths are walked here one component at a time, each opened relative to
+ * the directory before it (O_PATH, O_NOFOLLOW), so that every symlink met
+ * is seen and judged before it is followed; the file itself is opened or
+ * created relative to its directory's descriptor.  Must not use a path
+ * string to reach the file once the walk is done.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "outfile.h"
+
+#define MAX_HOPS 40 /* symlinks followed in one walk, as the kernel's */
 
 static int oops(char *err, size_t n, const char *why)
 {
@@ -18,91 +28,253 @@ static int oops(char *err, size_t n, const char *why)
 	return -1;
 }
 
-/* dir part of p ("." if none) into d. */
-static int dir_of(const char *p, char *d, size_t n)
+static int fail(char *err, size_t n, int e)
 {
-	const char *slash = strrchr(p, '/');
-
-	if (!slash)
-		return snprintf(d, n, ".") < (int)n ? 0 : -1;
-	if (slash == p)
-		return snprintf(d, n, "/") < (int)n ? 0 : -1;
-	return snprintf(d, n, "%.*s", (int)(slash - p), p) < (int)n ? 0 : -1;
+	return oops(err, n, strerror(e));
 }
 
-/* Follow the symlinks of `path` to the file they name (which may not
- * exist yet): its path in o->target, its lstat in *st (st_mode 0 when
- * absent). */
-static int resolve(struct sm_out *o, struct stat *st, char *err, size_t n)
+/* The kernel's fs.protected_symlinks rule (may_follow_link() in
+ * fs/namei.c), with the world-writable case widened to directories that
+ * are not sticky: a link is followed when its directory is neither
+ * sticky nor world-writable, or when the caller or the directory's owner
+ * owns the link.  Root is not exempt, as in the kernel. */
+static int may_follow(int dfd, const char *name, const struct stat *link,
+                      char *err, size_t n)
 {
-	char link[PATH_MAX], dir[PATH_MAX];
+	struct stat d;
 
-	if (snprintf(o->target, sizeof(o->target), "%s", o->path) >=
-	    (int)sizeof(o->target))
-		return oops(err, n, strerror(ENAMETOOLONG));
-	for (int hops = 0; hops < 40; hops++) {
-		if (lstat(o->target, st) < 0) {
-			if (errno != ENOENT)
-				return oops(err, n, strerror(errno));
-			st->st_mode = 0;
+	if (fstat(dfd, &d) < 0)
+		return fail(err, n, errno);
+	if (!(d.st_mode & (S_ISVTX | S_IWOTH)) || link->st_uid == geteuid() ||
+	    link->st_uid == d.st_uid)
+		return 0;
+	snprintf(err, n, "not following '%s', a symbolic link of another user "
+	         "(uid %u) in a sticky or world-writable directory", name,
+	         (unsigned)link->st_uid);
+	return -1;
+}
+
+struct walk {
+	int dfd;                 /* the directory reached */
+	char rest[2 * PATH_MAX]; /* what is left to resolve from there */
+	int hops;
+	bool absent;             /* the walk stopped at a missing directory */
+};
+
+static int walk_start(struct walk *w, const char *path, char *err, size_t n)
+{
+	w->hops = 0;
+	w->absent = false;
+	w->dfd = -1;
+	if (!path[0])
+		return fail(err, n, ENOENT);
+	if (snprintf(w->rest, sizeof(w->rest), "%s", path) >= PATH_MAX)
+		return fail(err, n, ENAMETOOLONG);
+	w->dfd = open(path[0] == '/' ? "/" : ".",
+	              O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return w->dfd < 0 ? fail(err, n, errno) : 0;
+}
+
+/* The link `name` in w->dfd (lstat in *st) replaces itself in the walk:
+ * its text goes before what was left (`tail`). */
+static int walk_link(struct walk *w, const char *name, const struct stat *st,
+                     const char *tail, char *err, size_t n)
+{
+	char link[PATH_MAX], rest[2 * PATH_MAX];
+
+	if (++w->hops > MAX_HOPS)
+		return fail(err, n, ELOOP);
+	if (may_follow(w->dfd, name, st, err, n) < 0)
+		return -1;
+	ssize_t k = readlinkat(w->dfd, name, link, sizeof(link) - 1);
+	if (k < 0)
+		return fail(err, n, errno);
+	link[k] = '\0';
+	if (snprintf(rest, sizeof(rest), "%s%s%s", link, *tail ? "/" : "",
+	             tail) >= PATH_MAX)
+		return fail(err, n, ENAMETOOLONG);
+	memcpy(w->rest, rest, sizeof(rest));
+	if (link[0] == '/') {
+		int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (root < 0)
+			return fail(err, n, errno);
+		close(w->dfd);
+		w->dfd = root;
+	}
+	return 0;
+}
+
+/* Enter the directory `name` of w->dfd (made first when `create` and it
+ * is absent). */
+static int walk_enter(struct walk *w, const char *name, bool create,
+                      char *err, size_t n)
+{
+	int d = openat(w->dfd, name,
+	               O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (d < 0 && errno == ENOENT && create) {
+		if (mkdirat(w->dfd, name, 0777) < 0 && errno != EEXIST)
+			return fail(err, n, errno);
+		d = openat(w->dfd, name,
+		           O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (d < 0)
+		return fail(err, n, errno == ELOOP ? ENOTDIR : errno);
+	close(w->dfd);
+	w->dfd = d;
+	return 0;
+}
+
+/* Walk until one component is left, which goes to `last` ("" when the
+ * path ends in a directory: "/", "a/", "."); every directory on the way
+ * entered (made when `create`), every link judged and followed. */
+static int walk_to_last(struct walk *w, char *last, bool create, char *err,
+                        size_t n)
+{
+	for (;;) {
+		char *p = w->rest, name[NAME_MAX + 1];
+		struct stat st;
+
+		while (*p == '/')
+			p++;
+		size_t len = strcspn(p, "/");
+		if (len > NAME_MAX)
+			return fail(err, n, ENAMETOOLONG);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		char *tail = p + len;
+		while (*tail == '/')
+			tail++;
+		bool final = !p[len]; /* no slash after it */
+		if (final && len && strcmp(name, ".") && strcmp(name, "..")) {
+			memcpy(last, name, len + 1);
 			return 0;
 		}
-		if (!S_ISLNK(st->st_mode))
+		if (!len) {
+			last[0] = '\0'; /* the walk ends at a directory */
 			return 0;
-		ssize_t k = readlink(o->target, link, sizeof(link) - 1);
-		if (k < 0)
-			return oops(err, n, strerror(errno));
-		link[k] = '\0';
-		if (link[0] == '/' || dir_of(o->target, dir, sizeof(dir)) < 0) {
-			if (snprintf(o->target, sizeof(o->target), "%s", link) >=
-			    (int)sizeof(o->target))
-				return oops(err, n, strerror(ENAMETOOLONG));
-		} else if (snprintf(o->target, sizeof(o->target), "%s/%s", dir,
-		                    link) >= (int)sizeof(o->target)) {
-			return oops(err, n, strerror(ENAMETOOLONG));
+		}
+		int r = fstatat(w->dfd, name, &st, AT_SYMLINK_NOFOLLOW);
+		if (r < 0 && !(errno == ENOENT && create)) {
+			w->absent = errno == ENOENT;
+			return fail(err, n, errno);
+		}
+		if (r == 0 && S_ISLNK(st.st_mode)) {
+			if (walk_link(w, name, &st, tail, err, n) < 0)
+				return -1;
+			continue;
+		}
+		if (walk_enter(w, name, create, err, n) < 0)
+			return -1;
+		memmove(w->rest, tail, strlen(tail) + 1);
+		if (!w->rest[0]) {
+			last[0] = '\0';
+			return 0;
 		}
 	}
-	return oops(err, n, strerror(ELOOP));
+}
+
+/* Walk the whole path: the file's directory in o->dfd, its name in
+ * o->base, its lstat in *st (st_mode 0 when absent). */
+static int resolve(struct sm_out *o, struct stat *st, char *err, size_t n)
+{
+	struct walk w;
+
+	if (walk_start(&w, o->path, err, n) < 0)
+		return -1;
+	for (;;) {
+		if (walk_to_last(&w, o->base, false, err, n) < 0)
+			break;
+		if (!o->base[0]) {
+			fail(err, n, EISDIR);
+			break;
+		}
+		if (fstatat(w.dfd, o->base, st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT) {
+				fail(err, n, errno);
+				break;
+			}
+			st->st_mode = 0;
+		} else if (S_ISLNK(st->st_mode)) {
+			if (walk_link(&w, o->base, st, "", err, n) < 0)
+				break;
+			continue;
+		}
+		o->dfd = w.dfd;
+		return 0;
+	}
+	if (w.dfd >= 0)
+		close(w.dfd);
+	return -1;
 }
 
 static int through(struct sm_out *o, const struct stat *st, char *err,
                    size_t n)
 {
-	int fd = open(o->target, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat now;
+	int fd = openat(o->dfd, o->base, O_WRONLY | O_NONBLOCK | O_NOCTTY |
+	                O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
 		return oops(err, n, errno == ENXIO && S_ISFIFO(st->st_mode)
 		                    ? "a FIFO that no process reads"
 		                    : strerror(errno));
+	/* the name may have been replaced since it was looked at */
+	if (fstat(fd, &now) < 0 || (now.st_mode & S_IFMT) !=
+	    (st->st_mode & S_IFMT)) {
+		close(fd);
+		return oops(err, n, "changed while it was being opened");
+	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	if (!(o->f = fdopen(fd, "w"))) {
 		close(fd);
-		return oops(err, n, strerror(errno));
+		return fail(err, n, errno);
 	}
 	return 0;
+}
+
+/* A new file ".BASE.XXXXXX" beside the target, made exclusively. */
+static int make_temp(struct sm_out *o, char *err, size_t n)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyz"
+	                             "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned char r[6];
+		char s[7];
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return fail(err, n, errno ? errno : EIO);
+		for (int i = 0; i < 6; i++)
+			s[i] = digits[r[i] % (sizeof(digits) - 1)];
+		s[6] = '\0';
+		if (snprintf(o->tmp, sizeof(o->tmp), ".%s.%s", o->base, s) >
+		    NAME_MAX) {
+			o->tmp[0] = '\0';
+			return fail(err, n, ENAMETOOLONG);
+		}
+		int fd = openat(o->dfd, o->tmp, O_WRONLY | O_CREAT | O_EXCL |
+		                O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST) {
+			int e = errno;
+			o->tmp[0] = '\0';
+			return fail(err, n, e);
+		}
+	}
+	o->tmp[0] = '\0';
+	return fail(err, n, EEXIST);
 }
 
 static int atomic(struct sm_out *o, const struct stat *st, char *err,
                   size_t n)
 {
-	char dir[PATH_MAX];
-	const char *base = strrchr(o->target, '/');
+	int fd = make_temp(o, err, n);
 
-	base = base ? base + 1 : o->target;
-	if (dir_of(o->target, dir, sizeof(dir)) < 0 ||
-	    snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.XXXXXX", dir, base) >=
-	    (int)sizeof(o->tmp)) {
-		o->tmp[0] = '\0';
-		return oops(err, n, strerror(ENAMETOOLONG));
-	}
-	int fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		o->tmp[0] = '\0';
-		return oops(err, n, strerror(e));
-	}
+	if (fd < 0)
+		return -1;
 	mode_t mode = st->st_mode & 07777;
 	if (!st->st_mode) { /* a new file: as open(O_CREAT, 0666) makes it */
 		mode_t mask = umask(0);
@@ -113,30 +285,47 @@ static int atomic(struct sm_out *o, const struct stat *st, char *err,
 	if (!(o->f = fdopen(fd, "w"))) {
 		int e = errno;
 		close(fd);
-		unlink(o->tmp);
+		unlinkat(o->dfd, o->tmp, 0);
 		o->tmp[0] = '\0';
-		return oops(err, n, strerror(e));
+		return fail(err, n, e);
 	}
 	return 0;
+}
+
+static void release(struct sm_out *o)
+{
+	if (o->tmp[0])
+		unlinkat(o->dfd, o->tmp, 0);
+	o->tmp[0] = '\0';
+	if (o->dfd >= 0)
+		close(o->dfd);
+	o->dfd = -1;
 }
 
 int sm_out_open(struct sm_out *o, const char *path, char *err, size_t n)
 {
 	struct stat st;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
+	o->dfd = -1;
 	if (snprintf(o->path, sizeof(o->path), "%s", path) >=
 	    (int)sizeof(o->path))
-		return oops(err, n, strerror(ENAMETOOLONG));
+		return fail(err, n, ENAMETOOLONG);
 	if (resolve(o, &st, err, n) < 0)
 		return -1;
 	if (!st.st_mode || S_ISREG(st.st_mode))
-		return atomic(o, &st, err, n);
-	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
-		return through(o, &st, err, n);
-	if (S_ISDIR(st.st_mode))
-		return oops(err, n, strerror(EISDIR));
-	return oops(err, n, "not a regular file, a character device or a FIFO");
+		rc = atomic(o, &st, err, n);
+	else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+		rc = through(o, &st, err, n);
+	else if (S_ISDIR(st.st_mode))
+		rc = fail(err, n, EISDIR);
+	else
+		rc = oops(err, n,
+		          "not a regular file, a character device or a FIFO");
+	if (rc < 0)
+		release(o);
+	return rc;
 }
 
 int sm_out_close(struct sm_out *o, char *err, size_t n)
@@ -144,18 +333,20 @@ int sm_out_close(struct sm_out *o, char *err, size_t n)
 	int e = 0;
 
 	if (!o->f)
-		return oops(err, n, strerror(EBADF));
+		return fail(err, n, EBADF);
 	if (fflush(o->f) != 0 || ferror(o->f))
 		e = errno ? errno : EIO;
 	if (fclose(o->f) != 0 && !e)
 		e = errno ? errno : EIO;
 	o->f = NULL;
-	if (!e && o->tmp[0] && rename(o->tmp, o->target) != 0)
-		e = errno;
-	if (e && o->tmp[0])
-		unlink(o->tmp);
-	o->tmp[0] = '\0';
-	return e ? oops(err, n, strerror(e)) : 0;
+	if (!e && o->tmp[0]) {
+		if (renameat(o->dfd, o->tmp, o->dfd, o->base) != 0)
+			e = errno;
+		else
+			o->tmp[0] = '\0';
+	}
+	release(o);
+	return e ? fail(err, n, e) : 0;
 }
 
 void sm_out_abort(struct sm_out *o)
@@ -163,60 +354,86 @@ void sm_out_abort(struct sm_out *o)
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
-	if (o->tmp[0])
-		unlink(o->tmp);
-	o->tmp[0] = '\0';
+	release(o);
 }
 
 int sm_mkdirs(const char *dir, char *err, size_t n)
 {
-	char buf[PATH_MAX];
-	struct stat st;
+	struct walk w;
+	char last[NAME_MAX + 1];
+	int rc = -1;
 
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
-		return oops(err, n, strerror(ENAMETOOLONG));
-	if (!buf[0])
+	if (!dir[0])
 		return 0;
-	for (char *q = buf + 1;; q++)
-		if (*q == '/' || !*q) {
-			char c = *q;
-			*q = '\0';
-			if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-				return oops(err, n, strerror(errno));
-			if (stat(buf, &st) < 0 || !S_ISDIR(st.st_mode))
-				return oops(err, n, strerror(ENOTDIR));
-			if (!(*q = c))
-				return 0;
+	if (walk_start(&w, dir, err, n) < 0)
+		goto out;
+	for (;;) {
+		struct stat st;
+		if (walk_to_last(&w, last, true, err, n) < 0)
+			goto out;
+		if (!last[0])
+			break;
+		if (fstatat(w.dfd, last, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode)) {
+			if (walk_link(&w, last, &st, "", err, n) < 0)
+				goto out;
+			continue;
 		}
+		if (walk_enter(&w, last, true, err, n) < 0)
+			goto out;
+		break;
+	}
+	rc = 0;
+out:
+	if (w.dfd >= 0)
+		close(w.dfd);
+	return rc;
+}
+/* Could files be made in the existing directory w->dfd? */
+static int writable(const struct walk *w, char *err, size_t n)
+{
+	return faccessat(w->dfd, ".", W_OK | X_OK, 0) < 0 ? fail(err, n, errno)
+	                                                  : 0;
 }
 
 int sm_dir_writable(const char *dir, char *err, size_t n)
 {
-	char buf[PATH_MAX];
-	struct stat st;
+	struct walk w;
+	char last[NAME_MAX + 1];
+	int rc = -1;
 
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
-		return oops(err, n, strerror(ENAMETOOLONG));
+	if (walk_start(&w, dir, err, n) < 0)
+		goto out;
 	for (;;) {
-		if (stat(buf, &st) == 0) {
-			if (!S_ISDIR(st.st_mode))
-				return oops(err, n, strerror(ENOTDIR));
-			if (access(buf, W_OK | X_OK) < 0)
-				return oops(err, n, strerror(errno));
-			return 0;
+		struct stat st;
+		w.absent = false;
+		if (walk_to_last(&w, last, false, err, n) < 0) {
+			if (w.absent) /* made from the deepest that exists */
+				rc = writable(&w, err, n);
+			goto out;
 		}
-		if (errno != ENOENT)
-			return oops(err, n, strerror(errno));
-		char *slash = strrchr(buf, '/');
-		while (slash && slash > buf && slash[1] == '\0') { /* "a/b/" */
-			*slash = '\0';
-			slash = strrchr(buf, '/');
+		if (!last[0])
+			break;
+		if (fstatat(w.dfd, last, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT)
+				goto out_errno;
+			break;
 		}
-		if (!slash)
-			snprintf(buf, sizeof(buf), ".");
-		else if (slash == buf)
-			buf[1] = '\0';
-		else
-			*slash = '\0';
+		if (S_ISLNK(st.st_mode)) {
+			if (walk_link(&w, last, &st, "", err, n) < 0)
+				goto out;
+			continue;
+		}
+		if (walk_enter(&w, last, false, err, n) < 0)
+			goto out;
+		break;
 	}
+	rc = writable(&w, err, n);
+	goto out;
+out_errno:
+	fail(err, n, errno);
+out:
+	if (w.dfd >= 0)
+		close(w.dfd);
+	return rc;
 }

@@ -3,7 +3,10 @@
  * `hw record --out`, `plot -o`, the counterexample traces of `check`.
  *
  * Owns: what an output path may be and how each kind is written.  The
- * path's symlinks are followed to the file they name; a regular file (or
+ * path is walked a component at a time and its symlinks are followed to
+ * the file they name, except a link of another user in a sticky or
+ * world-writable directory (as the kernel's fs.protected_symlinks rule
+ * refuses, whatever that setting is here); a regular file (or
  * no file yet) is written to a temporary beside it and renamed over it
  * only once complete, keeping the old file's mode; a character device or
  * a FIFO is written through (opened without blocking: a FIFO nobody reads
@@ -19,9 +22,10 @@
 
 struct sm_out {
 	FILE *f;
-	char path[PATH_MAX];   /* as given, for messages */
-	char target[PATH_MAX]; /* the file written, symlinks followed */
-	char tmp[PATH_MAX];    /* the temporary beside it, "" if written through */
+	int dfd;                /* the directory of the file written */
+	char path[PATH_MAX];    /* as given, for messages */
+	char base[NAME_MAX + 1]; /* its name in dfd, symlinks followed */
+	char tmp[NAME_MAX + 1];  /* the temporary beside it in dfd, "" if none */
 };
 
 /* 0 with o->f open for writing, or -1 with "reason" in err. */
@@ -32,7 +36,8 @@ int sm_out_close(struct sm_out *o, char *err, size_t n);
 /* Give up: the temporary removed, the target untouched. */
 void sm_out_abort(struct sm_out *o);
 
-/* mkdir -p: 0, or -1 with "reason" in err. */
+/* mkdir -p, walked as sm_out_open walks (the same link rule): 0, or -1
+ * with "reason" in err. */
 int sm_mkdirs(const char *dir, char *err, size_t n);
 /* Could files be created in dir (made first if need be)?  0, or -1 with
  * "reason" in err.  Nothing is created. */
