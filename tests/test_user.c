@@ -256,6 +256,34 @@ static void test_user_explain_source_lines(void **state)
 			explain_lines(&tools[i], "-O2 -g", false, true);
 }
 
+/* Source lines come only from the object named: a shared object with a
+ * build-id and no DWARF makes no debuginfod query (libdw's standard
+ * look-up asks every server in DEBUGINFOD_URLS and fills its cache) and
+ * no /usr/lib/debug search. */
+static void test_user_explain_no_debuginfod(void **state)
+{
+	char obj[512], line[1024], args[1200], cache[600];
+	struct stat st;
+	(void)state;
+	snprintf(obj, sizeof(obj), "%s/nodwarf.so", tmpdir());
+	if (!compile(&tools[0], "reader/variants/no_sext.c", obj,
+	             "-O2 -Wl,--build-id", true))
+		fail_msg("could not build no_sext.c as a shared object");
+	user_cex(obj, "selfmon_v_no_sext", "x86_pinned", line, sizeof(line));
+	snprintf(cache, sizeof(cache), "%s/debuginfod-cache", tmpdir());
+	setenv("DEBUGINFOD_URLS", "http://127.0.0.1:9/", 1);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	snprintf(args, sizeof(args), "replay '%s' --explain", line);
+	run(args);
+	unsetenv("DEBUGINFOD_URLS");
+	unsetenv("DEBUGINFOD_CACHE_PATH");
+	assert_int_equal(r.status, 1);
+	if (stat(cache, &st) == 0)
+		fail_msg("--explain consulted debuginfod (its cache %s exists)",
+		         cache);
+	unlink(obj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_bad_user_readers),
 		cmocka_unit_test(test_user_replay),
 		cmocka_unit_test(test_user_explain_source_lines),
+		cmocka_unit_test(test_user_explain_no_debuginfod),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

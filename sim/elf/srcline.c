@@ -6,7 +6,8 @@
  * as elf_load.c laid it out back to the object's (a relocatable object's
  * section and offset; a shared object's vaddr), and the line table
  * look-up.  Must not print nor exit: callers decide what a missing line
- * means.  Never runs a tool.
+ * means.  Never runs a tool, never looks past the object for its debug
+ * information (no debuginfod, no /usr/lib/debug).
  */
 #define _GNU_SOURCE
 #include <elfutils/libdwfl.h>
@@ -24,14 +25,29 @@ struct sm_srclines {
 	const struct sm_image *img;  /* a user's image: translate addresses */
 };
 
+/* No separate debug information is looked for: libdwfl's standard
+ * look-up searches /usr/lib/debug by build-id and asks every debuginfod
+ * server in DEBUGINFOD_URLS (writing its cache), which a user's object
+ * must not make selfmon do.  The object's own DWARF is all there is. */
+static int own_dwarf_only(Dwfl_Module *mod, void **userdata,
+                          const char *modname, Dwarf_Addr base,
+                          const char *file_name, const char *debuglink_file,
+                          GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc;
+	*debuginfo_file_name = NULL;
+	return -1;
+}
+
 static const Dwfl_Callbacks offline_cb = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = own_dwarf_only,
 	.section_address = dwfl_offline_section_address,
 };
 
 static const Dwfl_Callbacks self_cb = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = own_dwarf_only,
 };
 
 struct sm_srclines *sm_srclines_file(const char *path,
