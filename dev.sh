@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev libdw-dev clang lld libclang-rt-14-dev libcapstone-dev chromium libxml2-utils perl
+PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev libdw-dev clang lld libclang-rt-14-dev libcapstone-dev chromium libxml2-utils perl strace
           gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
           libc6-dev-arm64-cross libc6-dev-riscv64-cross)
 

@@ -362,6 +362,41 @@ static void test_output_foreign_links(void **state)
 	assert_true(has_svg(in_dir("secret/own.svg")));
 }
 
+/* --explain runs no shell and reads nothing of the build tree: the
+ * riscv64 disassembler is spawned with an argument vector (a build
+ * directory whose name held a quote used to run a command through
+ * popen's shell), and the built-in readers' ELF file comes from the
+ * binary itself, as an installed selfmon needs.  Seen with strace. */
+static void test_explain_spawns_no_shell(void **state)
+{
+	char log[8192], text[65536];
+	(void)state;
+	if (system("command -v strace >/dev/null 2>&1") != 0 ||
+	    !arch_built("riscv64"))
+		skip();
+	snprintf(log, sizeof(log), "%s", in_dir("strace.log"));
+	snprintf(args, sizeof(args), "strace -f -qq -e trace=execve,open,openat "
+	         "-o '%s' '%s' replay riscv64:unicorn:no_sext:riscv64:- "
+	         "--explain >/dev/null 2>&1", log, SELFMON_BIN);
+	assert_int_not_equal(system(args), -1);
+	FILE *f = fopen(log, "r");
+	assert_non_null(f);
+	size_t k = fread(text, 1, sizeof(text) - 1, f);
+	text[k] = '\0';
+	fclose(f);
+	unlink(log);
+	assert_non_null(strstr(text, "execve(")); /* strace saw the run */
+	char *save = NULL;
+	for (char *l = strtok_r(text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (strstr(l, "execve(") && !strstr(l, "selfmon\"") &&
+		    !strstr(l, "-objdump\""))
+			fail_msg("--explain ran another program: %s", l);
+		if (strstr(l, "readers.elf"))
+			fail_msg("--explain read the build tree: %s", l);
+	}
+}
+
 /* A FIFO nobody reads: refused at once, and still a FIFO. */
 static void test_output_fifo(void **state)
 {
@@ -519,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_trace_syntax),
 		cmocka_unit_test(test_output_through_symlink),
 		cmocka_unit_test(test_output_foreign_links),
+		cmocka_unit_test(test_explain_spawns_no_shell),
 		cmocka_unit_test(test_output_fifo),
 		cmocka_unit_test(test_output_devices),
 		cmocka_unit_test(test_long_traces_path),

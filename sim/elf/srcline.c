@@ -1,10 +1,11 @@
 /*
  * srcline.c — source lines from DWARF with libdwfl (see srcline.h).
  *
- * Owns: opening an ELF object's debug information (offline, as a file, or
- * this process's own modules), translating an address of a user's image
- * as elf_load.c laid it out back to the object's (a relocatable object's
- * section and offset; a shared object's vaddr), and the line table
+ * Owns: opening an ELF object's debug information (offline, as a file or
+ * from memory, or this process's own modules), translating an address of
+ * a user's image as elf_load.c laid it out back to the object's (a
+ * relocatable object's section and offset; a shared object's vaddr), and
+ * the line table
  * look-up.  Must not print nor exit: callers decide what a missing line
  * means.  Never runs a tool, never looks past the object for its debug
  * information (no debuginfod, no /usr/lib/debug).
@@ -23,6 +24,7 @@ struct sm_srclines {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;            /* the one module (offline); NULL: self */
 	const struct sm_image *img;  /* a user's image: translate addresses */
+	char *copy;                  /* the bytes of an ELF file in memory */
 };
 
 /* No separate debug information is looked for: libdwfl's standard
@@ -66,6 +68,25 @@ struct sm_srclines *sm_srclines_file(const char *path,
 	return s;
 }
 
+struct sm_srclines *sm_srclines_memory(const void *elf, size_t size)
+{
+	struct sm_srclines *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->copy = malloc(size)) ||
+	    !(s->dwfl = dwfl_begin(&offline_cb))) {
+		sm_srclines_free(s);
+		return NULL;
+	}
+	memcpy(s->copy, elf, size);
+	s->mod = dwfl_report_offline_memory(s->dwfl, "reader", "readers.elf",
+	                                    s->copy, size);
+	if (!s->mod || dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
+		sm_srclines_free(s);
+		return NULL;
+	}
+	return s;
+}
+
 struct sm_srclines *sm_srclines_self(void)
 {
 	struct sm_srclines *s = calloc(1, sizeof(*s));
@@ -86,6 +107,7 @@ void sm_srclines_free(struct sm_srclines *s)
 		return;
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
+	free(s->copy);
 	free(s);
 }
 

@@ -5,6 +5,7 @@
 #ifndef SELFMON_SRCLINE_H
 #define SELFMON_SRCLINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "elf_load.h"
@@ -16,6 +17,10 @@ struct sm_srclines;
  * without, the file's own.  NULL when the object cannot be read. */
 struct sm_srclines *sm_srclines_file(const char *path,
                                      const struct sm_image *img);
+/* The lines of an ELF file held in memory (the built-in readers' image,
+ * embedded in selfmon), at the file's own addresses; the bytes are
+ * copied.  NULL when they cannot be read. */
+struct sm_srclines *sm_srclines_memory(const void *elf, size_t size);
 /* The lines of this process's own code, at its run-time addresses (the
  * native engine's readers).  NULL when they cannot be found. */
 struct sm_srclines *sm_srclines_self(void);

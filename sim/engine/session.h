@@ -67,6 +67,8 @@ struct sm_blob {
 	const char *const *names; /* symbols and their offsets */
 	const uint64_t *offsets;
 	unsigned nsyms;
+	const uint8_t *elf;       /* the image's ELF file, with its DWARF */
+	uint64_t elf_size;
 };
 const struct sm_blob *sm_blob_for(enum sm_arch arch); /* NULL: not built */
 #define SM_CODE_BASE 0x10000000ull

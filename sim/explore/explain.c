@@ -6,10 +6,16 @@
  * not change the run: it only prints what the engines report.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "explain.h"
 
@@ -30,54 +36,94 @@ static void oom(void)
 	exit(2);
 }
 
-/* "addr: text" of every instruction of the image, from objdump. */
-static void objdump_listing(struct sm_explain *x, const char *tool,
-                            const char *elf)
+/* The cross binutils' objdump on `fd` (the image's ELF file), as its
+ * own process with an argument vector (no shell: no name reaches a
+ * command line), its output read from a pipe.  NULL when it cannot run;
+ * *pid for finish_tool(). */
+static FILE *run_tool(const char *tool, int fd, pid_t *pid)
 {
-	char *cmd, line[300];
+	int pipefd[2];
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { (char *)tool, "-d", "--no-show-raw-insn",
+	                 "/dev/fd/3", NULL };
+	char *envp[] = { "LC_ALL=C", NULL };
+	FILE *f = NULL;
 
-	if (asprintf(&cmd, "%s -d --no-show-raw-insn '%s' 2>/dev/null", tool,
-	             elf) < 0)
-		oom();
-	FILE *p = popen(cmd, "r");
-	free(cmd);
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return NULL;
+	if (posix_spawn_file_actions_init(&fa) != 0) {
+		close(pipefd[0]), close(pipefd[1]);
+		return NULL;
+	}
+	/* dup2 leaves the copies open across exec; the originals close */
+	if (posix_spawn_file_actions_adddup2(&fa, fd, 3) == 0 &&
+	    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1) == 0 &&
+	    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0)
+	    == 0 && posix_spawn(pid, tool, &fa, NULL, argv, envp) == 0)
+		f = fdopen(pipefd[0], "r");
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (!f)
+		close(pipefd[0]);
+	return f;
+}
+
+/* "addr: text" of every instruction of the image, from objdump (an
+ * absolute path found at build time; nothing is looked up on PATH). */
+static void objdump_listing(struct sm_explain *x, const char *tool,
+                            const struct sm_blob *b)
+{
+	char line[300];
+	pid_t pid;
+	int fd = memfd_create("readers.elf", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	FILE *p = NULL;
+	if (write(fd, b->elf, b->elf_size) == (ssize_t)b->elf_size)
+		p = run_tool(tool, fd, &pid);
+	close(fd);
 	if (!p)
 		return;
-	while (fgets(line, sizeof(line), p) && x->nlist < SM_EXPLAIN_LIST) {
+	while (fgets(line, sizeof(line), p)) {
 		unsigned long long a;
 		int used = 0;
-		if (sscanf(line, " %llx:%n", &a, &used) != 1 || !used ||
+		if (x->nlist >= SM_EXPLAIN_LIST ||
+		    sscanf(line, " %llx:%n", &a, &used) != 1 || !used ||
 		    line[used] != '\t')
-			continue;
+			continue; /* read on to the end: the tool never blocks */
 		line[strcspn(line, "\n")] = '\0';
 		x->list[x->nlist].addr = a;
 		snprintf(x->list[x->nlist++].text, sizeof(x->list[0].text), "%s",
 		         line + used + 1);
 	}
-	pclose(p);
+	fclose(p);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
-/* The line table of the reader code: the built-in readers' image keeps
- * its debug info beside the build; a user's object has its own, if it
- * was built with -g. */
+/* The line table of the reader code: the built-in readers' image is
+ * embedded in selfmon with its debug info (an installed selfmon reads
+ * nothing of the build tree); a user's object has its own, if it was
+ * built with -g. */
 static void open_lines(struct sm_explain *x, const struct sm_session *s)
 {
 	enum sm_arch a = s->scn->cfg.arch;
 	const struct sm_image *img = s->reader->image;
-	char *elf;
+	const struct sm_blob *b = sm_blob_for(a);
 
 	if (img) {
 		if (img->path)
 			x->lines = sm_srclines_file(img->path, img);
 		return;
 	}
-	if (asprintf(&elf, "%s/%s/readers.elf", SELFMON_BLOB_DIR,
-	             sm_arch_name(a)) < 0)
-		oom();
-	x->lines = sm_srclines_file(elf, NULL);
+	if (!b)
+		return;
+	x->lines = sm_srclines_memory(b->elf, b->elf_size);
+#ifdef SELFMON_RISCV64_OBJDUMP
 	if (!x->have_cs && a == SM_RISCV64)
-		objdump_listing(x, "riscv64-linux-gnu-objdump", elf);
-	free(elf);
+		objdump_listing(x, SELFMON_RISCV64_OBJDUMP, b);
+#endif
 }
 
 void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s)
