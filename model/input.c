@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,11 +94,75 @@ out:
 	return buf;
 }
 
+/* The length of the UTF-8 sequence at s and its code point, or 0 when
+ * it is not one (a stray or missing continuation byte, an overlong form,
+ * a surrogate, past U+10FFFF). */
+static size_t utf8_at(const unsigned char *s, uint32_t *cp)
+{
+	static const struct { unsigned char mask, lead; uint32_t min; } form[] = {
+		{ 0x80, 0x00, 0 }, { 0xe0, 0xc0, 0x80 }, { 0xf0, 0xe0, 0x800 },
+		{ 0xf8, 0xf0, 0x10000 },
+	};
+
+	for (size_t len = 1; len <= 4; len++) {
+		if ((s[0] & form[len - 1].mask) != form[len - 1].lead)
+			continue;
+		uint32_t c = s[0] & (unsigned char)~form[len - 1].mask;
+		for (size_t i = 1; i < len; i++) {
+			if ((s[i] & 0xc0) != 0x80)
+				return 0;
+			c = c << 6 | (s[i] & 0x3f);
+		}
+		if (c < form[len - 1].min || c > 0x10ffff ||
+		    (c >= 0xd800 && c <= 0xdfff))
+			return 0;
+		*cp = c;
+		return len;
+	}
+	return 0;
+}
+
+/* A character no text output may carry: C0 and C1 controls, DEL, and
+ * U+FFFE/U+FFFF (XML 1.0 and YAML refuse them). */
+static bool forbidden(uint32_t c)
+{
+	return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0xfffe ||
+	       c == 0xffff;
+}
+
 void sm_printable(char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		uint32_t c;
+		size_t len = utf8_at(p, &c);
+		if (len && !forbidden(c)) {
+			p += len;
+			continue;
+		}
+		for (size_t i = 0; i < (len ? len : 1); i++)
+			*p++ = '?';
+	}
+}
+
+int sm_text_check(const char *s, char *why, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		uint32_t c;
+		size_t at = (size_t)(p - (const unsigned char *)s);
+		size_t len = utf8_at(p, &c);
+		if (!len)
+			return snprintf(why, n, "invalid UTF-8 at byte %zu", at), -1;
+		if (forbidden(c))
+			return snprintf(why, n, "%s U+%04X at byte %zu", c < 0x20 ||
+			                (c >= 0x7f && c <= 0x9f) ? "control character"
+			                : "non-character", (unsigned)c, at), -1;
+		p += len;
+	}
+	return 0;
 }
 
 static int digit_value(char c)

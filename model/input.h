@@ -26,9 +26,16 @@
 char *sm_read_input(const char *path, size_t max, size_t *len, char *why,
                     size_t whylen);
 
-/* Replace control bytes (< 0x20, 0x7f) in s by '?': text from files and
- * names printed on one line stays one line and cannot drive a terminal. */
+/* Replace by '?' each byte of what no text output may carry: control
+ * characters (C0, DEL, C1), U+FFFE/U+FFFF and bytes that are not UTF-8.
+ * Text from files and names printed on one line stays one line, cannot
+ * drive a terminal, and is valid in every output format. */
 void sm_printable(char *s);
+/* 0 when s is text that every output format can carry as it is (what
+ * sm_printable() would leave unchanged), or -1 with what and where in
+ * why ("control character U+000A at byte 5", "invalid UTF-8 at byte 3"):
+ * names from users are refused with it at the door. */
+int sm_text_check(const char *s, char *why, size_t n);
 
 /* A number in an input file: decimal or 0x-hex, unsigned 64-bit, no
  * sign, no blanks, no junk.  0, -1 malformed, -2 out of range. */

@@ -1120,6 +1120,11 @@ int sm_scenario_load(const char *path, struct sm_scenario *s, char *err,
 
 	if (!path)
 		path = "";
+	if (sm_text_check(path, why, sizeof(why)) < 0) { /* it names reports */
+		if (err && errlen)
+			snprintf(err, errlen, "%s: bad scenario name: %s", path, why);
+		return -1;
+	}
 	text = read_text(path, why, sizeof(why));
 	if (!text) {
 		if (err && errlen)

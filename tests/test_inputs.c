@@ -111,12 +111,74 @@ static void test_oversized_inputs(void **state)
 	expect_error_on("replay %s", "big.trace", msg);
 }
 
+/* Names are refused at the door when they hold what a text output cannot
+ * carry as it is (a newline that would add a line to a trace, so that
+ * replay ran another reader; "\n::warning::" in a CI log; an escape
+ * sequence; bytes that are not UTF-8, C1 controls or U+FFFE, which break
+ * the JSON, the JUnit XML and the TAP YAML), and so are a ':' in a
+ * reader's path and a --traces directory of the same kind: one line,
+ * exit 2, nothing written. */
+static void test_names_refused(void **state)
+{
+	static const char *const bad[] = {
+		"a\n::warning::x", "a\033]0;title\007", "a\377", "a\302\205",
+		"a\357\277\276", "a\355\240\200",
+	};
+	char good[64], cex[64], bad_path[256], cmd[1024];
+	(void)state;
+	snprintf(good, sizeof(good), "%s/good.o", dir);
+	snprintf(cex, sizeof(cex), "%s/cex", dir);
+	snprintf(cmd, sizeof(cmd), "cc -c -O2 -I'%s/model' -I'%s/reader' "
+	         "'%s/reader/variants/no_sext.c' -o '%s'", SELFMON_SRC,
+	         SELFMON_SRC, SELFMON_SRC, good);
+	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(bad_path, sizeof(bad_path), "%s/%s.o", dir, bad[i]);
+		assert_int_equal(link(good, bad_path), 0);
+		snprintf(args, sizeof(args), "check '%s:selfmon_v_no_sext' --abi "
+		         "values --scenario x86_pinned --traces '%s'", bad_path, cex);
+		expect_usage_error(args, "(a reader's name goes into every report");
+		snprintf(bad_path, sizeof(bad_path), "%s/%s.scn", dir, bad[i]);
+		snprintf(cmd, sizeof(cmd), "cp '%s/traces/x86_pinned.scn' '%s'",
+		         SELFMON_SRC, bad_path);
+		assert_int_equal(system(cmd), 0);
+		snprintf(args, sizeof(args), "check no_sext --scenario '%s' "
+		         "--traces '%s'", bad_path, cex);
+		expect_usage_error(args, "bad scenario name");
+		snprintf(args, sizeof(args), "check no_sext --scenario x86_pinned "
+		         "--traces '%s/%s'", dir, bad[i]);
+		expect_usage_error(args, "bad --traces");
+	}
+	assert_int_equal(mkdir(in_dir("a:b"), 0700), 0);
+	snprintf(bad_path, sizeof(bad_path), "%s/a:b/r.o", dir);
+	assert_int_equal(link(good, bad_path), 0);
+	snprintf(args, sizeof(args), "check '%s:selfmon_v_no_sext' --abi values "
+	         "--scenario x86_pinned --no-traces", bad_path);
+	expect_usage_error(args, "':' is not allowed in the PATH");
+	assert_int_equal(access(cex, F_OK), -1); /* nothing written */
+	/* Slurm's job id reaches stderr only when it is Slurm's number */
+	static const char *const slurm[][2] = {
+		{ "SLURM_ARRAY_TASK_ID", "0" }, { "SLURM_ARRAY_TASK_MIN", "0" },
+		{ "SLURM_ARRAY_TASK_MAX", "0" }, { "SLURM_ARRAY_TASK_COUNT", "1" },
+		{ "SLURM_ARRAY_JOB_ID", "7\033]0;x\007" },
+	};
+	for (size_t i = 0; i < 5; i++)
+		setenv(slurm[i][0], slurm[i][1], 1);
+	run("check reference --arch x86_64 --scenario x86_pinned --no-traces "
+	    "--shard auto");
+	for (size_t i = 0; i < 5; i++)
+		unsetenv(slurm[i][0]);
+	assert_non_null(strstr(r.err, "--shard auto: shard 0/1"));
+	assert_null(strchr(r.err, '\033'));
+}
+
 /* Names and text with control bytes stay on one line, escaped. */
 static void test_control_bytes(void **state)
 {
 	(void)state;
 	expect_usage_error("model \"$(printf 'no\\033[31mred\\nsuch.scn')\"",
-	                   "no?[31mred?such.scn: No such file");
+	                   "no?[31mred?such.scn: bad scenario name: control "
+	                   "character U+001B at byte 2");
 	expect_usage_error("replay \"$(printf 'x86_64:unicorn:reference:"
 	                   "x86_reset:reset@1\\nreset@2')\"",
 	                   "bad step '1?reset@2'");
@@ -553,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_trace_action_event),
 		cmocka_unit_test(test_trace_syntax),
 		cmocka_unit_test(test_output_through_symlink),
+		cmocka_unit_test(test_names_refused),
 		cmocka_unit_test(test_output_foreign_links),
 		cmocka_unit_test(test_explain_spawns_no_shell),
 		cmocka_unit_test(test_output_fifo),

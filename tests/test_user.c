@@ -284,6 +284,37 @@ static void test_user_explain_no_debuginfod(void **state)
 	unlink(obj);
 }
 
+/* DWARF file names come from the user's object: an escape sequence (it
+ * set the terminal's title), a carriage return or bytes that are not
+ * UTF-8 reach neither --explain's text nor its JSON as they are. */
+static void test_user_explain_dwarf_names(void **state)
+{
+	char src[512], obj[512], line[1024], args[1200], cmd[2048];
+	(void)state;
+	snprintf(src, sizeof(src), "%s/t\033]0;pwned\007\r\377.c", tmpdir());
+	snprintf(obj, sizeof(obj), "%s/dwarfname.o", tmpdir());
+	snprintf(cmd, sizeof(cmd), "cp '%s/reader/variants/no_sext.c' '%s' && "
+	         "cd '%s/reader/variants' && gcc -O2 -g -c -I. -I'%s/model' "
+	         "-I'%s/reader' '%s' -o '%s'", SELFMON_SRC, src, SELFMON_SRC,
+	         SELFMON_SRC, SELFMON_SRC, src, obj);
+	assert_true(sh(cmd));
+	user_cex(obj, "selfmon_v_no_sext", "x86_pinned", line, sizeof(line));
+	for (int json = 0; json < 2; json++) {
+		snprintf(args, sizeof(args), "replay '%s' --explain%s", line,
+		         json ? " --json" : "");
+		run(args);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.out, "t?]0;pwned???")) /* the file's line, marked */
+			fail_msg("no source line of %s in %.1500s", src, r.out);
+		for (const char *p = r.out; *p; p++)
+			if (*p == '\033' || *p == '\r' || (unsigned char)*p == 0xff)
+				fail_msg("raw byte 0x%02x in --explain%s", (unsigned char)*p,
+				         json ? " --json" : "");
+	}
+	unlink(src);
+	unlink(obj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_user_replay),
 		cmocka_unit_test(test_user_explain_source_lines),
 		cmocka_unit_test(test_user_explain_no_debuginfod),
+		cmocka_unit_test(test_user_explain_dwarf_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@
 #include "bundled.h"
 #include "commands.h"
 #include "explore.h"
+#include "input.h"
 #include "json.h"
 #include "options.h"
 #include "outfile.h"
@@ -382,6 +383,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return usage_error("check: %s", why);
 	}
 	char why[256];
+	if (!o->no_traces && sm_text_check(o->traces, why, sizeof(why)) < 0)
+		return usage_error("check: bad --traces %s: %s (trace paths go "
+		                   "into the traces and the reports)", o->traces,
+		                   why);
 	if (!o->no_traces && sm_dir_writable(o->traces, why, sizeof(why)) < 0)
 		return usage_error("check: cannot write traces to %s: %s (--traces "
 		                   "DIR or --no-traces)", o->traces, why);
@@ -798,11 +803,16 @@ static int write_trace(const struct plan *p, struct job *j)
 		snprintf(err, sizeof(err), "%s", strerror(ENAMETOOLONG));
 	else if (sm_mkdirs(dir, err, sizeof(err)) == 0 &&
 	         sm_out_open(&o, j->trace, err, sizeof(err)) == 0) {
+		/* one line a field, whatever the text holds: the names
+		 * were checked at the door, the detail is made printable */
+		char detail[sizeof(j->cell.res.detail)];
+		snprintf(detail, sizeof(detail), "%s", j->cell.res.detail);
+		sm_printable(detail);
 		fprintf(o.f, "# selfmon counterexample; re-run it with: selfmon "
 		        "replay %s [--explain]\nschedule %s\n", j->trace,
 		        j->min_line);
 		fprintf(o.f, "verdict %s\ndetail %s\n",
-		        sm_verdict_name(j->cell.verdict), j->cell.res.detail);
+		        sm_verdict_name(j->cell.verdict), detail);
 		fprintf(o.f, "found %s\n", j->found_line);
 		if (sm_out_close(&o, err, sizeof(err)) == 0)
 			return 0;

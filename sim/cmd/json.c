@@ -2,7 +2,10 @@
  * json.c — the JSON writer (see json.h).
  */
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "input.h"
 #include "json.h"
 
 void json_init(struct json *j, FILE *f)
@@ -12,19 +15,32 @@ void json_init(struct json *j, FILE *f)
 	j->first[0] = true;
 }
 
+/* Valid JSON for any bytes: controls escaped, and a byte that is not
+ * part of a UTF-8 sequence written as U+FFFD (sm_printable() marks
+ * exactly those bytes and the controls). */
 static void put_string(FILE *f, const char *s)
 {
+	size_t len = strlen(s);
+	char *mark = malloc(len + 1);
+
+	if (mark) {
+		memcpy(mark, s, len + 1);
+		sm_printable(mark);
+	}
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
+		else if (c >= 0x80 && (!mark || mark[i] == '?'))
+			fputs("\\ufffd", f); /* not UTF-8, or a C1 control */
 		else
 			fputc(c, f);
 	}
 	fputc('"', f);
+	free(mark);
 }
 
 /* Comma and key before a value; key is ignored inside arrays (NULL). */

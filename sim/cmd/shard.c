@@ -101,6 +101,8 @@ static int from_slurm(const struct slurm *s, unsigned want_n, unsigned *i,
 	*i = (unsigned)(s->id - s->min);
 	*n = (unsigned)s->count;
 	const char *job = getenv("SLURM_ARRAY_JOB_ID");
+	if (job && (!*job || strspn(job, "0123456789") != strlen(job)))
+		job = NULL; /* not Slurm's number: nothing of it reaches stderr */
 	snprintf(note, note_n, "--shard auto: shard %u/%u from the Slurm array "
 	         "%s%.20s (SLURM_ARRAY_TASK_ID=%lu, SLURM_ARRAY_TASK_MIN=%lu, "
 	         "SLURM_ARRAY_TASK_COUNT=%lu)", *i, *n, job ? "job " : "",

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input.h"
 #include "srcline.h"
 
 struct sm_srclines {
@@ -173,5 +174,8 @@ int sm_srclines_at(struct sm_srclines *s, uint64_t addr, char **out)
 	                     : NULL;
 	if (!file || line <= 0)
 		return 0;
-	return asprintf(out, "%s:%d", file, line) < 0 ? (*out = NULL, -1) : 1;
+	if (asprintf(out, "%s:%d", file, line) < 0)
+		return *out = NULL, -1;
+	sm_printable(*out); /* a file name from the object's DWARF */
+	return 1;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "input.h"
 #include "uc_arch.h"
 #include "user_reader.h"
 
@@ -28,9 +29,17 @@ int sm_user_reader_load(const char *spec, enum sm_abi abi,
 	    strlen(colon + 1) >= sizeof(u->symbol))
 		return snprintf(err, n, "bad reader '%s' (expected a built-in name "
 		                "or PATH:SYMBOL)", spec), -1;
+	char why[96];
+	if (sm_text_check(spec, why, sizeof(why)) < 0)
+		return snprintf(err, n, "bad reader '%s': %s (a reader's name goes "
+		                "into every report and trace)", spec, why), -1;
+	/* both would break the schedule line's fields (and the trace's) */
 	if (strchr(spec, '#'))
 		return snprintf(err, n, "bad reader '%s': '#' is not allowed in "
 		                "PATH:SYMBOL", spec), -1;
+	if (memchr(spec, ':', (size_t)(colon - spec)))
+		return snprintf(err, n, "bad reader '%s': ':' is not allowed in "
+		                "the PATH of PATH:SYMBOL", spec), -1;
 	snprintf(path, sizeof(path), "%.*s", (int)(colon - spec), spec);
 	snprintf(u->symbol, sizeof(u->symbol), "%s", colon + 1);
 	if (sm_elf_load(path, u->symbol, SM_CODE_BASE, SM_UC_STUB_ADDR, &u->img,
