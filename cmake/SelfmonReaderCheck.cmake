@@ -189,6 +189,12 @@ function(selfmon_add_reader_check)
   if(TARGET "selfmon_${arg_NAME}")
     _selfmon_usage("NAME '${arg_NAME}' is already used by another reader check")
   endif()
+  # The reader object's path becomes PATH in selfmon's PATH:SYMBOL, where
+  # '#' and ':' are refused (they would break the schedule line): say so
+  # now, not in every test at run time.
+  if(CMAKE_CURRENT_BINARY_DIR MATCHES "[#:]")
+    _selfmon_usage("the build directory '${CMAKE_CURRENT_BINARY_DIR}' holds '#' or ':', which selfmon refuses in a reader's path; build in another directory")
+  endif()
   file(MAKE_DIRECTORY "${arg_JUNIT_DIR}")
   set(objects "")
   list(REMOVE_DUPLICATES arg_ARCHES)

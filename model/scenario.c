@@ -496,6 +496,11 @@ static const unsigned action_arches[SM_NACTIONS] = {
 	[SM_ACT_LOCK_EARLY] = ARM | RV,
 };
 
+bool sm_action_applies(enum sm_action_kind kind, enum sm_arch arch)
+{
+	return !action_arches[kind] || (action_arches[kind] & ARCH(arch));
+}
+
 /* explore=a,b,c: a set of action names, each valid on this arch. */
 static int word_explore(struct parser *p, const struct tok *v, uint64_t *out)
 {
@@ -512,8 +517,7 @@ static int word_explore(struct parser *p, const struct tok *v, uint64_t *out)
 		int kind = sm_action_from_name(name);
 		if (kind < 0)
 			return fail(p, col, "unknown action '%s'", name);
-		if (action_arches[kind] &&
-		    !(action_arches[kind] & ARCH(p->cfg->arch)))
+		if (!sm_action_applies((enum sm_action_kind)kind, p->cfg->arch))
 			return fail(p, col, "%s does not apply to %s", name,
 			            sm_arch_name(p->cfg->arch));
 		*out |= 1u << kind;

@@ -41,6 +41,10 @@ int sm_scenario_parse(const char *name, const char *text,
 	((1u << SM_ACT_OVERFLOW) | (1u << SM_ACT_RESET) |                      \
 	 (1u << SM_ACT_ROTATE_OUT) | (1u << SM_ACT_ROTATE_IN) |                \
 	 (1u << SM_ACT_MIGRATE))
+/* Does the action exist on the arch (x86 sched_clock has no epoch, x86
+ * stores land in program order: no clock_epoch, no lock_early)? */
+bool sm_action_applies(enum sm_action_kind kind, enum sm_arch arch);
+
 int sm_scenario_load(const char *path, struct sm_scenario *s, char *err,
                      size_t errlen);
 

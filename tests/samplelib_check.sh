@@ -88,10 +88,11 @@ grep -q '<failure message="WRONG_VALUE, expected PASS' \
 	fail "no <failure> in the broken reader's JUnit report"
 
 # 3. Usage errors: the one line, and configuration stops.
-usage_error() { # "EXPECTED LINE END" CALL-ARGUMENTS
+usage_error() { # "EXPECTED LINE END" CALL-ARGUMENTS [BUILD-DIR]
 	want=$1
 	u=$dir/usage
-	rm -rf "$u" "$u-build"
+	ub=${3:-$u-build}
+	rm -rf "$u" "$ub"
 	mkdir "$u"
 	cat >"$u/CMakeLists.txt" <<-CMAKE
 	cmake_minimum_required(VERSION 3.20)
@@ -100,7 +101,7 @@ usage_error() { # "EXPECTED LINE END" CALL-ARGUMENTS
 	find_package(selfmon REQUIRED)
 	selfmon_add_reader_check($2)
 	CMAKE
-	if cmake -S "$u" -B "$u-build" -DCMAKE_PREFIX_PATH="$dir/prefix" \
+	if cmake -S "$u" -B "$ub" -DCMAKE_PREFIX_PATH="$dir/prefix" \
 		>"$u.out" 2>"$u.err"; then
 		fail "configuration went on after: selfmon_add_reader_check($2)"
 	fi
@@ -125,6 +126,10 @@ usage_error "source 'nope.c' not found" \
 	"NAME r SOURCES nope.c SYMBOL counter_read ABI values"
 usage_error "ARCHES needs a value" \
 	"NAME r SOURCES $ok_src SYMBOL counter_read ABI values ARCHES"
+# a build tree whose path selfmon would refuse as a reader's (was: every
+# test failing at run time)
+usage_error "the build directory '$dir/b#1' holds '#' or ':', which selfmon refuses in a reader's path; build in another directory" \
+	"NAME r SOURCES $ok_src SYMBOL counter_read ABI values" "$dir/b#1"
 
 # 4. An arch without a compiler: a configure message, a disabled test.
 cp -r "$dir/prefix" "$dir/noarm"

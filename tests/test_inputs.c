@@ -172,6 +172,29 @@ static void test_names_refused(void **state)
 	assert_null(strchr(r.err, '\033'));
 }
 
+/* Combinations check refuses are refused by replay too, and an action
+ * the arch does not have is refused by --actions as by the scenario's
+ * explore= (it used to be reported as injected over one schedule, a
+ * vacuous PASS; and replay ran native on a remote writer into LIVELOCK). */
+static void test_inapplicable_refused(void **state)
+{
+	(void)state;
+	expect_usage_error("replay x86_64:native:reference:x86_remote:-",
+	                   "the native engine runs local-writer scenarios only");
+	expect_usage_error("check reference --arch x86_64 --scenario x86_pinned "
+	                   "--actions lock_early --no-traces",
+	                   "--actions lock_early does not apply to x86_64");
+	expect_usage_error("check reference --scenario x86_pinned "
+	                   "--actions reset,clock_epoch --no-traces",
+	                   "--actions clock_epoch does not apply to x86_64");
+	if (arch_built("arm64")) {
+		run("check reference --arch arm64 --scenario arm64_remote "
+		    "--actions lock_early --no-traces");
+		assert_int_not_equal(r.status, 2); /* runs: arm64 has it */
+		assert_non_null(strstr(r.out, "kernel actions injected: lock_early"));
+	}
+}
+
 /* Names and text with control bytes stay on one line, escaped. */
 static void test_control_bytes(void **state)
 {
@@ -616,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_trace_syntax),
 		cmocka_unit_test(test_output_through_symlink),
 		cmocka_unit_test(test_names_refused),
+		cmocka_unit_test(test_inapplicable_refused),
 		cmocka_unit_test(test_output_foreign_links),
 		cmocka_unit_test(test_explain_spawns_no_shell),
 		cmocka_unit_test(test_output_fifo),

@@ -92,6 +92,14 @@ static void test_refused(void **state)
 	        "reset@5,reset@6,reset@7", "too many actions");
 	refused("x86_64:unicorn:reference:s:reset@-1", "bad step");
 	refused("x86_64:unicorn:reference:s:reset@", "bad step");
+	refused("x86_64:unicorn:reference:s:reset@+5", "bad step");
+	refused("x86_64:unicorn:reference:s:reset@ 5", "bad step");
+	refused("x86_64:unicorn:reference:s:reset@0x5", "bad step");
+	refused("x86_64:unicorn:reference:s:,,,", "empty item");
+	refused("x86_64:unicorn:reference:s:reset@1,,reset@2", "empty item");
+	refused("x86_64:unicorn:reference:s:reset@1,", "empty item");
+	refused("x86_64:unicorn:reference:s:", "no actions");
+	refused("x86_64:unicorn:r:s:-;dropped=reset,,overflow", "empty item");
 	refused("x86_64:unicorn:reference:s:reset@99999999999999999999999",
 	        "bad step");
 	refused("x86_64:unicorn:reference:s:reset@5,overflow@4",

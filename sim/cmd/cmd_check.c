@@ -463,6 +463,22 @@ static int apply_kernel(const struct plan *p, struct sm_scenario *s)
 	return 0;
 }
 
+/* --actions naming an action the scenario's arch does not have is
+ * refused, as the scenario's own explore= is: it would be reported as
+ * injected and explore nothing. */
+static int check_actions(const struct plan *p, const struct sm_scenario *s)
+{
+	for (int k = 0; k < SM_NACTIONS; k++)
+		if ((p->o.af.only & (1u << k)) &&
+		    (p->o.arch < 0 || p->o.arch == (int)s->cfg.arch) &&
+		    !sm_action_applies((enum sm_action_kind)k, s->cfg.arch))
+			return usage_error("check: --actions %s does not apply to %s "
+			                   "(scenario %s; choose another arch with "
+			                   "--arch)", sm_action_name((enum sm_action_kind)k),
+			                   sm_arch_name(s->cfg.arch), s->name);
+	return 0;
+}
+
 static int load_scenarios(struct plan *p)
 {
 	char err[1024], **names;
@@ -482,7 +498,8 @@ static int load_scenarios(struct plan *p)
 			free(s);
 			break;
 		}
-		if (!rc && (rc = apply_kernel(p, s)) != 0) {
+		if (!rc && ((rc = apply_kernel(p, s)) != 0 ||
+		            (rc = check_actions(p, s)) != 0)) {
 			free(s);
 			break;
 		}

@@ -152,6 +152,11 @@ static int n_open(struct sm_session *s, char *err, size_t n)
 		         "only");
 		return -1;
 	}
+	if (s->scn->cfg.writer == SM_WRITER_REMOTE) { /* as check skips it */
+		snprintf(err, n, "the native engine runs local-writer scenarios "
+		         "only (%s has a remote writer)", s->scn->name);
+		return -1;
+	}
 	return 0;
 }
 

@@ -451,14 +451,30 @@ static int bad(char *err, size_t n, const char *what, const char *tok)
 	return -1;
 }
 
+/* The next item of a comma list in place (NULL at its end); an empty
+ * item is one too, for the callers to refuse: "a,,b" is no list. */
+static char *next_item(char **p)
+{
+	char *it = *p;
+
+	if (!it)
+		return NULL;
+	char *comma = strchr(it, ',');
+	*p = comma ? comma + 1 : NULL;
+	if (comma)
+		*comma = '\0';
+	return it;
+}
+
 /* ";dropped=a,b" after the items, parsed in place. */
 static int parse_dropped(char *list, struct sm_schedule *sch, char *err,
                          size_t n)
 {
 	if (strncmp(list, "dropped=", 8))
 		return bad(err, n, "expected ;dropped=ACTION,... at", list);
-	for (char *save = NULL, *it = strtok_r(list + 8, ",", &save); it;
-	     it = strtok_r(NULL, ",", &save)) {
+	for (char *p = list + 8, *it = next_item(&p); it; it = next_item(&p)) {
+		if (!*it)
+			return bad(err, n, "empty item in", list);
 		int kind = sm_action_from_name(it);
 		if (kind < 0)
 			return bad(err, n, "unknown action", it);
@@ -515,9 +531,13 @@ static int parse_items(char *items, struct sm_schedule *sch, char *err,
 	}
 	if (!strcmp(items, "-"))
 		return 0;
-	for (char *save = NULL, *it = strtok_r(items, ",", &save); it;
-	     it = strtok_r(NULL, ",", &save)) {
+	if (!*items)
+		return bad(err, n, "no actions (\"-\" for none) in", items);
+	for (char *p = items, *it = next_item(&p); it; it = next_item(&p)) {
 		char *at = strchr(it, '@'), *end;
+		if (!*it)
+			return bad(err, n, "empty item (two commas, or one at an end) "
+			           "in the actions", "");
 		if (!at)
 			return bad(err, n, "item without @STEP", it);
 		*at = '\0';
@@ -526,7 +546,8 @@ static int parse_items(char *items, struct sm_schedule *sch, char *err,
 			return bad(err, n, "unknown action", it);
 		errno = 0;
 		unsigned long long step = strtoull(at + 1, &end, 10);
-		if (!at[1] || *end || errno || at[1] == '-')
+		if (!at[1] || *end || errno ||
+		    strspn(at + 1, "0123456789") != strlen(at + 1)) /* decimal */
 			return bad(err, n, "bad step", at + 1);
 		if (sch->n == SM_MAX_BOUND)
 			return bad(err, n, "too many actions (max 6) at", it);
