@@ -502,6 +502,12 @@ static void test_output_devices(void **state)
 	run("plot x86_pinned -o /dev/null");
 	assert_int_equal(r.status, 0);
 	assert_true(is_kind("/dev/null", S_IFCHR));
+	/* /dev/stdout on a pipe: /proc/self/fd/1 names the pipe, not a path
+	 * (it used to be "No such file or directory") */
+	snprintf(args, sizeof(args), "'%s' plot x86_pinned -o /dev/stdout | "
+	         "cat > '%s/piped.svg'", SELFMON_BIN, dir);
+	assert_int_equal(system(args), 0);
+	assert_true(has_svg(in_dir("piped.svg")));
 	expect_usage_error("plot x86_pinned -o /dev/full",
 	                   "plot: /dev/full: No space left on device");
 	assert_true(is_kind("/dev/full", S_IFCHR));

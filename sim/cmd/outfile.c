@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "outfile.h"
@@ -196,9 +198,20 @@ static int resolve(struct sm_out *o, struct stat *st, char *err, size_t n)
 			}
 			st->st_mode = 0;
 		} else if (S_ISLNK(st->st_mode)) {
-			if (walk_link(&w, o->base, st, "", err, n) < 0)
+			struct statfs fs;
+			if (fstatfs(w.dfd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC) {
+				/* /proc/self/fd/1 (what /dev/stdout names) names an
+				 * open file, not a path: the kernel follows it */
+				if (fstatat(w.dfd, o->base, st, 0) < 0) {
+					fail(err, n, errno);
+					break;
+				}
+				o->open_file = true;
+			} else if (walk_link(&w, o->base, st, "", err, n) < 0) {
 				break;
-			continue;
+			} else {
+				continue;
+			}
 		}
 		o->dfd = w.dfd;
 		return 0;
@@ -213,7 +226,7 @@ static int through(struct sm_out *o, const struct stat *st, char *err,
 {
 	struct stat now;
 	int fd = openat(o->dfd, o->base, O_WRONLY | O_NONBLOCK | O_NOCTTY |
-	                O_NOFOLLOW | O_CLOEXEC);
+	                (o->open_file ? 0 : O_NOFOLLOW) | O_CLOEXEC);
 
 	if (fd < 0)
 		return oops(err, n, errno == ENXIO && S_ISFIFO(st->st_mode)
@@ -314,7 +327,10 @@ int sm_out_open(struct sm_out *o, const char *path, char *err, size_t n)
 		return fail(err, n, ENAMETOOLONG);
 	if (resolve(o, &st, err, n) < 0)
 		return -1;
-	if (!st.st_mode || S_ISREG(st.st_mode))
+	if (o->open_file && (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) ||
+	                     S_ISFIFO(st.st_mode)))
+		rc = through(o, &st, err, n); /* the caller's own open file */
+	else if (!st.st_mode || S_ISREG(st.st_mode))
 		rc = atomic(o, &st, err, n);
 	else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
 		rc = through(o, &st, err, n);

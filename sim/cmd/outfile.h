@@ -6,7 +6,9 @@
  * path is walked a component at a time and its symlinks are followed to
  * the file they name, except a link of another user in a sticky or
  * world-writable directory (as the kernel's fs.protected_symlinks rule
- * refuses, whatever that setting is here); a regular file (or
+ * refuses, whatever that setting is here); a link of /proc to an open
+ * file (/dev/stdout's /proc/self/fd/1) is that file, written through; a
+ * regular file (or
  * no file yet) is written to a temporary beside it and renamed over it
  * only once complete, keeping the old file's mode; a character device or
  * a FIFO is written through (opened without blocking: a FIFO nobody reads
@@ -18,11 +20,13 @@
 #define SELFMON_OUTFILE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 struct sm_out {
 	FILE *f;
 	int dfd;                /* the directory of the file written */
+	bool open_file;         /* base is /proc's link to an open file */
 	char path[PATH_MAX];    /* as given, for messages */
 	char base[NAME_MAX + 1]; /* its name in dfd, symlinks followed */
 	char tmp[NAME_MAX + 1];  /* the temporary beside it in dfd, "" if none */
