@@ -18,7 +18,8 @@
 #define SM_SCENARIO_MAX_BYTES ((size_t)1 << 20)  /* scenario files, 1 MiB */
 #define SM_TRACE_MAX_BYTES ((size_t)16 << 20)    /* hw and cex traces, 16 MiB */
 #define SM_ELF_MAX_BYTES ((size_t)256 << 20)     /* ELF objects, 256 MiB */
-#define SM_SHARD_MAX_BYTES ((size_t)64 << 20)    /* check --json, 64 MiB */
+#define SM_SHARD_MAX_BYTES ((size_t)16 << 20)    /* check --json, 16 MiB for
+                                                  * all of merge's shards */
 
 /* The whole file plus a terminating NUL (malloc'ed; *len excludes the
  * NUL), or NULL with the reason in why ("not a regular file (a FIFO)",

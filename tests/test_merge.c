@@ -216,6 +216,65 @@ static void test_refused(void **state)
 	refused("--bound 2", "unknown option '--bound'");
 }
 
+/* Shard 1 with its first match of sed expression `expr` rewritten, as
+ * name, merged with shards 0 and 2: refused with msg. */
+static void lie(const char *expr, const char *name, const char *msg)
+{
+	char cmd[2048], files[2048];
+	snprintf(cmd, sizeof(cmd), "sed '%s' '%s' > '%s'", expr, tmp("s1.json"),
+	         tmp(name));
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", tmp("s1.json"), tmp(name));
+	assert_int_not_equal(system(cmd), 0); /* the lie is in the file */
+	snprintf(files, sizeof(files), "'%s' '%s' '%s'", tmp("s0.json"),
+	         tmp(name), tmp("s2.json"));
+	refused(files, msg);
+}
+
+/* merge believes nothing it can derive: a cell whose outcome, as_expected
+ * or exhaustive do not follow from its verdict (a WRONG_VALUE "as
+ * expected" used to print "(as expected)" and exit 0), shards of another
+ * version that agree with each other, unknown arches, names that would
+ * forge a line, and more bytes than the cap across all shards. */
+static void test_lying_shards(void **state)
+{
+	char cmd[4096], files[2048];
+	(void)state;
+	make_parts();
+	lie("s/\"expected\":\"WRONG_VALUE\"/\"expected\":\"PASS\"/",
+	    "lie1.json", "do not follow from verdict WRONG_VALUE, expected PASS");
+	lie("s/\"exhaustive\":true/\"exhaustive\":false/", "lie2.json",
+	    "\"exhaustive\" false do not follow");
+	lie("s/\"outcome\":\"as_expected\"/\"outcome\":\"unexpected\"/",
+	    "lie3.json", "\"outcome\" unexpected");
+	lie("s/\"arch\":\"x86_64\"/\"arch\":\"ppc64\"/", "lie4.json",
+	    "unknown arch 'ppc64'");
+	lie("s/\"reader\":\"rfc2011_test\"/\"reader\":\"r\\\\n::warning::x\"/",
+	    "lie5.json", "\"reader\": control character U+000A");
+	lie("s/\"scenario\":\"x86_reset\"/\"scenario\":\"x\\\\ufffe\"/",
+	    "lie6.json", "\"scenario\": non-character U+FFFE");
+	/* every shard of another version, agreeing with each other */
+	for (int k = 0; k < 3; k++) {
+		snprintf(cmd, sizeof(cmd), "sed 's/\"version\":\"[^\"]*\"/"
+		         "\"version\":\"9.9.9\"/' '%s' > '%s'",
+		         tmp(k == 0 ? "s0.json" : k == 1 ? "s1.json" : "s2.json"),
+		         tmp(k == 0 ? "w0.json" : k == 1 ? "w1.json" : "w2.json"));
+		assert_int_equal(system(cmd), 0);
+	}
+	snprintf(files, sizeof(files), "'%s' '%s' '%s'", tmp("w0.json"),
+	         tmp("w1.json"), tmp("w2.json"));
+	refused(files, "made by selfmon 9.9.9, not by this selfmon");
+	/* 10 MiB of blanks after a shard: valid JSON, but two are over the cap
+	 * for all shards together */
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && head -c 10485760 /dev/zero | "
+	         "tr '\\0' ' ' >> '%s'", tmp("s1.json"), tmp("pad.json"),
+	         tmp("pad.json"));
+	assert_int_equal(system(cmd), 0);
+	snprintf(files, sizeof(files), "'%s' '%s'", tmp("pad.json"),
+	         tmp("pad.json"));
+	refused(files, "the shards together are over merge's cap of 16 MiB");
+}
+
 /* `check --shard auto[/N]` with the variables set: the shard named on
  * stderr, the document the same as --shard I/N's. */
 static void auto_shard(const char *value, const char *want, const char *from)
@@ -353,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_shards_add_up),
 		cmocka_unit_test(test_failing_sweep),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_lying_shards),
 		cmocka_unit_test(test_shard_auto),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

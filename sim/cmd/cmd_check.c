@@ -645,15 +645,6 @@ static int plan_jobs(struct plan *p)
 	return 0;
 }
 
-/* A cell that found no failure where one was expected to pass, but could
- * not judge every schedule; or that met an instruction the emulator
- * cannot run. */
-static bool incomplete(const struct job *j)
-{
-	return (j->cell.verdict == SM_V_INCOMPLETE && j->expected == SM_V_PASS) ||
-	       j->cell.verdict == SM_V_UNSUPPORTED;
-}
-
 static double now(void)
 {
 	struct timespec t;
@@ -662,29 +653,25 @@ static double now(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* How a cell counts in the summary and the exit status: the JSON's
- * "outcome", which `merge` sums as check does. */
-enum outcome {
-	OC_AS_EXPECTED, OC_UNEXPECTED, OC_INCOMPLETE, OC_UNSUPPORTED,
-	OC_UNJUDGED, OC_ERROR,
-};
-
-static const char *const outcome_name[] = {
-	"as_expected", "unexpected", "incomplete", "unsupported", "unjudged",
-	"error",
-};
-
-static enum outcome outcome(const struct job *j)
+/* The cell's primary fields, from which table.c derives its outcome. */
+static struct sm_cell_facts facts(const struct job *j)
 {
-	if (j->error[0])
-		return OC_ERROR;
-	if (j->cell.verdict == SM_V_UNSUPPORTED)
-		return OC_UNSUPPORTED;
-	if (incomplete(j))
-		return OC_INCOMPLETE;
-	if (!as_expected(j))
-		return OC_UNEXPECTED;
-	return j->unjudged ? OC_UNJUDGED : OC_AS_EXPECTED;
+	return (struct sm_cell_facts){
+		.error = j->error[0] != '\0', .unjudged = j->unjudged,
+		.verdict = (int)j->cell.verdict, .expected = (int)j->expected,
+	};
+}
+
+static enum sm_outcome outcome(const struct job *j)
+{
+	struct sm_cell_facts f = facts(j);
+	return sm_cell_outcome(&f);
+}
+
+static bool incomplete(const struct job *j)
+{
+	struct sm_cell_facts f = facts(j);
+	return sm_cell_incomplete(&f);
 }
 
 static void run_job(struct plan *p, struct job *j)
@@ -997,7 +984,7 @@ static void print_json(const struct plan *p, const struct sm_tally *t)
 		json_begin(&js, NULL, '{');
 		json_str(&js, "arch", sm_arch_name(j->scn->cfg.arch));
 		json_u64(&js, "index", j->index);
-		json_str(&js, "outcome", outcome_name[outcome(j)]);
+		json_str(&js, "outcome", sm_outcome_name[outcome(j)]);
 		json_str(&js, "reader", j->reader->name);
 		json_str(&js, "abi", sm_abi_name(j->reader->abi));
 		json_str(&js, "scenario", j->scn_name);
@@ -1115,13 +1102,13 @@ static int tally(struct plan *p, struct sm_tally *t)
 
 	for (unsigned i = 0; i < p->njobs; i++) {
 		struct job *j = &p->jobs[i];
-		enum outcome oc = outcome(j);
-		t->as_expected += oc == OC_AS_EXPECTED;
-		t->errors += oc == OC_ERROR;
-		t->incomplete += oc == OC_INCOMPLETE;
-		t->unsupported += oc == OC_UNSUPPORTED;
-		t->unexpected += oc == OC_UNEXPECTED;
-		t->unjudged += oc == OC_UNJUDGED;
+		enum sm_outcome oc = outcome(j);
+		t->as_expected += oc == SM_OC_AS_EXPECTED;
+		t->errors += oc == SM_OC_ERROR;
+		t->incomplete += oc == SM_OC_INCOMPLETE;
+		t->unsupported += oc == SM_OC_UNSUPPORTED;
+		t->unexpected += oc == SM_OC_UNEXPECTED;
+		t->unjudged += oc == SM_OC_UNJUDGED;
 		t->runs += j->cell.runs;
 		if (!trace_failed && write_trace(p, j) < 0)
 			trace_failed = true;

@@ -6,8 +6,12 @@
  * Owns: what a shard document must hold, which shards belong together
  * (same selfmon version, options and sweep identity, one of each I of the
  * same N, each with exactly its cells), and the merged table, document and
- * exit status.  Reading JSON is json_read.c; the sweep identity is made by
- * check (shard.c).  Nothing is printed unless every shard is accepted.
+ * exit status.  Every derived field of a cell (outcome, as_expected,
+ * exhaustive) is checked against what table.c derives from its primary
+ * ones, names and texts against what check could write; the shards
+ * together are read within one cap, so memory is bounded across them.
+ * Reading JSON is json_read.c; the sweep identity is made by check
+ * (shard.c).  Nothing is printed unless every shard is accepted.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,6 +22,7 @@
 #include "input.h"
 #include "json.h"
 #include "json_read.h"
+#include "model.h"
 #include "report.h"
 #include "options.h"
 #include "shard.h"
@@ -74,20 +79,6 @@ static const struct sm_optdef options[] = {
 	{ 0 },
 };
 
-/* Outcome names as check writes them (cmd_check.c). */
-static const char *const outcomes[] = {
-	"as_expected", "unexpected", "incomplete", "unsupported", "unjudged",
-	"error",
-};
-
-static bool is_outcome(const char *s)
-{
-	for (size_t i = 0; i < sizeof(outcomes) / sizeof(outcomes[0]); i++)
-		if (!strcmp(s, outcomes[i]))
-			return true;
-	return false;
-}
-
 /* A string field that must be there: its text, or NULL after the line. */
 static const char *need_str(const char *path, const char *where,
                             const struct jr_value *obj, const char *key)
@@ -135,9 +126,56 @@ static const char *opt_str(const struct jr_value *obj, const char *key,
 	return jr_str(v);
 }
 
+/* A name or text of a cell: what check could have written (table.c's
+ * names, input.c's text rule), so no shard can forge a line. */
+static int check_text(const char *path, const char *where, const char *key,
+                      const char *v, bool name)
+{
+	char why[96];
+
+	if (name && (!v[0] || strlen(v) > 4096))
+		return usage_error("%s: %s\"%s\" is empty or longer than 4096 "
+		                   "bytes", path, where, key);
+	if (sm_text_check(v, why, sizeof(why)) < 0)
+		return usage_error("%s: %s\"%s\": %s", path, where, key, why);
+	return 0;
+}
+
+/* The derived fields of a cell (outcome, as_expected, exhaustive) must be
+ * what check derives from its primary ones (table.c): 0, or -1 after the
+ * line.  Two facts are not in the JSON, so each value they could have is
+ * tried: whether a verdict "ERROR" is selfmon's own error (the cell could
+ * not run) or the engine's, and, for an unjudged cell ("expected": "-"),
+ * the expectation it was not held to. */
+static int check_derived(const char *path, const char *where,
+                         const struct mcell *c, bool exhaustive, bool random)
+{
+	int v = sm_verdict_from_name(c->verdict), oc = sm_outcome_from_name(c->outcome);
+	bool unjudged = !strcmp(c->expected, "-");
+	int e = unjudged ? SM_V_PASS : sm_verdict_from_name(c->expected);
+
+	for (int error = 0; error <= (v == SM_V_ERROR); error++)
+		for (int hidden = 0; hidden <= unjudged; hidden++) {
+			struct sm_cell_facts f = {
+				.error = error, .unjudged = unjudged, .verdict = v,
+				.expected = hidden ? -1 : e,
+			};
+			if ((int)sm_cell_outcome(&f) == oc &&
+			    sm_cell_as_expected(&f) == c->as_expected &&
+			    exhaustive == (!error && !random && v != SM_V_INCOMPLETE))
+				return 0;
+		}
+	return usage_error("%s: %s\"outcome\" %s, \"as_expected\" %s and "
+	                   "\"exhaustive\" %s do not follow from verdict %s, "
+	                   "expected %s%s", path, where, c->outcome,
+	                   c->as_expected ? "true" : "false",
+	                   exhaustive ? "true" : "false", c->verdict, c->expected,
+	                   random ? " under --random" : "");
+}
+
 /* The strings and numbers of one cell object: 0, or -1 after the line. */
 static int cell_fields(const char *path, const char *where,
-                       const struct jr_value *o, struct mcell *c)
+                       const struct jr_value *o, struct mcell *c, bool random)
 {
 	uint64_t u;
 	bool bad = false, exhaustive;
@@ -166,10 +204,22 @@ static int cell_fields(const char *path, const char *where,
 		                   path, where);
 	if (sm_verdict_from_name(c->verdict) < 0 ||
 	    (strcmp(c->expected, "-") && sm_verdict_from_name(c->expected) < 0) ||
-	    !is_outcome(c->outcome))
+	    sm_outcome_from_name(c->outcome) < 0)
 		return usage_error("%s: %sunknown verdict, expected verdict or "
 		                   "outcome", path, where);
-	return 0;
+	if (sm_arch_from_name(c->arch) < 0)
+		return usage_error("%s: %sunknown arch '%.40s'", path, where,
+		                   c->arch);
+	const struct { const char *key, *v; bool name; } text[] = {
+		{ "reader", c->reader, true }, { "scenario", c->scenario, true },
+		{ "detail", c->detail, false }, { "counterexample", c->found, false },
+		{ "minimised", c->min, false }, { "trace", c->trace, false },
+	};
+	for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++)
+		if (text[k].v &&
+		    check_text(path, where, text[k].key, text[k].v, text[k].name))
+			return -1;
+	return check_derived(path, where, c, exhaustive, random);
 }
 
 /* How many of total cells shard i of n holds. */
@@ -197,7 +247,7 @@ static int shard_cells(struct shard *s)
 		snprintf(where, sizeof(where), "cell %zu: ", k);
 		if (cells->items[k].type != JR_OBJECT)
 			return usage_error("%s: %snot an object", s->path, where);
-		if (cell_fields(s->path, where, &cells->items[k], c) != 0)
+		if (cell_fields(s->path, where, &cells->items[k], c, s->random) != 0)
 			return 2;
 		if (c->index != s->i + k * s->n)
 			return usage_error("%s: %sindex %" PRIu64 ", but shard %u/%u "
@@ -226,6 +276,10 @@ static int shard_header(struct shard *s)
 	    need_u64(s->path, "", d, "seed", &s->seed) ||
 	    need_u64(s->path, "", d, "time_limit", &s->time_limit))
 		return 2;
+	if (strcmp(s->version, SELFMON_VERSION))
+		return usage_error("%s: made by selfmon %.40s, not by this selfmon "
+		                   "(%s): merge the shards with the selfmon that "
+		                   "made them", s->path, s->version, SELFMON_VERSION);
 	/* I/N only: "auto" in a document must not read this environment */
 	if (s->shard[0] < '0' || s->shard[0] > '9' ||
 	    sm_shard_parse(s->shard, &s->i, &s->n, note, sizeof(note), err,
@@ -241,15 +295,20 @@ static int shard_header(struct shard *s)
 	return shard_cells(s);
 }
 
-static int load_shard(struct shard *s)
+/* One shard, read within what is left of the bytes all shards may hold
+ * together (*left), which it then uses up. */
+static int load_shard(struct shard *s, size_t *left)
 {
 	char why[256], err[512];
 	size_t len;
-	char *text = sm_read_input(s->path, SM_SHARD_MAX_BYTES, &len, why,
-	                           sizeof(why));
+	char *text = sm_read_input(s->path, *left, &len, why, sizeof(why));
 
+	if (!text && *left < SM_SHARD_MAX_BYTES && strstr(why, "too large"))
+		return usage_error("%s: the shards together are over merge's cap "
+		                   "of %zu MiB", s->path, SM_SHARD_MAX_BYTES >> 20);
 	if (!text)
 		return usage_error("%s: %s", s->path, why);
+	*left -= len;
 	int rc = jr_parse(text, len, &s->doc, err, sizeof(err));
 	free(text);
 	if (rc < 0)
@@ -338,11 +397,14 @@ static struct sm_tally count(const struct merge *m)
 
 	for (uint64_t i = 0; i < m->total; i++) {
 		const struct mcell *c = m->cell[i];
-		unsigned *to[] = { &t.as_expected, &t.unexpected, &t.incomplete,
-		                   &t.unsupported, &t.unjudged, &t.errors };
-		for (size_t k = 0; k < sizeof(to) / sizeof(to[0]); k++)
-			if (!strcmp(c->outcome, outcomes[k]))
-				(*to[k])++;
+		unsigned *to[SM_NOUTCOMES] = {
+			[SM_OC_AS_EXPECTED] = &t.as_expected,
+			[SM_OC_UNEXPECTED] = &t.unexpected,
+			[SM_OC_INCOMPLETE] = &t.incomplete,
+			[SM_OC_UNSUPPORTED] = &t.unsupported,
+			[SM_OC_UNJUDGED] = &t.unjudged, [SM_OC_ERROR] = &t.errors,
+		};
+		(*to[sm_outcome_from_name(c->outcome)])++; /* checked on load */
 		t.runs += c->schedules;
 	}
 	return t;
@@ -528,8 +590,9 @@ int cmd_merge(int argc, char **argv)
 	struct merge m = { 0 };
 	int rc = parse(argc, argv, &m);
 
+	size_t left = SM_SHARD_MAX_BYTES; /* for all shards together */
 	for (unsigned k = 0; !rc && k < m.ns; k++)
-		rc = load_shard(&m.s[k]);
+		rc = load_shard(&m.s[k], &left);
 	for (unsigned k = 1; !rc && k < m.ns; k++)
 		rc = same_sweep(&m.s[0], &m.s[k]);
 	if (!rc && !(rc = all_shards(&m)))

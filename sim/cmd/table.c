@@ -1,7 +1,8 @@
 /*
  * table.c — one row of the verdict table (see table.h).
  *
- * Owns: the column layout and the names cut to fit it.  The JSON and the
+ * Owns: the column layout and the names cut to fit it, and a cell's
+ * outcome from its primary fields.  The JSON and the
  * counterexample lines keep whole names.
  */
 #include <inttypes.h>
@@ -10,8 +11,48 @@
 
 #include "json.h"
 #include "table.h"
+#include "verdict.h"
 
 #define COL SM_TABLE_COL
+
+const char *const sm_outcome_name[SM_NOUTCOMES] = {
+	"as_expected", "unexpected", "incomplete", "unsupported", "unjudged",
+	"error",
+};
+
+int sm_outcome_from_name(const char *s)
+{
+	for (int i = 0; i < SM_NOUTCOMES; i++)
+		if (!strcmp(s, sm_outcome_name[i]))
+			return i;
+	return -1;
+}
+
+bool sm_cell_as_expected(const struct sm_cell_facts *f)
+{
+	return !f->error && (f->unjudged || f->verdict == f->expected);
+}
+
+/* INCOMPLETE where PASS was expected (not every schedule judged), or an
+ * instruction the emulator cannot run. */
+bool sm_cell_incomplete(const struct sm_cell_facts *f)
+{
+	return (f->verdict == SM_V_INCOMPLETE && f->expected == SM_V_PASS) ||
+	       f->verdict == SM_V_UNSUPPORTED;
+}
+
+enum sm_outcome sm_cell_outcome(const struct sm_cell_facts *f)
+{
+	if (f->error)
+		return SM_OC_ERROR;
+	if (f->verdict == SM_V_UNSUPPORTED)
+		return SM_OC_UNSUPPORTED;
+	if (sm_cell_incomplete(f))
+		return SM_OC_INCOMPLETE;
+	if (!sm_cell_as_expected(f))
+		return SM_OC_UNEXPECTED;
+	return f->unjudged ? SM_OC_UNJUDGED : SM_OC_AS_EXPECTED;
+}
 
 const char *sm_table_fit(const char *s, char buf[COL + 1])
 {

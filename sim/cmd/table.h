@@ -33,6 +33,29 @@ const char *sm_table_fit(const char *s, char buf[SM_TABLE_COL + 1]);
 void sm_table_columns(void);
 void sm_table_row(const struct sm_table_row *r);
 
+/* How a cell counts in the summary and the exit status: the JSON's
+ * "outcome", derived from its primary fields here alone, by check when
+ * it writes a cell and by merge when it reads one back. */
+enum sm_outcome {
+	SM_OC_AS_EXPECTED, SM_OC_UNEXPECTED, SM_OC_INCOMPLETE, SM_OC_UNSUPPORTED,
+	SM_OC_UNJUDGED, SM_OC_ERROR, SM_NOUTCOMES
+};
+extern const char *const sm_outcome_name[SM_NOUTCOMES];
+int sm_outcome_from_name(const char *s); /* -1: none */
+/* A cell's primary fields: selfmon's own error (the cell could not run),
+ * its verdict (an enum sm_verdict), the verdict expected of it and
+ * whether it is held to it (unjudged: not, under an action filter). */
+struct sm_cell_facts {
+	bool error, unjudged;
+	int verdict, expected;
+};
+enum sm_outcome sm_cell_outcome(const struct sm_cell_facts *f);
+/* Not every schedule judged where PASS was expected, or UNSUPPORTED (the
+ * table's "not every schedule judged" mark, JUnit's skipped case). */
+bool sm_cell_incomplete(const struct sm_cell_facts *f);
+/* "as_expected" in the JSON. */
+bool sm_cell_as_expected(const struct sm_cell_facts *f);
+
 /* The cells' outcomes (`outcome` in check --json), and their schedules. */
 struct sm_tally {
 	unsigned as_expected, unexpected, incomplete, unsupported, unjudged;
