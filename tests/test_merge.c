@@ -337,6 +337,13 @@ static void test_shard_auto(void **state)
 	unsetenv("SLURM_ARRAY_TASK_COUNT");
 	expect_usage_error("check " SWEEP " --shard auto",
 	                   "SLURM_ARRAY_TASK_COUNT is not");
+	/* too many tasks: said with the count, not the task id */
+	setenv("SLURM_ARRAY_TASK_MIN", "0", 1);
+	setenv("SLURM_ARRAY_TASK_MAX", "199999", 1);
+	setenv("SLURM_ARRAY_TASK_COUNT", "200000", 1);
+	expect_usage_error("check " SWEEP " --shard auto",
+	                   "the Slurm array has 200000 tasks "
+	                   "(SLURM_ARRAY_TASK_COUNT), more than the 100000");
 	clear_batch_env();
 	expect_usage_error("check --shard auto/0", "--shard needs I/N");
 	/* a shard with no cell of a sweep that has some is empty, not bad */

@@ -87,10 +87,15 @@ static int from_slurm(const struct slurm *s, unsigned want_n, unsigned *i,
 		         s->has_step ? getenv("SLURM_ARRAY_TASK_STEP") : "unset");
 		return -1;
 	}
-	if (s->id < s->min || s->id > s->max || s->count > SM_MAX_SHARDS) {
+	if (s->count > SM_MAX_SHARDS) {
+		snprintf(err, err_n, "--shard auto: the Slurm array has %lu tasks "
+		         "(SLURM_ARRAY_TASK_COUNT), more than the %u shards check "
+		         "splits a sweep into", s->count, SM_MAX_SHARDS);
+		return -1;
+	}
+	if (s->id < s->min || s->id > s->max) {
 		snprintf(err, err_n, "--shard auto: SLURM_ARRAY_TASK_ID %lu is "
-		         "outside the array %lu-%lu (at most %u tasks)", s->id,
-		         s->min, s->max, SM_MAX_SHARDS);
+		         "outside the array %lu-%lu", s->id, s->min, s->max);
 		return -1;
 	}
 	if (want_n && s->count != want_n) {
