@@ -8,30 +8,36 @@
 #include <stdint.h>
 #include <string.h>
 
-/* 256 bytes of frame per call, a thousand calls deep (256 KiB). */
+/* 256 bytes of frame per call, a thousand calls deep (256 KiB); each
+ * call reads its caller's frame after its own call returns, so no
+ * compiler can make a loop of it. */
 static uint64_t __attribute__((noinline))
-down(const volatile uint64_t *page, unsigned n)
+down(const volatile uint64_t *page, unsigned n, volatile uint64_t *up)
 {
 	volatile uint64_t frame[32];
 
 	frame[0] = n;
 	if (n == 0)
-		return page[0];
-	return down(page, n - 1) + frame[0];
+		return page[0] + up[0];
+	return down(page, n - 1, frame) + up[0] + frame[0];
 }
 
 uint64_t deep_recursion(const void *page)
 {
-	return down(page, 1000);
+	volatile uint64_t top = 0;
+
+	return down(page, 1000, &top);
 }
 
-/* 64 KiB of alloca, its first byte touched. */
+/* 64 KiB of alloca (its size known only at run time), its first byte
+ * touched. */
 uint64_t big_alloca(const void *page)
 {
-	volatile uint8_t *b = __builtin_alloca(64 << 10);
+	const volatile uint64_t *p = page;
+	volatile uint8_t *b = __builtin_alloca((64 << 10) + (p[0] & 8));
 
 	b[0] = 1;
-	return *(const volatile uint64_t *)page + b[0];
+	return p[0] + b[0];
 }
 
 /* A 32 KiB local array cleared by memset: on arm64 and riscv64 the stub
