@@ -10,7 +10,8 @@
  * and good_read must reach read(2) through the stub.  Every instruction and
  * data encoding is compared byte for byte with what GNU ld makes of
  * tests/elf/relocs_ARCH.S.  Then hostile files (deterministic mutations of
- * valid .o and .so files) and each error message.
+ * valid .o and .so files) and each error message, the refusal of IFUNCs
+ * and constructors (tests/elf/unrun.c) included.
  */
 #define _GNU_SOURCE /* nftw */
 #include <errno.h>
@@ -849,6 +850,15 @@ static void expect_err(const char *path, const char *sym, const char *want)
 		fail_msg("%s: expected '%s', got '%s'", path, want, msg);
 }
 
+/* Loads `path` expecting failure with `want` in the message. */
+static void msg_has(const char *path, const char *sym, const char *want)
+{
+	char err[512];
+
+	if (!strstr(load_err(path, sym, err, sizeof(err)), want))
+		fail_msg("%s: expected '%s' in '%s'", path, want, err);
+}
+
 /* A copy of `src` with `n` bytes at `off` replaced. */
 static void forge(const char *src, const char *dst, size_t off,
                   const void *bytes, size_t n)
@@ -986,6 +996,105 @@ static void test_error_relocations(void **state)
 	expect_err(p, "bigf", "truncated or corrupt ELF (image over 64 MiB)");
 }
 
+/* ---- code selfmon does not run ----------------------------------------- */
+
+/* tests/elf/unrun.c with -D`def`, as a .o or a -nostdlib .so (`extra`
+ * flags after), into tmpdir; its path into p. */
+static void unrun_object(const struct toolchain *tc, const char *def,
+                         bool so, const char *extra, char *p, size_t n)
+{
+	char flags[512], base[128], name[160];
+
+	if (so)
+		assert_true(so_flags(tc, "-O2", base, sizeof(base)));
+	snprintf(flags, sizeof(flags), "-D%s %s %s", def,
+	         so ? base : "-c -O2", extra);
+	snprintf(name, sizeof(name), "%s_%s%s.%s", tc->name, def,
+	         extra[0] ? "_x" : "", so ? "so" : "o");
+	if (!compile(tc, "unrun.c", name, flags))
+		fail_msg("%s could not build unrun.c %s", tc->cc, flags);
+	path_of(p, n, name);
+}
+
+/* IFUNCs and constructors are refused at load time with one line naming
+ * the symbol or section (they loaded silently before: a call to an IFUNC
+ * ran its resolver, constructors never ran); destructors load. */
+static void test_unrun(void **state)
+{
+	static const struct toolchain *const gnu[] = {
+		&toolchains[0], &toolchains[2], &toolchains[3] };
+	static const char ifunc[] = "symbol 'probe' is an IFUNC (GNU indirect "
+	                            "function): selfmon does not call IFUNC "
+	                            "resolvers as ld.so does";
+	static const struct { const char *def; bool so; const char *want; }
+	cases[] = {
+		{ "UNRUN_IFUNC", false, ifunc },
+		{ "UNRUN_IFUNC", true, ifunc },
+		{ "UNRUN_IFUNC_LOCAL", false, ifunc },
+		{ "UNRUN_CTOR", false, "section '.init_array' holds code to run "
+		  "at load time (a constructor or static initialiser), which "
+		  "selfmon does not run" },
+		{ "UNRUN_CTOR", true, "section '.init_array' holds code to run at "
+		  "load time" },
+		{ "UNRUN_PREINIT", false, "section '.preinit_array' holds code" },
+		{ "UNRUN_CTORS", false, "section '.ctors' holds code" },
+	};
+	char p[256], err[512];
+	unsigned built = 0;
+	(void)state;
+
+	for (size_t t = 0; t < sizeof(gnu) / sizeof(gnu[0]); t++) {
+		const struct toolchain *tc = gnu[t];
+		struct sm_image img;
+		if ((t == 0 && HOST_ARCH != SM_X86_64) || !toolchain_works(tc))
+			continue;
+		built++;
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			unrun_object(tc, cases[i].def, cases[i].so, "", p, sizeof(p));
+			expect_err(p, "reader", cases[i].want);
+		}
+		/* a static IFUNC in a .so without its symbols: only the
+		 * relocation says it */
+		unrun_object(tc, "UNRUN_IFUNC_LOCAL", true, "-s", p, sizeof(p));
+		const char *msg = load_err(p, "reader", err, sizeof(err));
+		if (strncmp(msg, "unsupported relocation R_", 25) ||
+		    !strstr(msg, "_IRELATIVE (type ") ||
+		    !strstr(msg, "an IFUNC's: selfmon does not call IFUNC"))
+			fail_msg("%s: %s", tc->name, err);
+		/* destructors would run after the call, if ever: they load */
+		for (int so = 0; so < 2; so++) {
+			unrun_object(tc, "UNRUN_DTOR", so, "", p, sizeof(p));
+			assert_true(sh("readelf -SW %s | grep -q fini_array", p));
+			if (sm_elf_load(p, "reader", BASE, STUBS, &img, err,
+			                sizeof(err)) < 0)
+				fail_msg("%s", err);
+			check_image(&img, BASE);
+			sm_image_free(&img);
+		}
+	}
+	if (HOST_ARCH == SM_X86_64 && toolchain_works(&toolchains[0])) {
+		/* gcc's C runtime brings .init and .init_array of its own */
+		path_of(p, sizeof(p), "unrun_libc.so");
+		assert_true(compile(&toolchains[0], "unrun.c", "unrun_libc.so",
+		                    "-DUNRUN_DTOR -O2 -shared -fPIC"));
+		msg_has(p, "reader", "holds code to run at load time (a "
+		        "constructor or static initialiser), which selfmon does "
+		        "not run; a .so linked without -nostdlib has the C "
+		        "runtime's");
+		/* a .so without section headers: its dynamic entries say it */
+		char q[256];
+		unrun_object(&toolchains[0], "UNRUN_CTOR", true, "", q, sizeof(q));
+		path_of(p, sizeof(p), "unrun_nosections.so");
+		uint8_t zero[8] = { 0 };
+		forge(q, p, offsetof(Elf64_Ehdr, e_shoff), zero, 8);
+		forge(p, p, offsetof(Elf64_Ehdr, e_shnum), zero, 4); /* +shstrndx */
+		expect_err(p, "reader", "dynamic entry DT_INIT_ARRAY: code to run "
+		           "at load time");
+	}
+	if (!built)
+		skip();
+}
+
 /* ---- interface details -------------------------------------------------- */
 
 static void test_stub_names(void **state)
@@ -1068,7 +1177,7 @@ static void test_threads(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[NTOOLCHAINS + 10];
+	struct CMUnitTest tests[NTOOLCHAINS + 11];
 	size_t n = 0;
 
 	for (size_t i = 0; i < NTOOLCHAINS; i++)
@@ -1082,6 +1191,7 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_error_files);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_error_symbols);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_error_relocations);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_unrun);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_stub_names);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_relocations);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_threads);

@@ -8,8 +8,10 @@
  * the reader's permissions; writable reader memory starts afresh in every
  * run; an instruction the emulator lacks is UNSUPPORTED (exit 4), not the
  * reader's fault; a long `rep` is bounded by the step budget.  Sources:
- * tests/readers/hostile_*.c.  Short of memory, selfmon says so and exits
- * 2, even where Unicorn itself calls exit(1).
+ * tests/readers/hostile_*.c.  A reader that needs more than selfmon's
+ * 16 KiB stack is UNSUPPORTED too (tests/readers/stack_reader.c).  Short
+ * of memory, selfmon says so and exits 2, even where Unicorn itself calls
+ * exit(1).
  */
 #include "cli.h"
 
@@ -182,6 +184,45 @@ static void test_riscv64(void **state)
 	expect(obj, "wait_for_interrupt", scn, b0, "FAULT", "wfi in U-mode");
 }
 
+/* A reader that needs more than selfmon's 16 KiB of stack (recursion,
+ * alloca, a big local array memset by the stub) is UNSUPPORTED, exit 4:
+ * selfmon's limit, not the reader's FAULT.  A store far below any stack
+ * stays the reader's FAULT.  Source: tests/readers/stack_reader.c. */
+static void test_stack_limit(void **state)
+{
+	static const struct { const char *arch, *cc, *obj, *scn; } t[] = {
+		{ "x86_64", "gcc", "sx.o", "x86_pinned" },
+		{ "arm64", "aarch64-linux-gnu-gcc", "sa.o", "arm64_counters" },
+		{ "riscv64", "riscv64-linux-gnu-gcc", "sr.o", "riscv64" },
+	};
+	static const char *const deep[] = { "deep_recursion", "big_alloca",
+	                                    "big_memset" };
+	const char *limit = "the reader's stack went past selfmon's 16 KiB "
+	                    "stack (an access at 0x2fff";
+	char obj[512];
+	unsigned arches = 0;
+	(void)state;
+	for (size_t a = 0; a < sizeof(t) / sizeof(t[0]); a++) {
+		if (!arch_built(t[a].arch) ||
+		    !compile_reader(t[a].cc, "-O2 -fno-builtin", "stack_reader.c",
+		                    t[a].obj, obj, sizeof(obj)))
+			continue;
+		arches++;
+		for (size_t i = 0; i < sizeof(deep) / sizeof(deep[0]); i++) {
+			expect(obj, deep[i], t[a].scn, "--bound 0", "UNSUPPORTED",
+			       limit);
+			assert_int_equal(r.status, 4);
+		}
+		expect(obj, "far_below", t[a].scn, "--bound 0", "FAULT",
+		       "write to unmapped address 0x2f000000");
+		if (!strcmp(t[a].arch, "riscv64")) /* the memset stub's store */
+			expect(obj, "big_memset", t[a].scn, "--bound 0",
+			       "UNSUPPORTED", "by memcpy/memset; Linux gives 8 MiB");
+	}
+	if (!arches)
+		skip();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_arm64),
 		cmocka_unit_test(test_riscv64),
+		cmocka_unit_test(test_stack_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

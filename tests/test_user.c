@@ -175,6 +175,14 @@ static void test_bad_user_readers(void **state)
 	         "--engine native", obj);
 	expect_usage_error(args, "unicorn engine only");
 	unlink(obj);
+	/* code ld.so would run first: refused at load, not run without it */
+	snprintf(obj, sizeof(obj), "%s/user-ctor.o", tmpdir());
+	assert_true(compile(gcc, "tests/elf/unrun.c", obj, "-O2 -DUNRUN_CTOR",
+	                    false));
+	snprintf(args, sizeof(args), "check %s:reader --abi raw", obj);
+	expect_usage_error(args, "section '.init_array' holds code to run at "
+	                   "load time");
+	unlink(obj);
 }
 
 /* A counterexample of a user reader replays from its line. */

@@ -6,7 +6,8 @@
  * as one image at `base`; resolving symbols; binding the imports selfmon
  * provides to stub addresses; applying relocations, driven by one table per
  * arch (what each type computes and which instruction or data field it
- * patches); and the loader's one-line error messages.
+ * patches); refusing what ld.so would run and selfmon does not (IFUNC
+ * resolvers, constructors); and the loader's one-line error messages.
  *
  * Must not touch: the engines, the model or the session.  It runs nothing
  * and maps nothing in Unicorn.  It keeps no global mutable state (every
@@ -116,6 +117,7 @@ enum rop { OP_SET, OP_ADD, OP_SUB }; /* data fields: store, +=, -= */
 
 #define RF_VENEER 1u /* a call or jump: may go through a veneer */
 #define RF_HI 2u     /* riscv HI20 that PCREL_LO12 relocations refer to */
+#define RF_IFUNC 4u  /* an IFUNC's: refused with why (unrun()) */
 
 struct rtype {
 	uint32_t type;
@@ -128,6 +130,7 @@ struct rtype {
 #define RS(t, sh) { t, #t, V_S_A, F_A64_LO12, OP_SET, sh, 0 }
 #define ROP(t, f, op) { t, #t, V_S_A, f, op, 0, 0 }
 #define RU(t) { t, #t, V_UNSUP, F_NONE, OP_SET, 0, 0 }
+#define RI(t) { t, #t, V_UNSUP, F_NONE, OP_SET, 0, RF_IFUNC }
 
 static const struct rtype x86_64_types[] = {
 	R(R_X86_64_NONE, V_NONE, F_NONE),
@@ -152,7 +155,7 @@ static const struct rtype x86_64_types[] = {
 	RU(R_X86_64_GOTPCREL64), RU(R_X86_64_GOTPC64), RU(R_X86_64_GOTPLT64),
 	RU(R_X86_64_PLTOFF64), RU(R_X86_64_SIZE32), RU(R_X86_64_SIZE64),
 	RU(R_X86_64_GOTPC32_TLSDESC), RU(R_X86_64_TLSDESC_CALL),
-	RU(R_X86_64_TLSDESC), RU(R_X86_64_IRELATIVE),
+	RU(R_X86_64_TLSDESC), RI(R_X86_64_IRELATIVE),
 };
 
 static const struct rtype aarch64_types[] = {
@@ -193,7 +196,7 @@ static const struct rtype aarch64_types[] = {
 	RU(R_AARCH64_TLSDESC_LD64_LO12), RU(R_AARCH64_TLSDESC_ADD_LO12),
 	RU(R_AARCH64_TLSDESC_CALL), RU(R_AARCH64_COPY),
 	RU(R_AARCH64_TLS_DTPMOD), RU(R_AARCH64_TLS_DTPREL),
-	RU(R_AARCH64_TLS_TPREL), RU(R_AARCH64_TLSDESC), RU(R_AARCH64_IRELATIVE),
+	RU(R_AARCH64_TLS_TPREL), RU(R_AARCH64_TLSDESC), RI(R_AARCH64_IRELATIVE),
 };
 
 static const struct rtype riscv_types[] = {
@@ -236,7 +239,7 @@ static const struct rtype riscv_types[] = {
 	RU(R_RISCV_TLS_GD_HI20), RU(R_RISCV_TPREL_HI20),
 	RU(R_RISCV_TPREL_LO12_I), RU(R_RISCV_TPREL_LO12_S),
 	RU(R_RISCV_TPREL_ADD), RU(R_RISCV_RVC_LUI), RU(R_RISCV_GPREL_I),
-	RU(R_RISCV_GPREL_S), RU(R_RISCV_IRELATIVE),
+	RU(R_RISCV_GPREL_S), RI(R_RISCV_IRELATIVE),
 };
 
 /* x86-64: jmp *0(%rip) then the target; arm64: ldr x16, .+8; br x16 then
@@ -778,6 +781,122 @@ static int entry_addr(struct ld *L, const char *name)
 	return 0;
 }
 
+/* ---- code the dynamic loader would run, which selfmon does not -------- */
+
+/* An IFUNC (GNU indirect function) is a resolver that ld.so calls to
+ * choose the implementation: selfmon calls no resolver, so a call to the
+ * symbol would run the resolver and return its function pointer as the
+ * result.  Constructors (.init_array, .preinit_array, .ctors, .init; a
+ * C++ static initialiser is one) would leave the reader's data as never
+ * initialised.  Both are refused at load time.  Destructors (.fini_array,
+ * .dtors, .fini) would run after the call, if ever: they change nothing
+ * selfmon judges, and are left alone (gcc's C runtime brings one). */
+#define IFUNC_WHY "selfmon does not call IFUNC resolvers as ld.so does " \
+                  "(a call to the IFUNC would run its resolver and return " \
+                  "a function pointer): call the implementation directly"
+#define CTOR_WHY "code to run at load time (a constructor or static " \
+                 "initialiser), which selfmon does not run"
+
+/* Is section `name` of type `type` one of constructors? */
+static bool ctor_section(const char *name, unsigned type)
+{
+	static const struct { const char *name; bool numbered; } names[] = {
+		{ ".init_array", true }, { ".preinit_array", true },
+		{ ".ctors", true }, { ".init", false },
+	};
+
+	if (type == SHT_INIT_ARRAY || type == SHT_PREINIT_ARRAY)
+		return true;
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = strlen(names[i].name);
+		if (!strncmp(name, names[i].name, n) &&
+		    (!name[n] || (names[i].numbered && name[n] == '.')))
+			return true; /* also .init_array.00100, .ctors.65535 */
+	}
+	return false;
+}
+
+/* A .so's hint: gcc's C runtime brings constructors of its own. */
+static const char *so_hint(const struct ld *L)
+{
+	return L->eh.e_type == ET_DYN ? "; a .so linked without -nostdlib has "
+	                                "the C runtime's" : "";
+}
+
+/* Non-empty constructor sections, IFUNC symbols. */
+static int unrun_sections(struct ld *L)
+{
+	size_t shstr = 0;
+
+	if (L->shnum && elf_getshdrstrndx(L->elf, &shstr) < 0)
+		shstr = 0;
+	for (size_t sec = 1; sec < L->shnum; sec++) {
+		const GElf_Shdr *s = &L->sh[sec];
+		const char *name = shstr ? elf_strptr(L->elf, shstr, s->sh_name)
+		                         : NULL;
+		if (s->sh_size && ctor_section(name, s->sh_type))
+			return fail(L, "section '%s' holds %s%s",
+			            name ? name : "?", CTOR_WHY, so_hint(L));
+	}
+	for (size_t sec = 1; sec < L->shnum; sec++) {
+		struct symtab t;
+		if (L->sh[sec].sh_type != SHT_SYMTAB &&
+		    L->sh[sec].sh_type != SHT_DYNSYM)
+			continue;
+		if (symtab_open(L, sec, &t) < 0)
+			return -1;
+		for (size_t i = 1; i < t.n; i++) {
+			GElf_Sym s;
+			if (sym_get(L, &t, i, &s, NULL) < 0)
+				return -1;
+			if (GELF_ST_TYPE(s.st_info) == STT_GNU_IFUNC)
+				return fail(L, "symbol '%s' is an IFUNC (GNU indirect "
+				            "function): %s", sym_name(L, &t, i), IFUNC_WHY);
+		}
+	}
+	return 0;
+}
+
+static int phdr_count(struct ld *L, size_t *phnum); /* shared objects */
+
+/* A .so's dynamic entries that run code at load time: what ld.so reads,
+ * sections or none. */
+static int unrun_dynamic(struct ld *L)
+{
+	size_t phnum;
+
+	if (phdr_count(L, &phnum) < 0)
+		return -1;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr p;
+		if (!gelf_getphdr(L->elf, (int)i, &p) || p.p_type != PT_DYNAMIC ||
+		    p.p_offset > L->fsize || p.p_filesz > L->fsize - p.p_offset)
+			continue;
+		for (uint64_t k = 0; k + sizeof(Elf64_Dyn) <= p.p_filesz;
+		     k += sizeof(Elf64_Dyn)) {
+			Elf64_Dyn d;
+			memcpy(&d, L->file + p.p_offset + k, sizeof(d));
+			if (d.d_tag == DT_NULL)
+				break;
+			if (d.d_tag == DT_INIT ||
+			    ((d.d_tag == DT_INIT_ARRAYSZ ||
+			      d.d_tag == DT_PREINIT_ARRAYSZ) && d.d_un.d_val))
+				return fail(L, "dynamic entry %s: %s%s",
+				            d.d_tag == DT_INIT ? "DT_INIT"
+				            : d.d_tag == DT_INIT_ARRAYSZ ? "DT_INIT_ARRAY"
+				            : "DT_PREINIT_ARRAY", CTOR_WHY, so_hint(L));
+		}
+	}
+	return 0;
+}
+
+static int unrun(struct ld *L)
+{
+	if (unrun_sections(L) < 0)
+		return -1;
+	return L->eh.e_type == ET_DYN ? unrun_dynamic(L) : 0;
+}
+
 /* ---- relocation values and fields -------------------------------------- */
 
 static const struct rtype *rtype_find(const struct arch *a, uint32_t type)
@@ -802,6 +921,9 @@ static bool static_only(const struct rtype *t)
 static int unsupported(struct ld *L, uint32_t type, const struct rtype *t,
                        const char *why)
 {
+	if (t && (t->flags & RF_IFUNC))
+		return fail(L, "unsupported relocation %s (type %" PRIu32 "), an "
+		            "IFUNC's: %s", t->name, type, IFUNC_WHY);
 	if (t)
 		return fail(L, "unsupported relocation %s (type %" PRIu32 ")%s",
 		            t->name, type, why);
@@ -1575,7 +1697,7 @@ static int load(struct ld *L, const char *symbol)
 		            L->base);
 	if ((!L->file && read_file(L) < 0) || check_ident(L) < 0 ||
 	    open_elf(L) < 0 ||
-	    load_sections(L) < 0 || find_entry(L, symbol) < 0)
+	    load_sections(L) < 0 || unrun(L) < 0 || find_entry(L, symbol) < 0)
 		return -1;
 	L->img.arch = L->arch->arch;
 	L->img.base = L->base;

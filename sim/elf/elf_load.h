@@ -6,7 +6,9 @@
  * laying its allocated sections (ET_REL) or PT_LOAD segments (ET_DYN) out
  * as one image at `base`, resolving symbols, applying the relocations
  * compiled C readers need, and binding the few undefined symbols selfmon
- * provides to stub addresses that the engine hooks.  It runs nothing.
+ * provides to stub addresses that the engine hooks.  It runs nothing, so
+ * it refuses objects that need code run at load time: IFUNCs (their
+ * resolvers) and constructors (.init_array, .preinit_array, .ctors, .init).
  */
 #ifndef SELFMON_ELF_LOAD_H
 #define SELFMON_ELF_LOAD_H

@@ -43,6 +43,10 @@
 /* The stack's top page is RAM; below it, device RAM (map_dev()), so that
  * snapshots copy it only after the reader has gone that deep. */
 #define STACK_COLD (STACK_SIZE - 4096)
+/* Below the stack, as far as Linux's default stack limit (8 MiB) reaches,
+ * nothing is mapped: a reader's load or store there went past selfmon's
+ * stack, not past what Linux gives it (stack_overflow()). */
+#define STACK_GUARD (8ull << 20)
 #define OUT_ADDR SM_UC_OUT_ADDR
 #define OUT_SIZE SM_UC_OUT_SIZE
 #define RET_ADDR SM_UC_RET_ADDR
@@ -201,6 +205,26 @@ static bool allowed(const struct ueng *e, uint64_t addr, uint64_t n,
 	return true;
 }
 
+/* An access at addr (by the instruction `at`) went past selfmon's stack,
+ * into STACK_GUARD: that is selfmon's limit, UNSUPPORTED, not the
+ * reader's fault; true if so. */
+static bool stack_overflow(struct sm_session *s, uint64_t addr,
+                           const char *at)
+{
+	struct ueng *e = s->eng;
+
+	if (addr >= STACK_ADDR || addr < STACK_ADDR - STACK_GUARD)
+		return false;
+	s->res.steps = s->run.step;
+	sm_result_set(&s->res, SM_V_UNSUPPORTED, "the reader's stack went past "
+	              "selfmon's %" PRIu64 " KiB stack (an access at 0x%" PRIx64
+	              " %s; Linux gives 8 MiB by default): selfmon cannot judge "
+	              "this reader", (uint64_t)(STACK_SIZE >> 10), addr, at);
+	e->done = true;
+	uc_emu_stop(e->uc);
+	return true;
+}
+
 /* memcpy/memset of at most 1 MiB through the emulator's memory, with the
  * reader's own access rights. */
 static uint64_t mem_op(struct sm_session *s, bool copy, uint64_t dst,
@@ -212,10 +236,12 @@ static uint64_t mem_op(struct sm_session *s, bool copy, uint64_t dst,
 	if (n > sizeof(buf))
 		sm_uc_fault(s, "a memcpy/memset of %" PRIu64 " bytes at 0x%" PRIx64
 		            " (more than selfmon's stubs copy)", n, dst);
-	else if (copy && !allowed(e, src, n, UC_PROT_READ))
+	else if (copy && !allowed(e, src, n, UC_PROT_READ) &&
+	         !stack_overflow(s, src, "by memcpy"))
 		sm_uc_fault(s, "memcpy from 0x%" PRIx64 " (%" PRIu64 " bytes): "
 		            "not readable memory", src, n);
-	else if (!allowed(e, dst, n, UC_PROT_WRITE))
+	else if (!allowed(e, dst, n, UC_PROT_WRITE) &&
+	         !stack_overflow(s, dst, "by memcpy/memset"))
 		sm_uc_fault(s, "memcpy/memset to 0x%" PRIx64 " (%" PRIu64 " bytes):"
 		            " not writable memory (the page and code are "
 		            "read-only)", dst, n);
@@ -434,9 +460,14 @@ static bool hook_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	struct sm_session *s = user;
 	struct ueng *e = s->eng;
 	uint64_t pc;
+	char at[32];
 	(void)size, (void)value;
 
 	uc_reg_read(uc, e->arch->reg_pc, &pc);
+	snprintf(at, sizeof(at), "at 0x%" PRIx64, pc);
+	if ((type == UC_MEM_READ_UNMAPPED || type == UC_MEM_WRITE_UNMAPPED) &&
+	    stack_overflow(s, addr, at))
+		return false;
 	sm_uc_fault(s, "%s address 0x%" PRIx64 " at 0x%" PRIx64,
 	            access_name(e, type, addr), addr, pc);
 	return false;
