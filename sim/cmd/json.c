@@ -35,7 +35,7 @@ static void put_string(FILE *f, const char *s)
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
 		else if (c >= 0x80 && (!mark || mark[i] == '?'))
-			fputs("\\ufffd", f); /* not UTF-8, or a C1 control */
+			fputs("\xef\xbf\xbd", f); /* U+FFFD: not UTF-8, or a C1 control */
 		else
 			fputc(c, f);
 	}

@@ -36,10 +36,11 @@ static void oom(void)
 	exit(2);
 }
 
+#ifdef SELFMON_RISCV64_OBJDUMP
 /* The cross binutils' objdump on `fd` (the image's ELF file), as its
  * own process with an argument vector (no shell: no name reaches a
  * command line), its output read from a pipe.  NULL when it cannot run;
- * *pid for finish_tool(). */
+ * *pid to wait for. */
 static FILE *run_tool(const char *tool, int fd, pid_t *pid)
 {
 	int pipefd[2];
@@ -101,6 +102,8 @@ static void objdump_listing(struct sm_explain *x, const char *tool,
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 }
+
+#endif /* SELFMON_RISCV64_OBJDUMP */
 
 /* The line table of the reader code: the built-in readers' image is
  * embedded in selfmon with its debug info (an installed selfmon reads
