@@ -127,6 +127,19 @@ static void test_far_stores(void **state)
 	expect(obj, "errno_far", "x86_pinned", np, "PASS", "\"pruned\":0");
 }
 
+/* An import called with the stack pointer on unmapped memory returns
+ * as `ret` would there: the reader's FAULT, naming that address. */
+static void test_stub_return(void **state)
+{
+	char obj[512];
+	(void)state;
+	assert_true(compile_reader("gcc", "-O2 -fno-builtin", "hostile_x86.c",
+	                           "hx.o", obj, sizeof(obj)));
+	expect(obj, "stub_bad_stack", "x86_pinned", "--bound 0", "FAULT",
+	       "not readable memory: read of unmapped address 0x12345000");
+	assert_int_equal(r.status, 1);
+}
+
 /* Under `ulimit -v` too small for Unicorn's translation buffer: exit 2
  * (selfmon's own error), not 1 (a reader failed), and a line saying so.
  * AddressSanitizer needs more address space than that just to start. */
@@ -230,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_fresh_memory),
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_far_stores),
+		cmocka_unit_test(test_stub_return),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_arm64),
 		cmocka_unit_test(test_riscv64),

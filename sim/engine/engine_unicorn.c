@@ -155,24 +155,6 @@ void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
 		sm_explain_trap(s, what, arg, value);
 }
 
-/* Return from a stub as the arch's `ret` would. */
-static void stub_return(struct ueng *e, uint64_t value)
-{
-	const struct sm_uc_arch *a = e->arch;
-	uint64_t ret, sp;
-
-	uc_reg_write(e->uc, a->reg_ret, &value);
-	if (a->reg_link >= 0) {
-		uc_reg_read(e->uc, a->reg_link, &ret);
-	} else { /* x86-64: pop the return address */
-		uc_reg_read(e->uc, a->reg_sp, &sp);
-		uc_mem_read(e->uc, sp, &ret, 8);
-		sp += 8;
-		uc_reg_write(e->uc, a->reg_sp, &sp);
-	}
-	uc_reg_write(e->uc, a->reg_pc, &ret);
-}
-
 /* libc's convention: -1 and errno. */
 static uint64_t libc_result(struct ueng *e, int64_t r)
 {
@@ -253,6 +235,36 @@ static uint64_t mem_op(struct sm_session *s, bool copy, uint64_t dst,
 	return dst;
 }
 
+/* Return from a stub as the arch's `ret` would.  x86-64 pops its return
+ * address, with the reader's access rights: a stack pointer aimed at
+ * memory the reader cannot read is the reader's FAULT, as the `ret` would
+ * be (or selfmon's stack limit, stack_overflow()). */
+static void stub_return(struct sm_session *s, uint64_t value)
+{
+	struct ueng *e = s->eng;
+	const struct sm_uc_arch *a = e->arch;
+	uint64_t ret, sp;
+
+	uc_reg_write(e->uc, a->reg_ret, &value);
+	if (a->reg_link >= 0) {
+		uc_reg_read(e->uc, a->reg_link, &ret);
+	} else { /* x86-64: pop the return address */
+		uc_reg_read(e->uc, a->reg_sp, &sp);
+		if (!allowed(e, sp, 8, UC_PROT_READ) ||
+		    uc_mem_read(e->uc, sp, &ret, 8) != UC_ERR_OK) {
+			if (!stack_overflow(s, sp, "by the return from an import"))
+				sm_uc_fault(s, "return from an import with the stack "
+				            "pointer at 0x%" PRIx64 ", not readable "
+				            "memory: read of unmapped address 0x%" PRIx64,
+				            sp, sp);
+			return;
+		}
+		sp += 8;
+		uc_reg_write(e->uc, a->reg_sp, &sp);
+	}
+	uc_reg_write(e->uc, a->reg_pc, &ret);
+}
+
 /* The imports a user reader may call (elf_load.h), answered here. */
 static void import_stub(struct sm_session *s, uint64_t pc)
 {
@@ -283,7 +295,7 @@ static void import_stub(struct sm_session *s, uint64_t pc)
 		return;
 	}
 	if (!e->done)
-		stub_return(e, v);
+		stub_return(s, v);
 }
 
 bool sm_uc_progress(struct sm_session *s, uint64_t pc)

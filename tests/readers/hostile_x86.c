@@ -188,3 +188,14 @@ SLOTS_READER(top_stale, 3, 1)
 	}
 FAR_READER(out_far, 0x40000800)
 FAR_READER(errno_far, 0x60001800)
+
+/* An import entered with the stack pointer aimed at unmapped memory: the
+ * stub's return pops nothing there (it used to return to whatever an
+ * uninitialised host word held). */
+uint64_t stub_bad_stack(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("mov $0x12345000, %%rsp\n\t"
+	                     "jmp __errno_location" ::: "memory");
+	return 0;
+}
