@@ -140,6 +140,59 @@ static void test_stub_return(void **state)
 	assert_int_equal(r.status, 1);
 }
 
+/* A copy from the page is a series of loads, each an observation point
+ * (a step per 8-byte piece of the page, in ascending order): a reader
+ * that checks the lock around a memcpy of the page is judged as it would
+ * be with plain loads (tests/readers/copy_reader.c).  copy_lock and
+ * copy_late used to PASS exhaustively on every x86-64 scenario but the
+ * remote writer's, and on arm64 and riscv64. */
+static void test_page_copies(void **state)
+{
+	static const struct { const char *arch, *cc, *obj, *scn; } t[] = {
+		{ "x86_64", "gcc", "cx.o", "x86_pinned" },
+		{ "x86_64", "gcc", "cx.o", "x86_multiplex" },
+		{ "arm64", "aarch64-linux-gnu-gcc", "ca.o", "arm64_counters" },
+		{ "riscv64", "riscv64-linux-gnu-gcc", "cr.o", "riscv64" },
+	};
+	char obj[512], cmd[1024];
+	(void)state;
+	for (size_t a = 0; a < sizeof(t) / sizeof(t[0]); a++) {
+		if (!arch_built(t[a].arch) ||
+		    !compile_reader(t[a].cc, "-O2 -fno-builtin", "copy_reader.c",
+		                    t[a].obj, obj, sizeof(obj))) {
+			assert_string_not_equal(t[a].arch, "x86_64");
+			continue;
+		}
+		expect(obj, "copy_good", t[a].scn, "--bound 2", "PASS",
+		       "\"exhaustive\":true");
+		expect(obj, "copy_lock", t[a].scn, "--bound 2", "WRONG_VALUE",
+		       "count = 0 is not the truth");
+		expect(obj, "copy_late", t[a].scn, "--bound 2", "WRONG_VALUE",
+		       "is not the truth");
+	}
+	/* the 64-byte copy: eight loads of the page, eight steps */
+	assert_true(compile_reader("gcc", "-O2 -fno-builtin", "copy_reader.c",
+	                           "cx.o", obj, sizeof(obj)));
+	snprintf(cmd, sizeof(cmd), "replay 'x86_64:unicorn:%s#copy_whole#raw:"
+	         "x86_pinned:-' --explain", obj);
+	run(cmd);
+	const char *call = strstr(r.out, "call ");
+	assert_non_null(call);
+	unsigned loads = 0, step = 0;
+	for (const char *p = call; (p = strstr(p, "load  page.")); p++)
+		loads++;
+	assert_int_equal(loads, 8);
+	const char *last = strstr(call, "page.time_offset (8 bytes at +56)");
+	assert_non_null(last);
+	assert_int_equal(sscanf(strchr(last, '\n') + 1, " %u", &step), 1);
+	unsigned call_step = 0;
+	const char *line = call;
+	while (line > r.out && line[-1] != '\n')
+		line--;
+	assert_int_equal(sscanf(line, " %u", &call_step), 1);
+	assert_int_equal(step, call_step + 9); /* the call, then 8 pieces */
+}
+
 /* Under `ulimit -v` too small for Unicorn's translation buffer: exit 2
  * (selfmon's own error), not 1 (a reader failed), and a line saying so.
  * AddressSanitizer needs more address space than that just to start. */
@@ -244,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_far_stores),
 		cmocka_unit_test(test_stub_return),
+		cmocka_unit_test(test_page_copies),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_arm64),
 		cmocka_unit_test(test_riscv64),

@@ -208,14 +208,14 @@ static bool stack_overflow(struct sm_session *s, uint64_t addr,
 }
 
 /* memcpy/memset of at most 1 MiB through the emulator's memory, with the
- * reader's own access rights. */
-static uint64_t mem_op(struct sm_session *s, bool copy, uint64_t dst,
-                       uint64_t src, uint64_t n)
+ * reader's own access rights: checked over the whole range as the call
+ * starts; false (and the verdict) if it may not. */
+static bool mem_allowed(struct sm_session *s, bool copy, uint64_t dst,
+                        uint64_t src, uint64_t n)
 {
-	static _Thread_local uint8_t buf[1 << 20];
 	struct ueng *e = s->eng;
 
-	if (n > sizeof(buf))
+	if (n > SM_UC_COPY_MAX)
 		sm_uc_fault(s, "a memcpy/memset of %" PRIu64 " bytes at 0x%" PRIx64
 		            " (more than selfmon's stubs copy)", n, dst);
 	else if (copy && !allowed(e, src, n, UC_PROT_READ) &&
@@ -227,12 +227,63 @@ static uint64_t mem_op(struct sm_session *s, bool copy, uint64_t dst,
 		sm_uc_fault(s, "memcpy/memset to 0x%" PRIx64 " (%" PRIu64 " bytes):"
 		            " not writable memory (the page and code are "
 		            "read-only)", dst, n);
-	else if ((copy ? uc_mem_read(e->uc, src, buf, n)
-	               : (memset(buf, (int)src, n), UC_ERR_OK)) ||
-	         uc_mem_write(e->uc, dst, buf, n))
+	return !e->done;
+}
+
+/* The next piece of a copy from src + done (n - done bytes left): a copy
+ * from the perf page is a series of loads, each of which the kernel may
+ * write before, so there a piece ends at the next 8-byte boundary of the
+ * source (ascending order, at most 8 bytes: a word-at-a-time copy); the
+ * reader's own memory, which only it writes, goes in one piece up to the
+ * page or the end. */
+static uint64_t copy_piece(uint64_t src, uint64_t done, uint64_t n,
+                           bool *on_page)
+{
+	uint64_t at = src + done, left = n - done;
+
+	*on_page = at >= PAGE_ADDR && at < PAGE_ADDR + 4096;
+	if (*on_page)
+		return 8 - (at & 7) < left ? 8 - (at & 7) : left;
+	if (at < PAGE_ADDR && PAGE_ADDR - at < left)
+		return PAGE_ADDR - at;
+	return left;
+}
+
+/* One step of memcpy/memset: a memset, or a copy from the reader's own
+ * memory, is done in one; a copy that reads the perf page takes a step per
+ * piece of the page it loads (copy_piece()), each an observation point,
+ * its progress in e->copied.  True when the call is done (or faulted). */
+static bool mem_op(struct sm_session *s, bool copy, uint64_t dst,
+                   uint64_t src, uint64_t n)
+{
+	static _Thread_local uint8_t buf[SM_UC_COPY_MAX];
+	struct ueng *e = s->eng;
+	uint64_t done = e->copied, piece = n - done;
+	bool on_page = false;
+
+	if (!done && !mem_allowed(s, copy, dst, src, n))
+		return true;
+	if (copy)
+		piece = copy_piece(src, done, n, &on_page);
+	if (on_page) {
+		sm_session_observe(s, s->run.step - 1);
+		if (s->explain) {
+			uint64_t v = 0;
+			memcpy(&v, s->model.page[0].bytes + (src + done - PAGE_ADDR),
+			       piece);
+			sm_explain_load(s, (unsigned)(src + done - PAGE_ADDR),
+			                (unsigned)piece, v);
+		}
+	}
+	if (piece && ((copy ? uc_mem_read(e->uc, src + done, buf, piece)
+	                    : (memset(buf, (int)src, piece), UC_ERR_OK)) ||
+	              uc_mem_write(e->uc, dst + done, buf, piece))) {
 		sm_uc_fault(s, "bad memory range in a memcpy/memset of %" PRIu64
 		            " bytes at 0x%" PRIx64, n, dst);
-	return dst;
+		return true;
+	}
+	e->copied = done + piece < n ? done + piece : 0;
+	return e->copied == 0;
 }
 
 /* Return from a stub as the arch's `ret` would.  x86-64 pops its return
@@ -286,8 +337,13 @@ static void import_stub(struct sm_session *s, uint64_t pc)
 		break;
 	case SM_STUB_MEMCPY:
 	case SM_STUB_MEMSET:
-		v = mem_op(s, (pc - SM_UC_STUB_ADDR) / 16 == SM_STUB_MEMCPY, a[0], a[1],
-		           a[2]);
+		if (!mem_op(s, (pc - SM_UC_STUB_ADDR) / 16 == SM_STUB_MEMCPY, a[0],
+		            a[1], a[2])) {
+			/* more pieces: the stub again, as the next step */
+			uc_reg_write(e->uc, e->arch->reg_pc, &pc);
+			return;
+		}
+		v = a[0];
 		break;
 	default:
 		sm_uc_fault(s, "call to 0x%" PRIx64 " (no import there) from step %"
@@ -826,6 +882,7 @@ static void u_begin(struct sm_session *s)
 	uc_reg_write(e->uc, a->reg_pc, &e->entry);
 	e->ticked = 0;
 	e->pmselr = 0;
+	e->copied = 0;
 	e->prev_pc = 0;
 	e->answered[0] = '\0';
 	e->done = false;

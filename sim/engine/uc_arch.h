@@ -26,6 +26,7 @@
 #define SM_UC_SYS_ADDR 0x70000000ull   /* x86 GDT, read-only to the reader */
 #define SM_UC_TRAMP_ADDR 0x71000000ull /* the drop to user mode, unmapped after */
 #define SM_UC_MAX_REGIONS 32
+#define SM_UC_COPY_MAX (1u << 20) /* the most a memcpy/memset stub copies */
 enum { SM_UC_DEV_COLD, SM_UC_DEV_OUT, SM_UC_DEV_ERRNO, SM_UC_NDEV };
 
 struct ueng {
@@ -36,8 +37,9 @@ struct ueng {
 	uint64_t prev_pc;       /* the instruction before this one */
 	char answered[32];      /* what selfmon answered there, or "" */
 	bool stopped, done;
-	bool in_stub;           /* an import stub runs: its page reads are not
-	                         * the reader's loads */
+	bool in_stub;           /* an import stub runs: it makes its own
+	                         * observation points (mem_op()) */
+	uint64_t copied;        /* bytes of the memcpy under way done so far */
 	/* how far up each device RAM (below) was stored to */
 	uint32_t dev_hi[SM_UC_NDEV];
 	/* the engine, fixed while it is open */
