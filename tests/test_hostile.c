@@ -13,6 +13,9 @@
  * of memory, selfmon says so and exits 2, even where Unicorn itself calls
  * exit(1).
  */
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include "cli.h"
 
 /* The verdict and detail of one cell of check --json. */
@@ -193,6 +196,33 @@ static void test_page_copies(void **state)
 	assert_int_equal(step, call_step + 9); /* the call, then 8 pieces */
 }
 
+/* Code Unicorn aborts on while translating it (ljmp through a register)
+ * ends the command with selfmon's exit 2 and one line of its own, and
+ * leaves no temporary of an output being written (--junit, opened before
+ * the readers run). */
+static void test_unicorn_abort(void **state)
+{
+	char obj[512], args[1200], dir[600];
+	(void)state;
+	assert_true(compile_reader("gcc", "-O2 -fno-builtin", "hostile_x86.c",
+	                           "hx.o", obj, sizeof(obj)));
+	snprintf(dir, sizeof(dir), "%s/abort-out", tmpdir());
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(args, sizeof(args), "check %s:ljmp_register --abi raw --scenario "
+	         "x86_pinned --bound 0 --no-traces --junit %s/j.xml", obj, dir);
+	run(args);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "selfmon: the emulator (Unicorn 2.0.1) "
+	                              "aborted translating the reader's code"));
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			fail_msg("left in %s: %s", dir, de->d_name);
+	closedir(d);
+}
+
 /* Under `ulimit -v` too small for Unicorn's translation buffer: exit 2
  * (selfmon's own error), not 1 (a reader failed), and a line saying so.
  * AddressSanitizer needs more address space than that just to start. */
@@ -298,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_far_stores),
 		cmocka_unit_test(test_stub_return),
 		cmocka_unit_test(test_page_copies),
+		cmocka_unit_test(test_unicorn_abort),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_arm64),
 		cmocka_unit_test(test_riscv64),

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +22,44 @@
 #include <unistd.h>
 
 #include "outfile.h"
+#include "session.h"
+
+/* The temporaries being written, by directory and name, so that a process
+ * that must end at once (the emulator's fatal guards, engine_unicorn.c)
+ * leaves none behind: sm_out_unlink_temps() is async-signal-safe. */
+#define MAX_LIVE 64
+static struct sm_out *volatile live[MAX_LIVE];
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void live_add(struct sm_out *o)
+{
+	pthread_mutex_lock(&live_lock);
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (!live[i]) {
+			live[i] = o;
+			break;
+		}
+	pthread_mutex_unlock(&live_lock);
+	sm_engine_on_fatal(sm_out_unlink_temps);
+}
+
+static void live_remove(struct sm_out *o)
+{
+	pthread_mutex_lock(&live_lock);
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (live[i] == o)
+			live[i] = NULL;
+	pthread_mutex_unlock(&live_lock);
+}
+
+void sm_out_unlink_temps(void)
+{
+	for (int i = 0; i < MAX_LIVE; i++) {
+		struct sm_out *o = live[i];
+		if (o && o->tmp[0])
+			unlinkat(o->dfd, o->tmp, 0);
+	}
+}
 
 #define MAX_HOPS 40 /* symlinks followed in one walk, as the kernel's */
 
@@ -295,9 +334,11 @@ static int atomic(struct sm_out *o, const struct stat *st, char *err,
 		mode = 0666 & ~mask;
 	}
 	fchmod(fd, mode);
+	live_add(o);
 	if (!(o->f = fdopen(fd, "w"))) {
 		int e = errno;
 		close(fd);
+		live_remove(o);
 		unlinkat(o->dfd, o->tmp, 0);
 		o->tmp[0] = '\0';
 		return fail(err, n, e);
@@ -307,6 +348,7 @@ static int atomic(struct sm_out *o, const struct stat *st, char *err,
 
 static void release(struct sm_out *o)
 {
+	live_remove(o);
 	if (o->tmp[0])
 		unlinkat(o->dfd, o->tmp, 0);
 	o->tmp[0] = '\0';

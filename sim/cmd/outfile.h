@@ -40,6 +40,10 @@ int sm_out_close(struct sm_out *o, char *err, size_t n);
 /* Give up: the temporary removed, the target untouched. */
 void sm_out_abort(struct sm_out *o);
 
+/* Remove every temporary being written (async-signal-safe): for a
+ * process about to _exit(). */
+void sm_out_unlink_temps(void);
+
 /* mkdir -p, walked as sm_out_open walks (the same link rule): 0, or -1
  * with "reason" in err. */
 int sm_mkdirs(const char *dir, char *err, size_t n);

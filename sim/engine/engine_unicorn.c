@@ -23,6 +23,7 @@
  */
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -745,18 +746,62 @@ static int to_user(struct ueng *e)
  * reader failed".  While this thread is inside Unicorn, exit means out of
  * memory: say so and leave with selfmon's own status, 2. */
 static _Thread_local bool in_unicorn;
+static void (*volatile on_fatal)(void);
+
+void sm_engine_on_fatal(void (*fn)(void))
+{
+	on_fatal = fn;
+}
+
+/* The end of a process the emulator cannot go on in: exit 2. */
+static void fatal_exit(void)
+{
+	void (*fn)(void) = on_fatal;
+
+	if (fn)
+		fn();
+	_exit(2);
+}
 
 static void unicorn_exit_guard(void)
 {
 	if (!in_unicorn)
 		return;
 	fputs("selfmon: the emulator (Unicorn) ran out of memory\n", stderr);
-	_exit(2);
+	fatal_exit();
+}
+
+/* Unicorn 2.0.1 aborts the process on some code it cannot translate (x86
+ * `ljmp`/`lcall` through a register, ff /5 and ff /3 with a register
+ * operand, which a real CPU refuses with #UD: its translator has no such
+ * check, upstream issue #1716).  Translation comes before any hook, so
+ * the reader's instruction cannot be refused first.  While this thread is
+ * inside Unicorn, SIGABRT is that: one line after Unicorn's own, exit 2
+ * (selfmon's limit), not a core dump. */
+static void unicorn_abort_guard(int sig)
+{
+	static const char msg[] = "selfmon: the emulator (Unicorn 2.0.1) "
+		"aborted translating the reader's code (an instruction it cannot "
+		"translate, such as x86 ljmp or lcall through a register): "
+		"selfmon cannot judge this reader\n";
+
+	if (in_unicorn) {
+		if (write(2, msg, sizeof(msg) - 1) < 0) {
+			/* nothing more to say */
+		}
+		fatal_exit();
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 static void guard_once(void)
 {
+	struct sigaction sa = { .sa_handler = unicorn_abort_guard };
+
 	atexit(unicorn_exit_guard);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGABRT, &sa, NULL);
 }
 
 static int open_engine(struct sm_session *s, char *err, size_t n)

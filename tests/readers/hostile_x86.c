@@ -199,3 +199,12 @@ uint64_t stub_bad_stack(const void *page)
 	                     "jmp __errno_location" ::: "memory");
 	return 0;
 }
+
+/* ljmp through a register (ff /5, mod 3): #UD on a real CPU; Unicorn
+ * 2.0.1 aborts translating it (its issue #1716). */
+uint64_t ljmp_register(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__(".byte 0xff, 0xeb");
+	return 0;
+}
