@@ -53,13 +53,14 @@ fuzz() {
 	CC=clang cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DSELFMON_FUZZ=ON -DSELFMON_CROSS=OFF >/dev/null
 	cmake --build "$dir" -j "$(nproc)" --target fuzz -- --no-print-directory
-	for t in scenario schedule hwtrace elf json; do
+	for t in scenario schedule hwtrace elf json engine; do
 		case $t in
 		scenario) seeds=$dir/fuzz/seeds/scenario ;;
 		schedule) seeds=fuzz/seeds/schedule ;;
 		hwtrace) seeds=traces/hw ;;
 		elf) seeds=$dir/fuzz/seeds/elf ;;
 		json) seeds=fuzz/seeds/json ;;
+		engine) seeds=$dir/fuzz/seeds/engine ;;
 		esac
 		log=$dir/fuzz/fuzz_$t.log
 		if ! "$dir/fuzz/fuzz_$t" fuzz/regress/$t/* >"$log" 2>&1; then
