@@ -69,8 +69,9 @@ static void load_scenarios(void)
 /* Unicorn 2.0.1 aborts the process ("tcg fatal error", tcg.c:3073) when
  * it translates x86 FF /3 or FF /5 with a register operand (lcall/ljmp
  * through a register: #UD on a CPU), unicorn-engine/unicorn#1716; found
- * by this target, reproducer fuzz/known/engine/x86_ljmp_reg.  Skipped,
- * coarsely (the byte pair anywhere), until the engine contains it, so
+ * by this target, reproducer fuzz/known/engine/x86_ljmp_reg.  selfmon
+ * contains it as a process (engine_unicorn.c: one line, exit 2), but it
+ * still ends this one: skipped, coarsely (the byte pair anywhere), so
  * that fuzzing goes on past it. */
 static bool unicorn_aborts(enum sm_arch arch, const uint8_t *code, size_t n)
 {
