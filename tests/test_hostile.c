@@ -182,6 +182,12 @@ static void test_riscv64(void **state)
 	expect(obj, "csrrs_cycle", scn, b0, "FAULT", "csr write");
 	expect(obj, "mstatus", scn, b0, "FAULT", "illegal instruction");
 	expect(obj, "wait_for_interrupt", scn, b0, "FAULT", "wfi in U-mode");
+	/* reported at the csrr itself (csrr a0, satp), not the next one */
+	expect(obj, "satp", scn, b0, "FAULT", "(instruction 18002573)");
+	/* so an OP-V instruction is classified by its own bytes */
+	expect(obj, "vector", scn, b0, "UNSUPPORTED",
+	       "cannot run 'vector instruction 02208057'");
+	assert_int_equal(r.status, 4);
 }
 
 /* A reader that needs more than selfmon's 16 KiB of stack (recursion,
