@@ -167,6 +167,23 @@ static void test_arm64(void **state)
 	expect(obj, "cntpct", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
 	expect(obj, "wait_for_interrupt", scn, b0, "WRONG_VALUE",
 	       "count = 2147483647");
+	/* Linux runs these at EL0; Unicorn's CPU lacks them */
+	static const char *const lacks[][2] = {
+		{ "lse_ldaddal", "'LSE atomic f8e0" },
+		{ "lse_casal", "'LSE atomic c8e0" },
+		{ "pac", "'pointer authentication dac1" }, { "dc_zva", "'dc zva" },
+		{ "dc_civac", "'dc civac" }, { "id_isar0", "'mrs" },
+	};
+	for (size_t i = 0; i < sizeof(lacks) / sizeof(lacks[0]); i++) {
+		expect(obj, lacks[i][0], scn, b0, "UNSUPPORTED", lacks[i][1]);
+		assert_int_equal(r.status, 4);
+	}
+	/* a real CPU refuses these at EL0 too */
+	expect(obj, "sctlr", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
+	expect(obj, "dc_ivac", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
+	expect(obj, "halt", scn, b0, "FAULT", "('hlt #0xf000')");
+	expect(obj, "breakpoint", scn, b0, "FAULT", "CPU exception");
+	expect(obj, "undefined", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
 }
 
 static void test_riscv64(void **state)
