@@ -64,6 +64,14 @@ static void test_x86(void **state)
 	assert_int_equal(r.status, 1);
 	expect(obj, "avx", scn, b0, "UNSUPPORTED", "cannot run 'vpxor ymm0");
 	assert_int_equal(r.status, 4);
+	/* a real CPU faults at CPL3 too: the reader's FAULT, not UNSUPPORTED */
+	expect(obj, "vmcall", scn, b0, "FAULT", "('vmcall");
+	expect(obj, "sysret", scn, b0, "FAULT", "('sysret");
+	expect(obj, "monitor", scn, b0, "FAULT", "('monitor");
+	expect(obj, "icebp", scn, b0, "FAULT", "('int1");
+	/* rdpid answers the task's CPU (0, not the 99 it started as) */
+	expect(obj, "rdpid", scn, b0, "WRONG_VALUE", "count = 0 ");
+	expect(obj, "rdpid_r9", scn, b0, "WRONG_VALUE", "count = 0 ");
 }
 
 /* .bss state from one run must not reach the next: every schedule of a

@@ -68,6 +68,27 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 			            PRIx64, rcx, pc);
 			return true;
 		}
+	} else if (b[1] == 0xc7 && (b[2] & 0xf8) == 0xf8 && pre &&
+	           memchr(b - pre, 0xf3, pre)) {
+		/* rdpid (F3 0F C7 /7; without F3 it is rdseed): runs at CPL3 on
+		 * Linux, and gives IA32_TSC_AUX, which Linux sets to the CPU */
+		static const int r64[16] = {
+			UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_RDX, UC_X86_REG_RBX,
+			UC_X86_REG_RSP, UC_X86_REG_RBP, UC_X86_REG_RSI, UC_X86_REG_RDI,
+			UC_X86_REG_R8, UC_X86_REG_R9, UC_X86_REG_R10, UC_X86_REG_R11,
+			UC_X86_REG_R12, UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15,
+		};
+		const uint8_t *p = b - pre;
+		unsigned rex = 0;
+		for (unsigned k = 0; k < pre; k++)
+			if ((p[k] & 0xf0) == 0x40)
+				rex = p[k];
+		v = s->model.task_cpu;
+		uc_reg_write(e->uc, r64[(b[2] & 7) | (rex & 1) << 3], &v);
+		uint64_t next = pc + pre + 3;
+		uc_reg_write(e->uc, UC_X86_REG_RIP, &next);
+		sm_uc_trapped(s, s->run.step, "rdpid", 0, v);
+		return true;
 	} else {
 		return false;
 	}
@@ -140,8 +161,21 @@ static int x86_prepare_user(uc_engine *uc)
 static bool x86_unsupported(const uint8_t *b, uint64_t pc, char *name,
                             size_t n)
 {
-	return sm_uc_disasm(SM_X86_64, b, 16, pc, name, n) &&
-	       strncmp(name, "ud", 2) != 0;
+	/* what faults at CPL3 on a real CPU under Linux: vmcall and the other
+	 * VMX/SVM instructions (#UD outside a guest), sysret/sysexit (#GP at
+	 * CPL3), monitor/mwait (#UD: Linux leaves them off at CPL3), int1
+	 * (icebp: #DB, SIGTRAP) */
+	static const char *const faults[] = {
+		"vm", "sysret", "sysexit", "monitor", "mwait", "int1", "icebp",
+		"invlpga", "clgi", "stgi", "skinit", "ud",
+	};
+
+	if (!sm_uc_disasm(SM_X86_64, b, 16, pc, name, n))
+		return false;
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		if (!strncmp(name, faults[i], strlen(faults[i])))
+			return false;
+	return true;
 }
 
 const struct sm_uc_arch sm_uc_x86_64 = {

@@ -188,3 +188,33 @@ SLOTS_READER(top_stale, 3, 1)
 	}
 FAR_READER(out_far, 0x40000800)
 FAR_READER(errno_far, 0x60001800)
+
+/* Fault at CPL3 on a real CPU under Linux: the reader's FAULT. */
+#define FAULTS(name, bytes)                                                \
+	uint64_t name(const void *page)                                        \
+	{                                                                      \
+		(void)page;                                                        \
+		__asm__ __volatile__(".byte " bytes);                              \
+		return 0;                                                          \
+	}
+FAULTS(vmcall, "0x0f, 0x01, 0xc1")
+FAULTS(sysret, "0x48, 0x0f, 0x07")
+FAULTS(monitor, "0x0f, 0x01, 0xc8")
+FAULTS(icebp, "0xf1")
+
+/* rdpid: IA32_TSC_AUX, the CPU the task runs on (Linux sets it). */
+uint64_t rdpid(const void *page)
+{
+	uint64_t v = 99;
+	(void)page;
+	__asm__ __volatile__(".byte 0xf3, 0x0f, 0xc7, 0xf8" : "+a"(v));
+	return v;
+}
+
+uint64_t rdpid_r9(const void *page)
+{
+	register uint64_t v __asm__("r9") = 99;
+	(void)page;
+	__asm__ __volatile__(".byte 0xf3, 0x41, 0x0f, 0xc7, 0xf9" : "+r"(v));
+	return v;
+}
