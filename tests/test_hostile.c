@@ -72,6 +72,8 @@ static void test_x86(void **state)
 	/* rdpid answers the task's CPU (0, not the 99 it started as) */
 	expect(obj, "rdpid", scn, b0, "WRONG_VALUE", "count = 0 ");
 	expect(obj, "rdpid_r9", scn, b0, "WRONG_VALUE", "count = 0 ");
+	expect(obj, "code_selector", scn, b0, "WRONG_VALUE", "count = 51 ");
+	expect(obj, "reload_ss", scn, b0, "WRONG_VALUE", "count = 43 ");
 }
 
 /* .bss state from one run must not reach the next: every schedule of a

@@ -136,16 +136,20 @@ static int x86_hooks(struct sm_session *s, uc_engine *uc)
 	       uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)x86_intr, s, 1, 0);
 }
 
-/* CPL3 through iretq: a GDT with flat 64-bit user code (0x2b) and data
- * (0x33) at SM_UC_SYS_ADDR, and the frame the iretq pops just after it. */
+/* CPL3 through iretq: a GDT with flat 64-bit user code and data at
+ * SM_UC_SYS_ADDR, and the frame the iretq pops just after it.  Linux's
+ * selectors (arch/x86/include/asm/segment.h): __USER_DS 0x2b (entry 5),
+ * __USER_CS 0x33 (entry 6).  The descriptors are marked accessed, as the
+ * CPU would on the first load: the GDT is read-only, and a reader's `mov
+ * %ax,%ss` of its own selector must not fault on that write. */
 static int x86_prepare_user(uc_engine *uc)
 {
 	uint64_t gdt[7] = {
-		[5] = 0x00affa000000ffffull, /* code: L, DPL 3, present */
-		[6] = 0x00cff2000000ffffull, /* data: writable, DPL 3 */
+		[5] = 0x00cff3000000ffffull, /* data: writable, DPL 3, accessed */
+		[6] = 0x00affb000000ffffull, /* code: L, DPL 3, accessed */
 	};
-	uint64_t frame[5] = { SM_UC_RET_ADDR, 0x2b, 0x2, SM_UC_STACK_ADDR + 0x1000,
-	                      0x33 };
+	uint64_t frame[5] = { SM_UC_RET_ADDR, 0x33, 0x2, SM_UC_STACK_ADDR + 0x1000,
+	                      0x2b };
 	uint64_t sp = SM_UC_SYS_ADDR + 0x800;
 	uc_x86_mmr gdtr = { 0, SM_UC_SYS_ADDR, sizeof(gdt) - 1, 0 };
 

@@ -218,3 +218,21 @@ uint64_t rdpid_r9(const void *page)
 	__asm__ __volatile__(".byte 0xf3, 0x41, 0x0f, 0xc7, 0xf9" : "+r"(v));
 	return v;
 }
+
+/* Linux's selectors: %cs 0x33, %ss 0x2b; reloading %ss with its own
+ * selector runs (the reader's value is 0x2b). */
+uint64_t code_selector(const void *page)
+{
+	uint64_t v = 0;
+	(void)page;
+	__asm__ __volatile__("mov %%cs, %%eax" : "+a"(v));
+	return v;
+}
+
+uint64_t reload_ss(const void *page)
+{
+	uint64_t v = 0;
+	(void)page;
+	__asm__ __volatile__("mov %%ss, %%eax\n mov %%eax, %%ss" : "+a"(v));
+	return v;
+}
