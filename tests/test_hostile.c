@@ -74,6 +74,8 @@ static void test_x86(void **state)
 	expect(obj, "rdpid_r9", scn, b0, "WRONG_VALUE", "count = 0 ");
 	expect(obj, "code_selector", scn, b0, "WRONG_VALUE", "count = 51 ");
 	expect(obj, "reload_ss", scn, b0, "WRONG_VALUE", "count = 43 ");
+	expect(obj, "read_gdt", scn, b0, "FAULT",
+	       "read of unmapped address 0x70000028");
 }
 
 /* .bss state from one run must not reach the next: every schedule of a
