@@ -64,6 +64,7 @@ static void test_x86(void **state)
 	assert_int_equal(r.status, 1);
 	expect(obj, "avx", scn, b0, "UNSUPPORTED", "cannot run 'vpxor ymm0");
 	assert_int_equal(r.status, 4);
+	expect(obj, "avx_vmov", scn, b0, "UNSUPPORTED", "cannot run 'vmovdqa");
 	/* a real CPU faults at CPL3 too: the reader's FAULT, not UNSUPPORTED */
 	expect(obj, "vmcall", scn, b0, "FAULT", "('vmcall");
 	expect(obj, "sysret", scn, b0, "FAULT", "('sysret");

@@ -170,14 +170,18 @@ static bool x86_unsupported(const uint8_t *b, uint64_t pc, char *name,
 	 * CPL3), monitor/mwait (#UD: Linux leaves them off at CPL3), int1
 	 * (icebp: #DB, SIGTRAP) */
 	static const char *const faults[] = {
-		"vm", "sysret", "sysexit", "monitor", "mwait", "int1", "icebp",
-		"invlpga", "clgi", "stgi", "skinit", "ud",
+		"vmcall", "vmlaunch", "vmresume", "vmxoff", "vmxon", "vmread",
+		"vmwrite", "vmptrld", "vmptrst", "vmclear", "vmfunc", "vmrun",
+		"vmload", "vmsave", "vmmcall", "invept", "invvpid", "invlpga",
+		"clgi", "stgi", "skinit", "sysret", "sysretq", "sysexit",
+		"monitor", "mwait", "int1", "icebp", "ud0", "ud1", "ud2",
 	};
 
 	if (!sm_uc_disasm(SM_X86_64, b, 16, pc, name, n))
 		return false;
+	size_t len = strcspn(name, " "); /* the mnemonic: vmovdqa is AVX */
 	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
-		if (!strncmp(name, faults[i], strlen(faults[i])))
+		if (strlen(faults[i]) == len && !strncmp(name, faults[i], len))
 			return false;
 	return true;
 }

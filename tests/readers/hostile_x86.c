@@ -114,6 +114,13 @@ uint64_t bss_counter(const void *page)
 	return count;
 }
 
+uint64_t avx_vmov(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("vmovdqa %%ymm0, %%ymm1" ::: "xmm1");
+	return 0;
+}
+
 uint64_t avx(const void *page)
 {
 	(void)page;
