@@ -67,6 +67,19 @@ static void test_x86(void **state)
 	assert_int_equal(r.status, 1);
 	expect(obj, "avx", scn, b0, "UNSUPPORTED", "cannot run 'vpxor ymm0");
 	assert_int_equal(r.status, 4);
+	expect(obj, "avx_vmov", scn, b0, "UNSUPPORTED", "cannot run 'vmovdqa");
+	/* a real CPU faults at CPL3 too: the reader's FAULT, not UNSUPPORTED */
+	expect(obj, "vmcall", scn, b0, "FAULT", "('vmcall");
+	expect(obj, "sysret", scn, b0, "FAULT", "('sysret");
+	expect(obj, "monitor", scn, b0, "FAULT", "('monitor");
+	expect(obj, "icebp", scn, b0, "FAULT", "('int1");
+	/* rdpid answers the task's CPU (0, not the 99 it started as) */
+	expect(obj, "rdpid", scn, b0, "WRONG_VALUE", "count = 0 ");
+	expect(obj, "rdpid_r9", scn, b0, "WRONG_VALUE", "count = 0 ");
+	expect(obj, "code_selector", scn, b0, "WRONG_VALUE", "count = 51 ");
+	expect(obj, "reload_ss", scn, b0, "WRONG_VALUE", "count = 43 ");
+	expect(obj, "read_gdt", scn, b0, "FAULT",
+	       "read of unmapped address 0x70000028");
 }
 
 /* .bss state from one run must not reach the next: every schedule of a
@@ -263,6 +276,23 @@ static void test_arm64(void **state)
 	expect(obj, "cntpct", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
 	expect(obj, "wait_for_interrupt", scn, b0, "WRONG_VALUE",
 	       "count = 2147483647");
+	/* Linux runs these at EL0; Unicorn's CPU lacks them */
+	static const char *const lacks[][2] = {
+		{ "lse_ldaddal", "'LSE atomic f8e0" },
+		{ "lse_casal", "'LSE atomic c8e0" },
+		{ "pac", "'pointer authentication dac1" }, { "dc_zva", "'dc zva" },
+		{ "dc_civac", "'dc civac" }, { "id_isar0", "'mrs" },
+	};
+	for (size_t i = 0; i < sizeof(lacks) / sizeof(lacks[0]); i++) {
+		expect(obj, lacks[i][0], scn, b0, "UNSUPPORTED", lacks[i][1]);
+		assert_int_equal(r.status, 4);
+	}
+	/* a real CPU refuses these at EL0 too */
+	expect(obj, "sctlr", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
+	expect(obj, "dc_ivac", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
+	expect(obj, "halt", scn, b0, "FAULT", "('hlt #0xf000')");
+	expect(obj, "breakpoint", scn, b0, "FAULT", "CPU exception");
+	expect(obj, "undefined", scn, b0, "FAULT", "UNDEFINED instruction at EL0");
 }
 
 static void test_riscv64(void **state)
@@ -278,6 +308,12 @@ static void test_riscv64(void **state)
 	expect(obj, "csrrs_cycle", scn, b0, "FAULT", "csr write");
 	expect(obj, "mstatus", scn, b0, "FAULT", "illegal instruction");
 	expect(obj, "wait_for_interrupt", scn, b0, "FAULT", "wfi in U-mode");
+	/* reported at the csrr itself (csrr a0, satp), not the next one */
+	expect(obj, "satp", scn, b0, "FAULT", "(instruction 18002573)");
+	/* so an OP-V instruction is classified by its own bytes */
+	expect(obj, "vector", scn, b0, "UNSUPPORTED",
+	       "cannot run 'vector instruction 02208057'");
+	assert_int_equal(r.status, 4);
 }
 
 /* A reader that needs more than selfmon's 16 KiB of stack (recursion,

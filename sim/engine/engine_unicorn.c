@@ -142,7 +142,17 @@ void sm_uc_refused(struct sm_session *s, uint64_t pc, const char *what)
 		uc_emu_stop(e->uc);
 		return;
 	}
-	sm_uc_fault(s, "%s at 0x%" PRIx64, what, pc);
+	/* name the instruction, so that its address is seen to be its own */
+	if (sm_uc_disasm(s->scn->cfg.arch, b, sizeof(b), pc, name, sizeof(name)))
+		sm_uc_fault(s, "%s at 0x%" PRIx64 " ('%s')", what, pc, name);
+	else if (s->scn->cfg.arch == SM_RISCV64 && (b[0] & 3) != 3)
+		sm_uc_fault(s, "%s at 0x%" PRIx64 " (instruction %02x%02x)", what,
+		            pc, b[1], b[0]);
+	else if (s->scn->cfg.arch == SM_RISCV64)
+		sm_uc_fault(s, "%s at 0x%" PRIx64 " (instruction %02x%02x%02x%02x)",
+		            what, pc, b[3], b[2], b[1], b[0]);
+	else
+		sm_uc_fault(s, "%s at 0x%" PRIx64, what, pc);
 }
 
 void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,

@@ -23,7 +23,10 @@
 #define SM_UC_RET_ADDR 0x50000000ull   /* return address: read-execute, never run */
 #define SM_UC_STUB_ADDR 0x60000000ull  /* imports of user readers (elf_load.h) */
 #define SM_UC_ERRNO_ADDR 0x60001000ull /* the stubs' errno, read-write */
-#define SM_UC_SYS_ADDR 0x70000000ull   /* x86 GDT, read-only to the reader */
+/* x86 GDT and iretq frame: just past the canonical user half, where a
+ * Linux process has nothing (an access there is #GP, SIGSEGV); a reader's
+ * load from 0x70000000, where the GDT used to be, faults as on Linux */
+#define SM_UC_SYS_ADDR 0x0000800000000000ull
 #define SM_UC_TRAMP_ADDR 0x71000000ull /* the drop to user mode, unmapped after */
 #define SM_UC_MAX_REGIONS 32
 #define SM_UC_COPY_MAX (1u << 20) /* the most a memcpy/memset stub copies */

@@ -217,17 +217,60 @@ static int arm64_prepare_user(uc_engine *uc)
 	return uc_reg_write(uc, UC_ARM64_REG_ELR_EL1, &elr) ? -1 : 0;
 }
 
-/* UNDEFINED for an instruction capstone knows, other than a system
- * register access (those are the reader's: EL0 may not) or udf, is
- * Unicorn's gap. */
+/* A system instruction (0xd5000000 space) that Unicorn refused but Linux
+ * runs at EL0: MRS of an ID register (op0 3, op1 0, CRn 0, CRm 0 op2
+ * 0/5/6 or CRm 2..7: trapped and emulated with the sanitised value,
+ * arch/arm64/kernel/cpufeature.c emulate_mrs), MRS CTR_EL0 (SCTLR_EL1.UCT,
+ * or emulated), and the cache maintenance Linux opens to EL0 (SCTLR_EL1.UCI
+ * and DZE: DC ZVA, CVAC, CVAU, CVAP, CVADP, CIVAC, IC IVAU, all op1 3).
+ * Every other system instruction EL0 may not run is the reader's. */
+static bool linux_el0_sys(uint32_t insn)
+{
+	unsigned l = (insn >> 21) & 1, op0 = (insn >> 19) & 3,
+	         op1 = (insn >> 16) & 7, crn = (insn >> 12) & 15,
+	         crm = (insn >> 8) & 15, op2 = (insn >> 5) & 7;
+
+	if (l && op0 == 3 && op1 == 0 && crn == 0)
+		return (crm == 0 && (op2 == 0 || op2 == 5 || op2 == 6)) ||
+		       (crm >= 2 && crm <= 7);
+	if (l && op0 == 3 && op1 == 3 && crn == 0 && crm == 0 && op2 == 1)
+		return true; /* CTR_EL0 */
+	if (!l && op0 == 1 && op1 == 3 && crn == 7 && op2 == 1)
+		return crm == 4 || crm == 10 || crm == 11 || crm == 12 ||
+		       crm == 13 || crm == 14 || crm == 5;
+	return false;
+}
+
+/* UNDEFINED for an instruction capstone knows is Unicorn's gap (LSE
+ * atomics, pointer authentication: Unicorn's Cortex-A72 lacks them), but
+ * for what a real CPU refuses at EL0 too, the reader's fault (SIGILL or
+ * SIGTRAP on Linux): udf; the exception-generating instructions (hlt at
+ * EL0 with no external debugger is UNDEFINED, brk, hvc, smc, dcps);
+ * eret and drps (UNDEFINED at EL0); and system instructions but those
+ * linux_el0_sys() names. */
 static bool arm64_unsupported(const uint8_t *b, uint64_t pc, char *name,
                               size_t n)
 {
 	uint32_t insn;
 
 	memcpy(&insn, b, 4);
-	return (insn & 0xffc00000) != 0xd5000000 && (insn >> 16) != 0 &&
-	       sm_uc_disasm(SM_ARM64, b, 4, pc, name, n);
+	if ((insn >> 16) == 0 || (insn & 0xff000000) == 0xd4000000 ||
+	    (insn & 0xffdff000) == 0xd69f0000)
+		return false;
+	if ((insn & 0xffc00000) == 0xd5000000 && !linux_el0_sys(insn))
+		return false;
+	if (sm_uc_disasm(SM_ARM64, b, 4, pc, name, n))
+		return true;
+	/* Debian's capstone 4 knows neither (ARMv8.1 LSE, ARMv8.3 PAuth) */
+	if ((insn & 0x3f200c00) == 0x38200000 ||
+	    (insn & 0x3fa07c00) == 0x08a07c00 ||
+	    (insn & 0xbfa07c00) == 0x08207c00)
+		return snprintf(name, n, "LSE atomic %08x (ldadd, cas, swp...)",
+		                insn), true;
+	if ((insn & 0xffff0000) == 0xdac10000)
+		return snprintf(name, n, "pointer authentication %08x (pacia, "
+		                "autia...)", insn), true;
+	return false;
 }
 
 const struct sm_uc_arch sm_uc_arm64 = {

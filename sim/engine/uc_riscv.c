@@ -68,12 +68,16 @@ static void rv_intr(uc_engine *uc, uint32_t intno, void *user)
 	uint64_t nr, fd, buf, len, pc;
 
 	uc_reg_read(uc, UC_RISCV_REG_PC, &pc);
-	if (intno == 2) { /* illegal instruction */
-		sm_uc_refused(user, pc, "illegal instruction (SIGILL)");
-		return;
-	}
 	if (intno != 8 && intno != 11) {
-		sm_uc_fault(user, "CPU exception %u at 0x%" PRIx64, intno, pc);
+		/* Unicorn 2.0.1 reports a faulting instruction at the NEXT
+		 * instruction's address (mepc is not yet written): the one that
+		 * raised it is the last one the code hook saw */
+		struct ueng *e = ((struct sm_session *)user)->eng;
+		uint64_t at = e->prev_pc ? e->prev_pc : pc;
+		if (intno == 2) /* illegal instruction */
+			sm_uc_refused(user, at, "illegal instruction (SIGILL)");
+		else
+			sm_uc_fault(user, "CPU exception %u at 0x%" PRIx64, intno, at);
 		return;
 	}
 	uc_reg_read(uc, UC_RISCV_REG_A7, &nr);

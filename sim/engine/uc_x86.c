@@ -68,6 +68,27 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 			            PRIx64, rcx, pc);
 			return true;
 		}
+	} else if (b[1] == 0xc7 && (b[2] & 0xf8) == 0xf8 && pre &&
+	           memchr(b - pre, 0xf3, pre)) {
+		/* rdpid (F3 0F C7 /7; without F3 it is rdseed): runs at CPL3 on
+		 * Linux, and gives IA32_TSC_AUX, which Linux sets to the CPU */
+		static const int r64[16] = {
+			UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_RDX, UC_X86_REG_RBX,
+			UC_X86_REG_RSP, UC_X86_REG_RBP, UC_X86_REG_RSI, UC_X86_REG_RDI,
+			UC_X86_REG_R8, UC_X86_REG_R9, UC_X86_REG_R10, UC_X86_REG_R11,
+			UC_X86_REG_R12, UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15,
+		};
+		const uint8_t *p = b - pre;
+		unsigned rex = 0;
+		for (unsigned k = 0; k < pre; k++)
+			if ((p[k] & 0xf0) == 0x40)
+				rex = p[k];
+		v = s->model.task_cpu;
+		uc_reg_write(e->uc, r64[(b[2] & 7) | (rex & 1) << 3], &v);
+		uint64_t next = pc + pre + 3;
+		uc_reg_write(e->uc, UC_X86_REG_RIP, &next);
+		sm_uc_trapped(s, s->run.step, "rdpid", 0, v);
+		return true;
 	} else {
 		return false;
 	}
@@ -115,16 +136,20 @@ static int x86_hooks(struct sm_session *s, uc_engine *uc)
 	       uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)x86_intr, s, 1, 0);
 }
 
-/* CPL3 through iretq: a GDT with flat 64-bit user code (0x2b) and data
- * (0x33) at SM_UC_SYS_ADDR, and the frame the iretq pops just after it. */
+/* CPL3 through iretq: a GDT with flat 64-bit user code and data at
+ * SM_UC_SYS_ADDR, and the frame the iretq pops just after it.  Linux's
+ * selectors (arch/x86/include/asm/segment.h): __USER_DS 0x2b (entry 5),
+ * __USER_CS 0x33 (entry 6).  The descriptors are marked accessed, as the
+ * CPU would on the first load: the GDT is read-only, and a reader's `mov
+ * %ax,%ss` of its own selector must not fault on that write. */
 static int x86_prepare_user(uc_engine *uc)
 {
 	uint64_t gdt[7] = {
-		[5] = 0x00affa000000ffffull, /* code: L, DPL 3, present */
-		[6] = 0x00cff2000000ffffull, /* data: writable, DPL 3 */
+		[5] = 0x00cff3000000ffffull, /* data: writable, DPL 3, accessed */
+		[6] = 0x00affb000000ffffull, /* code: L, DPL 3, accessed */
 	};
-	uint64_t frame[5] = { SM_UC_RET_ADDR, 0x2b, 0x2, SM_UC_STACK_ADDR + 0x1000,
-	                      0x33 };
+	uint64_t frame[5] = { SM_UC_RET_ADDR, 0x33, 0x2, SM_UC_STACK_ADDR + 0x1000,
+	                      0x2b };
 	uint64_t sp = SM_UC_SYS_ADDR + 0x800;
 	uc_x86_mmr gdtr = { 0, SM_UC_SYS_ADDR, sizeof(gdt) - 1, 0 };
 
@@ -140,8 +165,25 @@ static int x86_prepare_user(uc_engine *uc)
 static bool x86_unsupported(const uint8_t *b, uint64_t pc, char *name,
                             size_t n)
 {
-	return sm_uc_disasm(SM_X86_64, b, 16, pc, name, n) &&
-	       strncmp(name, "ud", 2) != 0;
+	/* what faults at CPL3 on a real CPU under Linux: vmcall and the other
+	 * VMX/SVM instructions (#UD outside a guest), sysret/sysexit (#GP at
+	 * CPL3), monitor/mwait (#UD: Linux leaves them off at CPL3), int1
+	 * (icebp: #DB, SIGTRAP) */
+	static const char *const faults[] = {
+		"vmcall", "vmlaunch", "vmresume", "vmxoff", "vmxon", "vmread",
+		"vmwrite", "vmptrld", "vmptrst", "vmclear", "vmfunc", "vmrun",
+		"vmload", "vmsave", "vmmcall", "invept", "invvpid", "invlpga",
+		"clgi", "stgi", "skinit", "sysret", "sysretq", "sysexit",
+		"monitor", "mwait", "int1", "icebp", "ud0", "ud1", "ud2",
+	};
+
+	if (!sm_uc_disasm(SM_X86_64, b, 16, pc, name, n))
+		return false;
+	size_t len = strcspn(name, " "); /* the mnemonic: vmovdqa is AVX */
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		if (strlen(faults[i]) == len && !strncmp(name, faults[i], len))
+			return false;
+	return true;
 }
 
 const struct sm_uc_arch sm_uc_x86_64 = {

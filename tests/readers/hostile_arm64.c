@@ -5,6 +5,8 @@
  */
 #include <stdint.h>
 
+static uint64_t line[8] __attribute__((aligned(64)));
+
 typedef uint64_t (*fn)(void);
 
 uint64_t jmp_ret_page(const void *page)
@@ -42,4 +44,90 @@ uint64_t wait_for_interrupt(const void *page)
 {
 	__asm__ __volatile__("wfi");
 	return *(const volatile uint64_t *)((const char *)page + 16);
+}
+
+/* Run at EL0 on Linux, lacking in Unicorn's CPU: UNSUPPORTED. */
+uint64_t lse_ldaddal(const void *page)
+{
+	uint64_t one = 1, old;
+	(void)page;
+	__asm__ __volatile__(".arch_extension lse\n ldaddal %1, %0, [%2]"
+	                     : "=r"(old) : "r"(one), "r"(line) : "memory");
+	return old;
+}
+
+uint64_t lse_casal(const void *page)
+{
+	uint64_t v = 0;
+	(void)page;
+	__asm__ __volatile__(".arch_extension lse\n casal %0, %1, [%2]"
+	                     : "+r"(v) : "r"(v), "r"(line) : "memory");
+	return v;
+}
+
+uint64_t pac(const void *page)
+{
+	uint64_t v = (uint64_t)page;
+	__asm__ __volatile__(".arch armv8.3-a\n pacia %0, sp" : "+r"(v));
+	return v;
+}
+
+uint64_t dc_zva(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("dc zva, %0" :: "r"(line) : "memory");
+	return 0;
+}
+
+uint64_t dc_civac(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("dc civac, %0" :: "r"(line) : "memory");
+	return 0;
+}
+
+/* emulated by the kernel (emulate_mrs) */
+uint64_t id_isar0(const void *page)
+{
+	uint64_t v;
+	(void)page;
+	__asm__ __volatile__("mrs %0, id_aa64isar0_el1" : "=r"(v));
+	return v;
+}
+
+/* Refused at EL0 on a real CPU too: the reader's FAULT. */
+uint64_t sctlr(const void *page)
+{
+	uint64_t v;
+	(void)page;
+	__asm__ __volatile__("mrs %0, sctlr_el1" : "=r"(v));
+	return v;
+}
+
+uint64_t dc_ivac(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("dc ivac, %0" :: "r"(line) : "memory");
+	return 0;
+}
+
+uint64_t halt(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("hlt #0xf000");
+	return 0;
+}
+
+uint64_t breakpoint(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("brk #0");
+	return 0;
+}
+
+uint64_t undefined(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("udf #0");
+	return 0;
 }

@@ -39,3 +39,20 @@ uint64_t wait_for_interrupt(const void *page)
 	__asm__ __volatile__("wfi");
 	return 0;
 }
+
+/* csrr of a supervisor CSR: SIGILL at the csrr itself. */
+uint64_t satp(const void *page)
+{
+	uint64_t v;
+	(void)page;
+	__asm__ __volatile__("csrr %0, satp" : "=r"(v));
+	return v;
+}
+
+/* vadd.vv v0, v2, v0 (OP-V): a CPU with the V extension runs it. */
+uint64_t vector(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__(".word 0x02208057");
+	return 0;
+}

@@ -114,6 +114,13 @@ uint64_t bss_counter(const void *page)
 	return count;
 }
 
+uint64_t avx_vmov(const void *page)
+{
+	(void)page;
+	__asm__ __volatile__("vmovdqa %%ymm0, %%ymm1" ::: "xmm1");
+	return 0;
+}
+
 uint64_t avx(const void *page)
 {
 	(void)page;
@@ -207,4 +214,60 @@ uint64_t ljmp_register(const void *page)
 	(void)page;
 	__asm__ __volatile__(".byte 0xff, 0xeb");
 	return 0;
+}
+
+/* Fault at CPL3 on a real CPU under Linux: the reader's FAULT. */
+#define FAULTS(name, bytes)                                                \
+	uint64_t name(const void *page)                                        \
+	{                                                                      \
+		(void)page;                                                        \
+		__asm__ __volatile__(".byte " bytes);                              \
+		return 0;                                                          \
+	}
+FAULTS(vmcall, "0x0f, 0x01, 0xc1")
+FAULTS(sysret, "0x48, 0x0f, 0x07")
+FAULTS(monitor, "0x0f, 0x01, 0xc8")
+FAULTS(icebp, "0xf1")
+
+/* rdpid: IA32_TSC_AUX, the CPU the task runs on (Linux sets it). */
+uint64_t rdpid(const void *page)
+{
+	uint64_t v = 99;
+	(void)page;
+	__asm__ __volatile__(".byte 0xf3, 0x0f, 0xc7, 0xf8" : "+a"(v));
+	return v;
+}
+
+uint64_t rdpid_r9(const void *page)
+{
+	register uint64_t v __asm__("r9") = 99;
+	(void)page;
+	__asm__ __volatile__(".byte 0xf3, 0x41, 0x0f, 0xc7, 0xf9" : "+r"(v));
+	return v;
+}
+
+/* Linux's selectors: %cs 0x33, %ss 0x2b; reloading %ss with its own
+ * selector runs (the reader's value is 0x2b). */
+uint64_t code_selector(const void *page)
+{
+	uint64_t v = 0;
+	(void)page;
+	__asm__ __volatile__("mov %%cs, %%eax" : "+a"(v));
+	return v;
+}
+
+uint64_t reload_ss(const void *page)
+{
+	uint64_t v = 0;
+	(void)page;
+	__asm__ __volatile__("mov %%ss, %%eax\n mov %%eax, %%ss" : "+a"(v));
+	return v;
+}
+
+/* The GDT at a fixed user address (0x70000000, where it once was): a
+ * Linux process cannot read it. */
+uint64_t read_gdt(const void *page)
+{
+	(void)page;
+	return *(volatile uint64_t *)0x70000028;
 }
