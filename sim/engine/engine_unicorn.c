@@ -218,18 +218,15 @@ static bool stack_overflow(struct sm_session *s, uint64_t addr,
 	return true;
 }
 
-/* memcpy/memset of at most 1 MiB through the emulator's memory, with the
- * reader's own access rights: checked over the whole range as the call
- * starts; false (and the verdict) if it may not. */
+/* memcpy/memset through the emulator's memory, with the reader's own
+ * access rights: checked over the whole range as the call starts; false
+ * (and the verdict) if it may not. */
 static bool mem_allowed(struct sm_session *s, bool copy, uint64_t dst,
                         uint64_t src, uint64_t n)
 {
 	struct ueng *e = s->eng;
 
-	if (n > SM_UC_COPY_MAX)
-		sm_uc_fault(s, "a memcpy/memset of %" PRIu64 " bytes at 0x%" PRIx64
-		            " (more than selfmon's stubs copy)", n, dst);
-	else if (copy && !allowed(e, src, n, UC_PROT_READ) &&
+	if (copy && !allowed(e, src, n, UC_PROT_READ) &&
 	         !stack_overflow(s, src, "by memcpy"))
 		sm_uc_fault(s, "memcpy from 0x%" PRIx64 " (%" PRIu64 " bytes): "
 		            "not readable memory", src, n);
@@ -286,12 +283,17 @@ static bool mem_op(struct sm_session *s, bool copy, uint64_t dst,
 			                (unsigned)piece, v);
 		}
 	}
-	if (piece && ((copy ? uc_mem_read(e->uc, src + done, buf, piece)
-	                    : (memset(buf, (int)src, piece), UC_ERR_OK)) ||
-	              uc_mem_write(e->uc, dst + done, buf, piece))) {
-		sm_uc_fault(s, "bad memory range in a memcpy/memset of %" PRIu64
-		            " bytes at 0x%" PRIx64, n, dst);
-		return true;
+	/* through a bounce buffer, SM_UC_COPY_MAX at a time: the range is
+	 * the reader's own mappings (mem_allowed()), so bounded by them */
+	for (uint64_t k = 0; k < piece; k += SM_UC_COPY_MAX) {
+		size_t m = piece - k < SM_UC_COPY_MAX ? piece - k : SM_UC_COPY_MAX;
+		if ((copy ? uc_mem_read(e->uc, src + done + k, buf, m)
+		          : (memset(buf, (int)src, m), UC_ERR_OK)) ||
+		    uc_mem_write(e->uc, dst + done + k, buf, m)) {
+			sm_uc_fault(s, "bad memory range in a memcpy/memset of %"
+			            PRIu64 " bytes at 0x%" PRIx64, n, dst);
+			return true;
+		}
 	}
 	e->copied = done + piece < n ? done + piece : 0;
 	return e->copied == 0;

@@ -29,7 +29,7 @@
 #define SM_UC_SYS_ADDR 0x0000800000000000ull
 #define SM_UC_TRAMP_ADDR 0x71000000ull /* the drop to user mode, unmapped after */
 #define SM_UC_MAX_REGIONS 32
-#define SM_UC_COPY_MAX (1u << 20) /* the most a memcpy/memset stub copies */
+#define SM_UC_COPY_MAX (1u << 20) /* the stubs' bounce buffer */
 enum { SM_UC_DEV_COLD, SM_UC_DEV_OUT, SM_UC_DEV_ERRNO, SM_UC_NDEV };
 
 struct ueng {

@@ -58,3 +58,14 @@ uint64_t far_below(const void *page)
 	*(volatile uint64_t *)(uintptr_t)(0x30000000u - (16u << 20)) = 1;
 	return *(const volatile uint64_t *)page;
 }
+
+/* A memset of 2 MiB of the reader's own .bss: a real one writes it all
+ * (the stubs once refused more than 1 MiB as the reader's FAULT). */
+static uint8_t big_bss[2u << 20];
+
+uint64_t big_bss_memset(const void *page)
+{
+	(void)page;
+	memset(big_bss, 1, sizeof(big_bss));
+	return big_bss[sizeof(big_bss) - 1] + big_bss[12345];
+}
