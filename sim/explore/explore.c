@@ -6,7 +6,8 @@
  * only before observing instructions (page loads and trapped instructions:
  * an action between two other instructions is seen first by the next
  * observing one, so merging those points keeps the search exhaustive);
- * with engine snapshots a shared prefix is executed once.  Also seeded
+ * with engine snapshots a shared prefix is executed once; a failure is
+ * the first of its least bound (least_bound()).  Also seeded
  * random sampling, minimisation of a failing schedule, and the schedule's
  * one-line form, and where the bundled scenarios are.  It must not know
  * how an engine executes.
@@ -27,6 +28,7 @@ struct ctx {
 	struct sm_session *s;
 	const struct sm_engine_ops *ops;
 	const struct sm_explore_opts *o;
+	unsigned bound;         /* of this exhaustive exploration */
 	struct sm_cell *cell;
 	enum sm_action_kind actions[SM_NACTIONS];
 	unsigned nactions;
@@ -119,7 +121,7 @@ static bool cut(struct ctx *c, unsigned d, enum sm_prune_kind kind,
 	sm_window_hash_add(&c->win[d], c->s->samples, c->s->run.nsamples);
 	if (d == 0) /* the root: its only subtrees are its own */
 		return false;
-	m->k = sm_prune_key(c->s, c->ops, &c->win[d], kind, c->o->bound - d);
+	m->k = sm_prune_key(c->s, c->ops, &c->win[d], kind, c->bound - d);
 	if (sm_prune_find(c->prune, m->k, &runs, &blocked)) {
 		cell->runs += runs;
 		cell->blocked += blocked;
@@ -160,7 +162,7 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 	uint64_t *pts = NULL;
 	struct mark node, *marks = NULL;
 
-	if (d == c->o->bound) {
+	if (d == c->bound) {
 		c->ops->run(s, UINT64_MAX);
 		record(c, sch);
 		return ended(c);
@@ -232,7 +234,7 @@ static bool dfs_rerun(struct ctx *c, const struct sm_schedule *sch)
 	sm_run_schedule(s, sch);
 	if (record(c, sch))
 		return true;
-	if (sch->n == c->o->bound)
+	if (sch->n == c->bound)
 		return false;
 	uint64_t from = last_step(sch);
 	unsigned np = 0;
@@ -327,11 +329,77 @@ static void minimise(struct ctx *c)
 	c->cell->verdict = s->res.verdict;
 }
 
+/* Every schedule of at most c->bound actions, depth first, into a cell
+ * cleared here: its first failure, or PASS with the counts. */
+static void exhaustive(struct ctx *c)
+{
+	struct sm_session *s = c->s;
+	struct sm_cell *cell = c->cell;
+	struct sm_schedule none = { 0 };
+
+	memset(cell, 0, sizeof(*cell));
+	memset(c->win, 0, sizeof(c->win));
+	if (c->ops->save) {
+		s->run.sched = NULL;
+		c->prune = !c->o->no_prune && c->ops->hash ? sm_prune_new() : NULL;
+		cell->pruning = c->prune != NULL; /* NULL: every schedule is run */
+		c->ops->begin(s);
+		dfs_snap(c, &none);
+		cell->prune_full = c->prune && sm_prune_full(c->prune);
+		sm_prune_free(c->prune);
+		c->prune = NULL;
+	} else {
+		dfs_rerun(c, &none);
+	}
+}
+
+/* The exploration at the bound found a failure of n = found.n actions,
+ * but depth first it may meet a longer failing schedule before a shorter
+ * one, so what it found depends on the bound.  The cell's failure is the
+ * first one found at the least bound that has one (README, "The least
+ * bound"): explore bounds 1, 2, ... in turn, each from scratch, until one
+ * fails; at most n, which must, since the schedule found is in it.  Then
+ * every bound from the least one up reports the same failure, counts and
+ * counterexample, and every bound below it PASSes.  The cell's time limit
+ * covers them all: out of time, the failure found at the bound stands,
+ * its least bound unknown. */
+static void least_bound(struct ctx *c)
+{
+	struct sm_cell *cell = c->cell, lower;
+	unsigned n = cell->found.n;
+
+	cell->least_bound = n;
+	if (n == 0)
+		return; /* the call fails with no action: every bound's first run */
+	c->cell = &lower;
+	for (unsigned k = 1; k < n || (k == n && n < c->o->bound); k++) {
+		c->bound = k;
+		exhaustive(c);
+		if (lower.timed_out || sm_verdict_selfmon(lower.verdict)) {
+			cell->least_bound = SM_LEAST_UNKNOWN;
+			break;
+		}
+		if (sm_verdict_fails(lower.verdict)) {
+			lower.least_bound = k;
+			*cell = lower;
+			break;
+		}
+		if (k == n) { /* the schedule found fails, so this cannot pass */
+			cell->verdict = SM_V_ERROR;
+			sm_result_set(&cell->res, SM_V_ERROR, "selfmon error: a "
+			              "schedule of %u actions fails, but no schedule "
+			              "of at most %u did when explored again", n, n);
+		}
+	}
+	c->cell = cell;
+	c->bound = c->o->bound;
+}
+
 void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
                 struct sm_cell *cell)
 {
 	struct ctx c = { .s = s, .ops = sm_engine_ops(s->engine), .o = o,
-	                 .cell = cell };
+	                 .bound = o->bound, .cell = cell };
 	struct sm_schedule none = { 0 };
 
 	memset(cell, 0, sizeof(*cell));
@@ -342,21 +410,15 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 	s->terse = true; /* only a failure's detail is kept (record()) */
 	if (o->random_runs) {
 		random_runs(&c);
-	} else if (c.ops->save) {
-		s->run.sched = NULL;
-		if (!o->no_prune && c.ops->hash)
-			c.prune = sm_prune_new(); /* NULL: every schedule is run */
-		cell->pruning = c.prune != NULL;
-		c.ops->begin(s);
-		dfs_snap(&c, &none);
-		cell->prune_full = c.prune && sm_prune_full(c.prune);
-		sm_prune_free(c.prune);
-		for (unsigned d = 0; d <= SM_MAX_BOUND; d++) {
-			c.ops->free_snap(c.base[d]);
-			c.ops->free_snap(c.cursor[d]);
-		}
+		cell->least_bound = SM_LEAST_UNKNOWN;
 	} else {
-		dfs_rerun(&c, &none);
+		exhaustive(&c);
+		if (sm_verdict_fails(cell->verdict) && !cell->timed_out)
+			least_bound(&c);
+	}
+	for (unsigned d = 0; d <= SM_MAX_BOUND && c.ops->free_snap; d++) {
+		c.ops->free_snap(c.base[d]);
+		c.ops->free_snap(c.cursor[d]);
 	}
 	s->terse = false;
 	if (sm_verdict_selfmon(cell->verdict)) {
@@ -368,6 +430,7 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 		sm_run_schedule(s, &none);
 		cell->res = s->res;
 		cell->verdict = SM_V_PASS;
+		cell->least_bound = SM_LEAST_UNKNOWN;
 		if (cell->timed_out) {
 			cell->verdict = SM_V_INCOMPLETE;
 			sm_result_set(&cell->res, SM_V_INCOMPLETE, "no failure found in "

@@ -7,6 +7,8 @@
 
 #include "session.h"
 
+#define SM_DEFAULT_BOUND 2 /* check's --bound */
+
 struct sm_explore_opts {
 	unsigned bound;        /* at most this many injected actions */
 	unsigned random_runs;  /* 0: exhaustive; else this many random ones */
@@ -31,7 +33,13 @@ struct sm_cell {
 	bool prune_full;     /* its table filled: later equal states were run */
 	struct sm_schedule found, min;
 	struct sm_result res;     /* of the minimised schedule */
+	/* a failure's least bound: the fewest actions any failing schedule
+	 * has, so the bounds at and above it all report this failure, and
+	 * the ones below it PASS (explore.c least_bound()); SM_LEAST_UNKNOWN
+	 * for random sampling, or when the time limit cut the search */
+	unsigned least_bound;
 };
+#define SM_LEAST_UNKNOWN (~0u)
 
 /* Explore the session's reader in its scenario; fills cell. */
 void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
