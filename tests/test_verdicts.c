@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include "json_read.h"
+#include "session.h"
 
 #define GOLDEN SELFMON_SRC "/tests/golden/verdicts.tsv"
 
@@ -93,8 +94,8 @@ static const char *field(const struct jr_value *cell, const char *key)
 static char *row_of(const struct sweep *w, const struct jr_value *cell)
 {
 	static const char *const keys[] = {
-		"arch", "reader", "scenario", "kernel", "verdict", "schedules",
-		"blocked", "counterexample", "minimised", "detail",
+		"arch", "reader", "scenario", "kernel", "verdict", "least_bound",
+		"schedules", "blocked", "counterexample", "minimised", "detail",
 	};
 	size_t len = 64;
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
@@ -133,9 +134,60 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* The sweep as bin computes it; *pruned: the schedules it pruned. */
+/* The actions of a schedule line's items, as 1 << kind. */
+static unsigned line_actions(const char *line)
+{
+	const char *p = line;
+	unsigned set = 0;
+
+	for (int colons = 0; colons < 4 && *p; p++)
+		colons += *p == ':';
+	while (*p && *p != ';' && *p != '-') {
+		char name[32];
+		size_t n = strcspn(p, "@");
+		assert_true(n < sizeof(name));
+		memcpy(name, p, n);
+		name[n] = 0;
+		int k = sm_action_from_name(name);
+		assert_true(k >= 0);
+		set |= 1u << k;
+		p += strcspn(p, ",;");
+		p += *p == ',';
+	}
+	return set;
+}
+
+/* Every cell as expected, and each declared failure first shows at its
+ * declared least bound with exactly its declared actions (list.h): the
+ * corpus's rows hold at this bound too. */
+static void expectations_hold(const struct sweep *w, const struct jr_value *cell)
+{
+	const char *want = field(cell, "expected_least_bound");
+	const struct jr_value *ok = jr_get(cell, "as_expected");
+
+	if (!ok || ok->type != JR_BOOL || !ok->b)
+		fail_msg("%s: %s in %s: %s, expected %s", w->name,
+		         field(cell, "reader"), field(cell, "scenario"),
+		         field(cell, "verdict"), field(cell, "expected"));
+	if (!strcmp(field(cell, "expected"), "-"))
+		fail_msg("%s: %s in %s has no expectation", w->name,
+		         field(cell, "reader"), field(cell, "scenario"));
+	if (!*want)
+		return;
+	if (strcmp(field(cell, "least_bound"), want) ||
+	    line_actions(field(cell, "counterexample")) !=
+	    sm_expect_actions(field(cell, "expected_needs")))
+		fail_msg("%s: %s in %s first fails at bound %s with %s, declared "
+		         "at %s with \"%s\"", w->name, field(cell, "reader"),
+		         field(cell, "scenario"), field(cell, "least_bound"),
+		         field(cell, "counterexample"), want,
+		         field(cell, "expected_needs"));
+}
+
+/* The sweep as bin computes it; *pruned: the schedules it pruned.  With
+ * judge, every cell must hold to its expectation. */
 static void run_sweep(const char *bin, const struct sweep *w, struct rows *out,
-                      uint64_t *pruned)
+                      uint64_t *pruned, bool judge)
 {
 	char tmp[] = "/tmp/selfmon-verdicts-XXXXXX", cmd[1024], err[256];
 	int fd = mkstemp(tmp);
@@ -158,7 +210,11 @@ static void run_sweep(const char *bin, const struct sweep *w, struct rows *out,
 	assert_non_null(cells);
 	assert_int_equal(cells->type, JR_ARRAY);
 	*pruned = 0;
+	if (judge && rc != 0)
+		fail_msg("%s: exit status %d", cmd, rc);
 	for (size_t i = 0; i < cells->n; i++) {
+		if (judge)
+			expectations_hold(w, &cells->items[i]);
 		push(out, row_of(w, &cells->items[i]));
 		*pruned += strtoull(field(&cells->items[i], "pruned"), NULL, 10);
 	}
@@ -198,7 +254,7 @@ static void test_sweep(void **state)
 	unsigned shown = 0;
 	uint64_t pruned;
 
-	run_sweep(SELFMON_BIN, w, &now, &pruned);
+	run_sweep(SELFMON_BIN, w, &now, &pruned, true);
 	if (w->prunes >= 0 && (pruned != 0) != w->prunes)
 		fail_msg("%s: %llu schedules pruned", w->name,
 		         (unsigned long long)pruned);
@@ -228,12 +284,12 @@ static int write_golden(const char *path, const char *bin)
 		return perror(path), 2;
 	fprintf(f, "# selfmon's verdict table, the regression oracle of "
 	        "tests/test_verdicts.c:\n# bound engine arch reader scenario "
-	        "kernel verdict schedules blocked counterexample minimised "
-	        "detail\n");
+	        "kernel verdict least_bound schedules blocked counterexample "
+	        "minimised detail\n");
 	for (size_t k = 0; k < NGOLDEN; k++) {
 		struct rows r = { 0 };
 		uint64_t pruned;
-		run_sweep(bin, &sweeps[k], &r, &pruned);
+		run_sweep(bin, &sweeps[k], &r, &pruned, false);
 		for (size_t i = 0; i < r.n; i++)
 			fprintf(f, "%s\n", r.line[i]);
 		rows_free(&r);

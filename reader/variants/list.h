@@ -21,16 +21,32 @@
  *   fault     one line for `selfmon explain-bug`: what goes wrong;
  *   fix       one line for `selfmon explain-bug`: how to put it right;
  *   expectations
- *             SELFMON_EXPECT(scenario, ENGINE, VERDICT) each, without
- *             commas between them: the bundled scenario traces/scenario.scn,
- *             BOTH engines or only UNICORN or NATIVE, and a verdict of
- *             model/verdict.h without its V_.  A scenario not listed for
- *             an engine expects PASS there.
+ *             SELFMON_EXPECT(scenario, ENGINE, VERDICT, K, "ACTIONS") each,
+ *             without commas between them: the bundled scenario
+ *             traces/scenario.scn, BOTH engines or only UNICORN or NATIVE,
+ *             a verdict of model/verdict.h without its V_, the failure's
+ *             least bound K (the fewest injected actions that show it:
+ *             every bound from K up reports this failure, the bounds
+ *             below it PASS) and the actions of its counterexample, in
+ *             the order `selfmon list` names them.  A scenario not listed
+ *             for an engine expects PASS there, at every bound.
+ *             SELFMON_EXPECT_IF("kernel=V", ...) is the row under kernel
+ *             variant V: the rows for V replace the scenario's others
+ *             while V is in the kernel (a PASS row where V cures the
+ *             fault).  SELFMON_EXPECT_IF("without=A", ...) is the row
+ *             with action A left out (--without), for a row that needs A;
+ *             a filter that keeps a row's actions gives that row's
+ *             failure, since the first failing schedule of its bound is
+ *             still there and none before it is new.  Where no row holds
+ *             (a filter takes a row's actions and no row says what then,
+ *             or adds actions), the cell has no expectation ("-").
  *
- * The expectations are what the reader's fault makes the kernel model
- * produce under exhaustive exploration at the default bound (2) with the
- * scenario's own actions; test_check asserts every cell.  riscv64_rotate
- * is a kernel hazard (a counter read racing a rotation faults, SIGILL):
+ * Each failure is what the reader's fault makes the kernel model produce
+ * under exhaustive exploration (explore.c least_bound()); tests/test_check
+ * and tests/test_verdicts run the sweeps at bounds 1 to 3, under each
+ * kernel variant and without reset, and assert every cell's verdict, its
+ * least bound and its counterexample's actions against these rows.
+ * riscv64_rotate is a kernel hazard (a counter read racing a rotation faults, SIGILL):
  * every reader that runs there gets FAULT unless its own bug shows first.
  * arm64_remote is another (the writer's stores reach a reader on another
  * CPU out of order, so the seqlock cannot guard the page there): the
@@ -41,17 +57,19 @@
  * to the compiler, so the page is reloaded after each one: some faults
  * show on UNICORN only.  It runs local-writer x86_64 scenarios only.
  *
- * Define SELFMON_VARIANT and SELFMON_EXPECT before including this file
- * (it has no include guard, so it can be expanded several times); the
- * expectations are the macro's variadic arguments.  sim/readers/readers.c expands
+ * Define SELFMON_VARIANT, SELFMON_EXPECT and SELFMON_EXPECT_IF before
+ * including this file (it has no include guard, so it can be expanded
+ * several times); the expectations are the macro's variadic arguments.
+ * sim/readers/readers.c expands
  * it into the records of sm_readers[], each with its list of struct
  * sm_expect (sim/engine/session.h).
  *
  * The correct reader the mutants copy, base_reader.c, has no record: it
  * is no corpus reader (see its header).
  */
-#if !defined(SELFMON_VARIANT) || !defined(SELFMON_EXPECT)
-#error "define SELFMON_VARIANT and SELFMON_EXPECT before including list.h"
+#if !defined(SELFMON_VARIANT) || !defined(SELFMON_EXPECT) ||                 \
+    !defined(SELFMON_EXPECT_IF)
+#error "define SELFMON_VARIANT, SELFMON_EXPECT and SELFMON_EXPECT_IF before including list.h"
 #endif
 
 /* ---- Historical re-implementations ----------------------------------- */
@@ -64,21 +82,22 @@ SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
 	"event is not on a counter.",
 	"sign-extend the counter from pmc_width, fall back to read(2) when "
 	"index is 0, and add the delta to running only when index != 0.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_never_ran, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_never_ran, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	"2011 multiplexing mmap_read_self (seed 001): TSC-scaled, int (1 << "
@@ -87,21 +106,24 @@ SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	"running with running possibly 0.",
 	"sign-extend from pmc_width, use 64-bit or 128-bit time arithmetic, "
 	"and scale only when running != 0.",
-	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_never_ran, UNICORN, FAULT)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_bias, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_timer_wrap, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
+	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_never_ran, UNICORN, FAULT, 1, "rotate_in")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	"2011 pinned-counter loop (seed 002, Ingo): offset + raw rdpmc, no "
@@ -110,20 +132,23 @@ SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	"capability check, no sign extension.",
 	"check cap_user_rdpmc and index, sign-extend, retry while the lock is "
 	"odd or has moved.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_timer_wrap, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	"uapi perf_event.h comment before the 2022 patch (seed 000 before "
@@ -132,21 +157,40 @@ SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	"it and keeps the IOC_RESET quirk.",
 	"guard running != 0 and correct a count that comes out negative by "
 	"2^pmc_width.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, FAULT)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_counters, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", riscv64, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT_IF("without=reset", x86_migrate, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_migrate, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT_IF("without=reset", x86_multiplex, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT_IF("without=reset", x86_multiplex, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_multiplex, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_mux_swevent, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_mux_swevent, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, "")
+	SELFMON_EXPECT(x86_overflow, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT(x86_overflow, NATIVE, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT_IF("without=reset", x86_overflow, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_overflow, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(x86_pinned, BOTH, FAULT, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT_IF("without=reset", x86_reset, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, UNICORN, WRONG_VALUE, 1, "rotate_out"))
 
 SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	"uapi perf_event.h comment after the 2022 patch (seed 000 after "
@@ -156,20 +200,48 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	"PERF_EVENT_IOC_RESET the sign-extended count is 2^pmc_width low.",
 	"a count that comes out negative after sign extension was computed "
 	"from a zero-extended prev_count: add 2^pmc_width.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_counters, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_swapped, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_timer_wrap, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", riscv64, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_migrate, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
+	SELFMON_EXPECT_IF("without=reset", x86_migrate, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_migrate, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_migrate, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_multiplex, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_multiplex, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_mux_swevent, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_mux_swevent, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_overflow, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
+	SELFMON_EXPECT_IF("without=reset", x86_overflow, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_overflow, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_overflow, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_pinned, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
+	SELFMON_EXPECT_IF("without=reset", x86_pinned, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_pinned, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_pinned, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 3, "overflow,migrate")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_reset, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
+	SELFMON_EXPECT_IF("without=reset", x86_reset, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, NATIVE, PASS, 0, ""))
 
 SELFMON_VARIANT(manpage, SCALED, ALL,
 	"perf_event_open(2) man page sketch: count += raw rdpmc(idx - 1) in "
@@ -177,21 +249,23 @@ SELFMON_VARIANT(manpage, SCALED, ALL,
 	"adds the raw rdpmc value (no sign extension) and divides by running "
 	"without a guard.",
 	"sign-extend from pmc_width and guard running != 0.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, FAULT)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, "")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, FAULT, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	"libperf perf_mmap__read_self, Linux 5.17 to 6.17, + read(2) "
@@ -202,20 +276,26 @@ SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	"the IOC_RESET quirk.",
 	"always add the time delta when cap_user_time is set, and correct the "
 	"reset quirk.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_counters, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_multiplex, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_multiplex, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_mux_swevent, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_mux_swevent, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	"libperf perf_mmap__read_self since Linux 6.18 (u64 evcnt) + read(2) "
@@ -226,20 +306,20 @@ SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	"times are those of the last page update.",
 	"shift a signed value (s64), i.e. sign-extend from pmc_width, and "
 	"always add the time delta when cap_user_time is set.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	"pmu-tools jevents rdpmc_read: (rdpmc + offset) & (2^48 - 1), no odd "
@@ -254,19 +334,28 @@ SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	/* native: its only x86 fault the native engine can show is the 2^48
 	 * wrap of the masked sum; the other, taking offset after an index of
 	 * 0 without a re-check, needs an update between two page loads */
-	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT)
-	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_bias, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
+	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_timer_wrap, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 3, "overflow")
+	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
+	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 3, "overflow")
+	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
+	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE, 3, "overflow")
+	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE, 2, "overflow")
+	SELFMON_EXPECT(x86_mux_swevent, NATIVE, WRONG_VALUE, 3, "overflow")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
+	SELFMON_EXPECT(x86_pinned, NATIVE, WRONG_VALUE, 3, "overflow")
+	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE, 2, "rotate_out,migrate")
+	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
+	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 3, "overflow"))
 
 SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	"PAPI style: offset and counter masked to pmc_width and added modulo "
@@ -274,20 +363,20 @@ SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	"adds offset and counter modulo 2^pmc_width: wrong once the count "
 	"reaches 2^pmc_width, and stale times when not multiplexed.",
 	"add in 64 bits after sign extension; always extrapolate the times.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 2, "overflow")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 2, "overflow")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 2, "overflow")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 2, "overflow")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
 
 /* ---- Single-fault mutants of the correct values reader, base_reader.c */
 
@@ -297,20 +386,27 @@ SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	"never re-reads the lock, so an update between its loads (a "
 	"migration, an overflow) goes unnoticed.",
 	"re-read the lock after the last load and retry if it moved.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_overflow, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_overflow, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_pinned, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 1, "migrate"))
 
 SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	"mutant: retries while lock == seq and returns after the first change "
@@ -318,22 +414,22 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	"retries while the lock is unchanged: without kernel activity it "
 	"never returns; with it, it returns a torn read.",
 	"retry while the lock HAS changed (or is odd).",
-	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, LIVELOCK)
-	SELFMON_EXPECT(arm64_swapped, UNICORN, LIVELOCK)
-	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, LIVELOCK)
-	SELFMON_EXPECT(riscv64, UNICORN, LIVELOCK)
-	SELFMON_EXPECT(riscv64_rotate, UNICORN, LIVELOCK)
-	SELFMON_EXPECT(x86_migrate, BOTH, LIVELOCK)
-	SELFMON_EXPECT(x86_multiplex, UNICORN, LIVELOCK)
-	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_never_ran, BOTH, LIVELOCK)
-	SELFMON_EXPECT(x86_overflow, BOTH, LIVELOCK)
-	SELFMON_EXPECT(x86_pinned, BOTH, LIVELOCK)
-	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, LIVELOCK))
+	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(arm64_remote, UNICORN, LIVELOCK, 0, "")
+	SELFMON_EXPECT(arm64_swapped, UNICORN, LIVELOCK, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, LIVELOCK, 0, "")
+	SELFMON_EXPECT(riscv64, UNICORN, LIVELOCK, 1, "overflow")
+	SELFMON_EXPECT(riscv64_rotate, UNICORN, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_multiplex, UNICORN, LIVELOCK, 1, "migrate")
+	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_never_ran, BOTH, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_overflow, BOTH, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_reset, BOTH, LIVELOCK, 0, ""))
 
 SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	"mutant: no compiler barriers, plain loads: the compiler may fold the "
@@ -344,20 +440,22 @@ SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	"and riscv64) between the lock and the fields.",
 	/* UNICORN only: the folded re-check misses an update that lands
 	 * between two page loads, where the native engine never lands one */
-	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT)
-	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, UNICORN, LIVELOCK)
-	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(arm64_remote, UNICORN, LIVELOCK, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_overflow, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_remote, UNICORN, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "overflow"))
 
 SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	"mutant: TSC and time delta taken on the first pass only, reused "
@@ -365,20 +463,22 @@ SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	"takes the clock and the time delta on the first pass only and reuses "
 	"them after a retry.",
 	"read the clock and compute the delta inside every pass.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 2, "migrate")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 1, "overflow"))
 
 SELFMON_VARIANT(shift_int, VALUES, ALL,
 	"mutant: quot/rem time conversion with the int mask (1 << time_shift) "
@@ -387,8 +487,11 @@ SELFMON_VARIANT(shift_int, VALUES, ALL,
 	"shift the kernel writes (<= 31) the mask happens to be right, so no "
 	"page exposes it.",
 	"use unsigned 64-bit (or mul_u64_u32_shr) arithmetic all the same.",
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT))
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, ""))
 
 SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	"mutant (scaled): count * enabled / running without checking running "
@@ -396,9 +499,12 @@ SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	"scales count * enabled / running without checking running: an event "
 	"that never ran divides by zero.",
 	"return the count unscaled (it is 0) when running is 0.",
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
-	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT))
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, ""))
 
 SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	"mutant: rdpmc(index - 1) without checking index != 0 or "
@@ -407,15 +513,18 @@ SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	"counter 0xffffffff, a #GP (SIGSEGV).",
 	"read the counter only when cap_user_rdpmc and index != 0; else "
 	"read(2).",
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
-	SELFMON_EXPECT(x86_migrate, BOTH, FAULT)
-	SELFMON_EXPECT(x86_multiplex, BOTH, FAULT)
-	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT)
-	SELFMON_EXPECT(x86_overflow, BOTH, FAULT)
-	SELFMON_EXPECT(x86_pinned, BOTH, FAULT)
-	SELFMON_EXPECT(x86_remote, BOTH, FAULT)
-	SELFMON_EXPECT(x86_reset, BOTH, FAULT))
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT(x86_multiplex, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, "")
+	SELFMON_EXPECT(x86_overflow, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT(x86_pinned, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT(x86_remote, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT(x86_reset, BOTH, FAULT, 1, "rotate_out"))
 
 SELFMON_VARIANT(caps_outside_loop, VALUES, ALL,
 	"mutant: capability bits and pmc_width read once before the seqlock "
@@ -424,29 +533,35 @@ SELFMON_VARIANT(caps_outside_loop, VALUES, ALL,
 	"flight shows cap_user_time cleared and the reader returns stale "
 	"times.",
 	"load capabilities inside the seqlock pass with the other fields.",
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(no_sext, VALUES, ALL,
 	"mutant: no sign extension of the rdpmc value from pmc_width",
 	"adds the raw counter without sign extension: off by 2^pmc_width "
 	"after every reload.",
 	"sign-extend from pmc_width.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_timer_wrap, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	"the correct base reader itself: always sign-extends, so 2^48 low "
@@ -454,20 +569,40 @@ SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	"always sign-extends: right after IOC_RESET the kernel's prev_count "
 	"is zero-extended and the count is 2^pmc_width low.",
 	"add 2^pmc_width to a count that comes out negative.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT)
-	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_counters, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_swapped, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", arm64_timer_wrap, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", riscv64, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_migrate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_migrate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_multiplex, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_multiplex, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_mux_swevent, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_mux_swevent, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_overflow, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_overflow, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_pinned, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_pinned, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_reset, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, BOTH, PASS, 0, ""))
 
 SELFMON_VARIANT(no_time_mask, VALUES, ALL,
 	"mutant: ignores cap_user_time_short (time_cycles/time_mask): wrong "
@@ -476,9 +611,12 @@ SELFMON_VARIANT(no_time_mask, VALUES, ALL,
 	"the time jumps back by the timer's period.",
 	"cyc = time_cycles + ((cyc - time_cycles) & time_mask) when "
 	"cap_user_time_short.",
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT))
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, ""))
 
 /* ---- arm64 only ------------------------------------------------------- */
 
@@ -492,8 +630,10 @@ SELFMON_VARIANT(arm64_swapped_table, VALUES, ARM64,
 	"reads PMEVCNTR<n>.",
 	/* only arm64_swapped puts events on PMEVCNTR12/13; every other arm64
 	 * scenario uses counters 0..3 and the cycle counter, where it is right */
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(arm64_pmselr_unlocked, VALUES, ARM64,
 	"mutant (arm64): PMSELR_EL0 select outside the seqlock, PMXEVCNTR_EL0 "
@@ -501,9 +641,11 @@ SELFMON_VARIANT(arm64_pmselr_unlocked, VALUES, ARM64,
 	"selects the counter (PMSELR_EL0) once, outside the seqlock; when the "
 	"event moves the read goes to the old counter.",
 	"select and read inside the same seqlock pass.",
-	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE)
-	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE))
+	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 2, "rotate_out,rotate_in")
+	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
+	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 2, "rotate_out,rotate_in")
+	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 2, "rotate_out,rotate_in"))
 

@@ -44,6 +44,7 @@ struct job {
 	unsigned dropped;           /* scripted lines skipped */
 	unsigned dropped_kinds;     /* of these actions */
 	enum sm_verdict expected;
+	const struct sm_expect *row; /* the corpus row it is held to, or NULL */
 	bool unjudged;              /* no expectation applies (see add_job) */
 	unsigned index;             /* in the whole sweep's plan, all shards */
 	struct sm_cell cell;
@@ -82,6 +83,8 @@ struct plan {
 	char **scn_name;
 	unsigned *dropped;         /* scripted lines --drop-scripted took */
 	unsigned *dropped_kinds;   /* ... of these actions */
+	unsigned *left_out;        /* of the scenario's own actions (filter) */
+	bool *foreign;             /* actions added, or scripted lines dropped */
 	unsigned nscn;
 	struct sm_user_reader *users;
 	struct job *jobs;
@@ -348,7 +351,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	bool seeded = false;
 	int c, rc;
 
-	o->x.bound = 2;
+	o->x.bound = SM_DEFAULT_BOUND;
 	o->x.time_limit = 600;
 	o->arch = -1;
 	o->abi = -1;
@@ -445,7 +448,10 @@ static int alloc_scenarios(struct plan *p, int n)
 	p->scn_name = calloc((size_t)n + 1, sizeof(*p->scn_name));
 	p->dropped = calloc((size_t)n + 1, sizeof(*p->dropped));
 	p->dropped_kinds = calloc((size_t)n + 1, sizeof(*p->dropped_kinds));
-	return p->scn && p->scn_name && p->dropped && p->dropped_kinds ? 0 : -1;
+	p->left_out = calloc((size_t)n + 1, sizeof(*p->left_out));
+	p->foreign = calloc((size_t)n + 1, sizeof(*p->foreign));
+	return p->scn && p->scn_name && p->dropped && p->dropped_kinds &&
+	       p->left_out && p->foreign ? 0 : -1;
 }
 
 /* --kernel on a loaded scenario: a scenario named by --scenario must be
@@ -503,8 +509,11 @@ static int load_scenarios(struct plan *p)
 			free(s);
 			break;
 		}
+		unsigned own = s->explore;
 		p->dropped[p->nscn] = sm_action_filter_apply(&p->o.af, s,
 		                                             &p->dropped_kinds[p->nscn]);
+		p->left_out[p->nscn] = own & ~s->explore;
+		p->foreign[p->nscn] = (s->explore & ~own) || p->dropped[p->nscn];
 		p->scn[p->nscn] = s;
 		p->scn_name[p->nscn++] = names[i];
 		names[i] = NULL; /* the plan's now */
@@ -581,16 +590,30 @@ static void add_job(struct plan *p, const struct sm_reader *r,
 	j->dropped = p->dropped[si];
 	j->dropped_kinds = p->dropped_kinds[si];
 	j->scn_name = p->scn_name[si];
-	j->expected = r->image ? SM_V_PASS
-	                       : sm_reader_expected(r, p->scn_name[si],
-	                                            p->o.engine);
-	if (r->image && j->scn->expect >= 0) /* a kernel hazard: no escape */
-		j->expected = (enum sm_verdict)j->scn->expect;
-	/* The corpus's declared verdicts are for the scenarios' own actions:
-	 * under --actions/--without/--drop-scripted only the readers that
-	 * must always pass (reference, users') are held to theirs. */
-	j->unjudged = sm_action_filter_given(&p->o.af) && !r->image &&
-	              strcmp(r->name, "reference");
+	/* The expectation at this bound, kernel and action set: a corpus
+	 * row (sm_reader_expect()), or none; a user's reader is held to PASS,
+	 * or in a kernel hazard to the scenario's `expect`, which is for the
+	 * scenario as written, from the default bound up (a hazard below
+	 * it may need more actions than the bound allows). */
+	const struct sm_scenario *scn = j->scn;
+	struct sm_expect_at at = {
+		.bound = p->o.x.bound, .kernel = scn->cfg.kernel,
+		.allowed = scn->explore, .left_out = p->left_out[si],
+		.foreign = p->foreign[si],
+	};
+	j->row = NULL;
+	j->expected = SM_V_PASS;
+	j->unjudged = false;
+	if (r->image && scn->expect >= 0) {
+		j->expected = (enum sm_verdict)scn->expect;
+		j->unjudged = at.kernel || at.left_out || at.foreign ||
+		              at.bound < SM_DEFAULT_BOUND;
+	} else if (!r->image) {
+		j->row = sm_reader_expect(r, p->scn_name[si], p->o.engine, &at);
+		j->unjudged = !j->row;
+		if (j->row)
+			j->expected = sm_expect_verdict(j->row, at.bound);
+	}
 }
 
 static bool as_expected(const struct job *j)
@@ -851,6 +874,13 @@ static void print_filter(const struct plan *p, enum sm_arch arch)
 		       "of the actions left out)\n");
 }
 
+/* A failure's least bound, or -1: none known. */
+static int least_bound(const struct job *j)
+{
+	return j->min_line && j->cell.least_bound != SM_LEAST_UNKNOWN
+	       ? (int)j->cell.least_bound : -1;
+}
+
 /* A finished cell as a row of the table. */
 static void print_row(const struct job *j)
 {
@@ -861,6 +891,7 @@ static void print_row(const struct job *j)
 		.unjudged = j->unjudged, .incomplete = incomplete(j),
 		.unsupported = j->cell.verdict == SM_V_UNSUPPORTED,
 		.runs = j->cell.runs, .cex = j->min_line,
+		.least_bound = least_bound(j),
 		.error = j->error[0] ? j->error : NULL,
 	};
 	sm_table_row(&r);
@@ -994,6 +1025,12 @@ static void print_json(const struct plan *p, const struct sm_tally *t)
 		json_str(&js, "verdict", j->error[0] ? "ERROR"
 		                                     : sm_verdict_name(j->cell.verdict));
 		json_str(&js, "expected", expected_name(j));
+		if (j->row && sm_verdict_fails(j->expected)) {
+			/* what the corpus declares, checked against the run's
+			 * least_bound and counterexample by the tests */
+			json_u64(&js, "expected_least_bound", j->row->least_bound);
+			json_str(&js, "expected_needs", j->row->needs);
+		}
 		json_bool(&js, "as_expected", !j->error[0] && as_expected(j));
 		json_bool(&js, "exhaustive", !j->error[0] && !p->o.x.random_runs &&
 		          j->cell.verdict != SM_V_INCOMPLETE);
@@ -1006,6 +1043,8 @@ static void print_json(const struct plan *p, const struct sm_tally *t)
 		json_u64(&js, "scripted_dropped", j->dropped);
 		json_str(&js, "detail", j->error[0] ? j->error : j->cell.res.detail);
 		if (j->min_line) {
+			if (least_bound(j) >= 0)
+				json_u64(&js, "least_bound", j->cell.least_bound);
 			json_str(&js, "counterexample", j->found_line);
 			json_str(&js, "minimised", j->min_line);
 			json_str(&js, "trace", j->trace);
@@ -1083,6 +1122,8 @@ static void free_plan(struct plan *p)
 	free(p->scn_name);
 	free(p->dropped);
 	free(p->dropped_kinds);
+	free(p->left_out);
+	free(p->foreign);
 	for (unsigned i = 0; p->users && i < p->o.nusers; i++)
 		sm_user_reader_free(&p->users[i]);
 	free(p->users);

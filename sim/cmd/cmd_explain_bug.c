@@ -53,7 +53,7 @@ struct best {
 static bool fails_in(const struct sm_reader *r, struct sm_scenario *scn,
                      struct sm_cell *cell)
 {
-	struct sm_explore_opts o = { .bound = 2 };
+	struct sm_explore_opts o = { .bound = SM_DEFAULT_BOUND };
 	char err[512];
 	struct sm_session *s = sm_session_new();
 

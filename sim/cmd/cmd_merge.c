@@ -24,6 +24,7 @@
 #include "json_read.h"
 #include "model.h"
 #include "report.h"
+#include "session.h"
 #include "options.h"
 #include "shard.h"
 #include "table.h"
@@ -36,6 +37,7 @@ struct mcell {
 	uint64_t index, schedules;
 	const char *arch, *reader, *scenario, *verdict, *expected, *outcome;
 	const char *detail, *found, *min, *trace;
+	int least_bound;   /* -1: none */
 	bool as_expected;
 };
 
@@ -202,6 +204,14 @@ static int cell_fields(const char *path, const char *where,
 	if (bad || !c->found != !c->min)
 		return usage_error("%s: %sa bad counterexample, minimised or trace",
 		                   path, where);
+	const struct jr_value *lb = jr_get(o, "least_bound");
+	c->least_bound = -1;
+	if (lb) {
+		if (!jr_u64(lb, &u) || u > SM_MAX_BOUND || !c->found)
+			return usage_error("%s: %sa bad least_bound (a failure's, at "
+			                   "most %d)", path, where, SM_MAX_BOUND);
+		c->least_bound = (int)u;
+	}
 	if (sm_verdict_from_name(c->verdict) < 0 ||
 	    (strcmp(c->expected, "-") && sm_verdict_from_name(c->expected) < 0) ||
 	    sm_outcome_from_name(c->outcome) < 0)
@@ -502,7 +512,7 @@ static void print_row(const struct mcell *c)
 		.unjudged = !strcmp(c->expected, "-"),
 		.incomplete = !strcmp(c->outcome, "incomplete"),
 		.unsupported = !strcmp(c->verdict, "UNSUPPORTED"),
-		.runs = c->schedules, .cex = c->min,
+		.runs = c->schedules, .cex = c->min, .least_bound = c->least_bound,
 		.error = !strcmp(c->outcome, "error") ? c->detail : NULL,
 	};
 	sm_table_row(&r);

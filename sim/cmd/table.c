@@ -66,8 +66,8 @@ const char *sm_table_fit(const char *s, char buf[COL + 1])
 
 void sm_table_columns(void)
 {
-	printf("%-18s %-18s %-12s %-12s %8s  %s\n", "reader", "scenario",
-	       "verdict", "expected", "runs", "counterexample (minimised)");
+	printf("%-18s %-18s %-12s %-2s %-12s %8s  %s\n", "reader", "scenario",
+	       "verdict", "k", "expected", "runs", "counterexample (minimised)");
 }
 
 static const char *mark(const struct sm_table_row *r)
@@ -85,12 +85,15 @@ void sm_table_row(const struct sm_table_row *r)
 	           *sn = sm_table_fit(r->scenario, sb);
 
 	if (r->error) {
-		printf("%-18s %-18s %-12s %-12s %8s  %s\n", rn, sn, "ERROR",
-		       r->expected, "-", r->error);
+		printf("%-18s %-18s %-12s %-2s %-12s %8s  %s\n", rn, sn, "ERROR",
+		       "-", r->expected, "-", r->error);
 		return;
 	}
-	printf("%-18s %-18s %-12s %-12s %8" PRIu64 "  %s%s\n", rn, sn,
-	       r->verdict, r->unjudged ? "-" : r->as_expected ? "(as expected)"
+	char k[12] = "-";
+	if (r->least_bound >= 0)
+		snprintf(k, sizeof(k), "%d", r->least_bound);
+	printf("%-18s %-18s %-12s %-2s %-12s %8" PRIu64 "  %s%s\n", rn, sn,
+	       r->verdict, k, r->unjudged ? "-" : r->as_expected ? "(as expected)"
 	                                                      : r->expected,
 	       r->runs, r->cex ? r->cex : "-", mark(r));
 }
@@ -103,8 +106,8 @@ void sm_table_summary(uint64_t cells, const struct sm_tally *t)
 		printf(", %u UNSUPPORTED (an instruction the emulator cannot run)",
 		       t->unsupported);
 	if (t->unjudged)
-		printf(", %u with no expectation under --actions/--without",
-		       t->unjudged);
+		printf(", %u with no declared expectation for this kernel and "
+		       "action set", t->unjudged);
 	if (t->incomplete)
 		printf(", %u INCOMPLETE (not every schedule judged: see the table)",
 		       t->incomplete);

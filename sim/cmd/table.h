@@ -20,6 +20,7 @@ struct sm_table_row {
 	const char *expected;     /* the expected verdict's name, or "-" */
 	bool as_expected, unjudged, incomplete, unsupported;
 	uint64_t runs;
+	int least_bound;          /* a failure's (explore.h), -1: none */
 	const char *cex;          /* the minimised schedule, or NULL */
 	const char *error;        /* non-NULL: selfmon's ERROR, this detail */
 };

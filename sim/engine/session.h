@@ -25,11 +25,33 @@ enum sm_abi { SM_ABI_RAW, SM_ABI_TIMES, SM_ABI_SCALED, SM_ABI_VALUES, SM_NABI };
 const char *sm_abi_name(enum sm_abi abi);
 
 /* A verdict a built-in reader is declared to get in one bundled scenario
- * (reader/variants/list.h); where none is declared it expects PASS. */
+ * (reader/variants/list.h); where none is declared it expects PASS.  A
+ * failure comes with its least bound, the fewest injected actions that
+ * show it (below it the cell PASSes: explore.c least_bound()), and the
+ * actions of its counterexample: an action filter that keeps them (and
+ * only leaves out the scenario's own) gives the same failure, since it
+ * leaves the same first failing schedule of that bound.  `when` says
+ * where the row holds instead of the scenario as bundled: "kernel=V"
+ * under kernel variant V (the rows for V replace the others for that
+ * scenario), "without=A[,B]" with those actions left out. */
 struct sm_expect {
 	const char *scenario; /* traces/scenario.scn; NULL ends a list */
 	unsigned engines;     /* 1 << enum sm_engine_kind it applies on */
 	enum sm_verdict verdict;
+	unsigned least_bound; /* a failure's; 0 for PASS */
+	const char *needs;    /* "overflow,reset"; "" none */
+	const char *when;     /* NULL: as bundled */
+};
+/* Where an expectation is looked up: the exploration's bound, kernel and
+ * action set. */
+struct sm_expect_at {
+	unsigned bound;
+	unsigned kernel;      /* 1 << enum sm_kernel_variant */
+	unsigned allowed;     /* the actions explored (1 << kind) */
+	unsigned left_out;    /* the scenario's own actions left out */
+	bool foreign;         /* actions added beyond the scenario's own, or
+	                       * its scripted lines dropped: the scenario is
+	                       * not the one the rows were found on */
 };
 
 struct sm_reader {
@@ -101,11 +123,26 @@ struct sm_schedule {
 
 enum sm_engine_kind { SM_ENGINE_UNICORN, SM_ENGINE_NATIVE, SM_NENGINES };
 const char *sm_engine_name(enum sm_engine_kind e);
-/* The verdict r is declared to get in the bundled scenario on engine e
- * (PASS where none is).  The native engine sees page updates only at
- * routed calls, so some faults have engine-specific expectations. */
-enum sm_verdict sm_reader_expected(const struct sm_reader *r,
-                                   const char *scenario, enum sm_engine_kind e);
+/* The row of r's declared expectations that holds for the bundled
+ * scenario on engine e under `at`, or NULL where none does: then r is not
+ * held to any verdict there.  No row for the scenario: PASS.  Under a
+ * foreign action set nothing is known (even the reference reader meets
+ * a kernel hazard there: a rotation added to riscv64 faults it). */
+const struct sm_expect *sm_reader_expect(const struct sm_reader *r,
+                                         const char *scenario,
+                                         enum sm_engine_kind e,
+                                         const struct sm_expect_at *at);
+/* The verdict a row gives at this bound: PASS below its least bound. */
+static inline enum sm_verdict sm_expect_verdict(const struct sm_expect *x,
+                                                unsigned bound)
+{
+	return bound < x->least_bound ? SM_V_PASS : x->verdict;
+}
+/* A row's needs, or the action set of its `when` ("without=..."), as
+ * 1 << kind; -1 (all bits) for a name that is no action. */
+unsigned sm_expect_actions(const char *list);
+/* The kernel variant of a "kernel=V" row (1 << SM_KV_*), else 0. */
+unsigned sm_expect_kernel(const struct sm_expect *x);
 
 
 #define SM_BUDGET 20000        /* instructions (native: routed calls) */
