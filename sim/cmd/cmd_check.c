@@ -30,6 +30,7 @@
 #include "options.h"
 #include "outfile.h"
 #include "report.h"
+#include "result_json.h"
 #include "shard.h"
 #include "table.h"
 #include "user_reader.h"
@@ -1005,6 +1006,8 @@ static void print_json(const struct plan *p, const struct sm_tally *t)
 		                                            sizeof(acts)));
 		json_u64(&js, "scripted_dropped", j->dropped);
 		json_str(&js, "detail", j->error[0] ? j->error : j->cell.res.detail);
+		if (!j->error[0])
+			sm_result_json(&js, &j->cell.res);
 		if (j->min_line) {
 			json_str(&js, "counterexample", j->found_line);
 			json_str(&js, "minimised", j->min_line);
