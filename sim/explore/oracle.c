@@ -402,6 +402,9 @@ static int miss_text(char *o, size_t n, const struct sm_result *r,
 	if (x->offset_bits) {
 		k = snprintf(o, n, "exactly 2^%u %s the truth at an instant of the "
 		             "call: ", x->offset_bits, x->above ? "above" : "below");
+		if (x != r->wrong && x[-1].offset_bits && x[-1].cause == x->cause)
+			return k + snprintf(o + k, n > (size_t)k ? n - k : 0,
+			                    "the same cause");
 		return k + cause_text(o + k, n > (size_t)k ? n - k : 0, r, x);
 	}
 	if (v >> 63 && lo >> 63 == 0)
