@@ -138,7 +138,6 @@ static unsigned width_of(const struct sm_window *w)
 
 /* An exact power-of-two offset of v from a truth of the call (in field f,
  * or scaled), and the cause it points at, into x. */
-static bool scaled_ok(const struct sm_window *w, uint64_t v);
 static bool offset_from(const struct sm_window *w, unsigned f, bool scaled,
                         uint64_t v, struct sm_wrong *x)
 {
@@ -183,8 +182,8 @@ static const enum sm_wrong_field field_of[3] = {
 };
 
 /* Did the count jump during the call: one rise between two consecutive
- * samples that is a quarter of the truth's range or more (an overflow's burst: the
- * counter runs to its wrap at one instant, sm_model_apply())? */
+ * samples of a quarter of the truth's range or more (an overflow's burst:
+ * the counter runs to its wrap at one instant, model/kernel.c)? */
 static bool jumped(const struct sm_window *w, const struct sm_wrong *x)
 {
 	uint64_t most = 0;
