@@ -107,6 +107,10 @@ static void test_shards_add_up(void **state)
 {
 	(void)state;
 	shards_add_up("--no-traces --scenario x86_reset --scenario x86_remote", 0);
+	/* the cells' result fields are merged back whole (the documents are
+	 * equal byte for byte, these objects included) */
+	assert_non_null(strstr(whole, "\"wrong\":[{\"field\":\"count\","));
+	assert_non_null(strstr(whole, "\"cause\":\"reset_quirk\""));
 	/* with an action filter (its lines head the table) */
 	shards_add_up("--no-traces --scenario x86_reset --scenario x86_pinned "
 	              "--without reset --drop-scripted", 0);
