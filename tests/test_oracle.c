@@ -1,7 +1,9 @@
 /*
  * test_oracle.c — the oracle's rules (DESIGN.md §7) on hand-made truth
  * windows: exact membership of count/enabled/running, running <= enabled,
- * the +-1 rule for scaled counts, running == 0, the values ABI's error.
+ * the +-1 rule for scaled counts, running == 0, the values ABI's error;
+ * and the result's fields (session.h's struct sm_wrong): every wrong
+ * value, its offset and the cause named by arch, field, sign and schedule.
  */
 #include <stdlib.h>
 
@@ -27,7 +29,8 @@ static void window(enum sm_abi abi, const struct s3 *w, unsigned n)
 		win[i] = (struct sm_truth){ w[i].count, w[i].enabled,
 		                             w[i].running, w[i].enabled,
 		                             w[i].running };
-	wd = (struct sm_window){ win, n, scratch, false };
+	wd = (struct sm_window){ win, n, scratch, false, SM_X86_64, 48, false,
+	                         false };
 	wabi = abi;
 }
 
@@ -66,6 +69,12 @@ static void test_running_le_enabled(void **state)
 	assert_int_equal(judge(1, 10, 10, 0), SM_V_PASS);
 	assert_int_equal(judge(1, 10, 11, 0), SM_V_WRONG_VALUE);
 	assert_non_null(strstr(res.detail, "running 11 > enabled 10"));
+	/* the relation, not running, is what is wrong (timeline.c zooms by
+	 * this field; it took "running" from the sentence's first word) */
+	assert_int_equal(res.nwrong, 1);
+	assert_int_equal(res.wrong[0].field, SM_WF_RELATION);
+	assert_int_equal(res.wrong[0].value, 11);
+	assert_int_equal(res.wrong[0].truth_lo, 10);
 }
 
 static void test_values_error(void **state)
@@ -75,6 +84,8 @@ static void test_values_error(void **state)
 	assert_int_equal(judge(101, 51, 41, 1), SM_V_PASS);
 	assert_int_equal(judge(101, 51, 41, -9), SM_V_WRONG_VALUE);
 	assert_non_null(strstr(res.detail, "returned error -9"));
+	assert_int_equal(res.wrong[0].field, SM_WF_RC);
+	assert_int_equal((int64_t)res.wrong[0].value, -9);
 }
 
 /* scaled: within 1 of C(ta) * E(tb) / R(tb).  C in {100, 101}, (E, R) in
@@ -109,7 +120,8 @@ static void test_page_rounding(void **state)
 	struct sm_truth r[] = { { 100, 50, 40, 51, 41 }, { 101, 60, 50, 61, 51 } };
 	(void)state;
 	memcpy(win, r, sizeof(r));
-	wd = (struct sm_window){ win, 2, scratch, false };
+	wd = (struct sm_window){ win, 2, scratch, false, SM_X86_64, 48, false,
+	                         false };
 	wabi = SM_ABI_TIMES;
 	assert_int_equal(judge(100, 50, 40, 0), SM_V_PASS);
 	assert_null(strstr(res.detail, "rounding"));
@@ -121,7 +133,7 @@ static void test_page_rounding(void **state)
 }
 
 /* Wrong values name the exact power-of-two offset they are from the
- * truth, and what it means. */
+ * truth, and what it means, on an x86-64 window (48-bit counters). */
 static void test_offsets_named(void **state)
 {
 	static const struct s3 x[] = { { 1, 10, 10 }, { 83, 20, 20 } };
@@ -129,18 +141,145 @@ static void test_offsets_named(void **state)
 	window(SM_ABI_RAW, x, 2);
 	assert_int_equal(judge(83 - (1ull << 48), 0, 0, 0), SM_V_WRONG_VALUE);
 	assert_non_null(strstr(res.detail, "exactly 2^48 below the truth"));
-	assert_non_null(strstr(res.detail, "sign extension, or the IOC_RESET"));
+	assert_int_equal(res.wrong[0].offset_bits, 48);
+	assert_false(res.wrong[0].above);
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_SEXT_BELOW);
 	assert_int_equal(judge(1 + (1ull << 32), 0, 0, 0), SM_V_WRONG_VALUE);
 	assert_non_null(strstr(res.detail, "exactly 2^32 above the truth"));
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_OTHER_WIDTH);
+	assert_non_null(strstr(res.detail, "not this counter's 48-bit width"));
 	assert_int_equal(judge(1 + (1ull << 47), 0, 0, 0), SM_V_WRONG_VALUE);
 	assert_non_null(strstr(res.detail, "2^47"));
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_HALF);
 	assert_int_equal(judge((uint64_t)-5, 0, 0, 0), SM_V_WRONG_VALUE);
 	assert_non_null(strstr(res.detail, "signed 64-bit value it is -5"));
+	assert_int_equal(res.wrong[0].offset_bits, 0);
 	assert_int_equal(judge(90, 0, 0, 0), SM_V_WRONG_VALUE);
 	assert_non_null(strstr(res.detail, "above by 7 from the nearest end"));
 	assert_null(strstr(res.detail, "exactly"));
+	assert_int_equal(res.wrong[0].truth_lo, 1);
+	assert_int_equal(res.wrong[0].truth_hi, 83);
 	assert_int_equal(judge(50, 0, 0, 0), SM_V_WRONG_VALUE);
 	assert_non_null(strstr(res.detail, "the truth skipped it"));
+}
+
+/* The cause is the arch's: riscv64's 48-bit hpmcounter is not "the x86
+ * counter width", and a 64-bit counter has no 2^64 to miss. */
+static void test_cause_by_arch(void **state)
+{
+	static const struct s3 x[] = { { 2300, 10, 10 }, { 2354, 20, 20 } };
+	(void)state;
+	window(SM_ABI_RAW, x, 2);
+	wd.arch = SM_RISCV64;
+	assert_int_equal(judge(2300 + (1ull << 48), 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_NO_SEXT);
+	assert_int_equal(res.width, 48);
+	assert_null(strstr(res.detail, "x86"));
+	assert_non_null(strstr(res.detail, "counter CSR"));
+	wd.arch = SM_ARM64;
+	wd.width = 32;
+	assert_int_equal(judge(2300 + (1ull << 32), 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_NO_SEXT);
+	assert_non_null(strstr(res.detail, "32-bit width"));
+	assert_non_null(strstr(res.detail, "PMEVCNTR"));
+	wd.width = 0; /* no pmc_width on the page: the arch's usual, 32 */
+	assert_int_equal(judge(2300 + (1ull << 32), 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.width, 32);
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_NO_SEXT);
+}
+
+/* enabled or running off by 2^32 is the timer's wrap (time_mask), never a
+ * counter's sign extension. */
+static void test_time_wrap(void **state)
+{
+	static const struct s3 x[] = { { 5, 990, 990 }, { 9, 1041, 1041 } };
+	(void)state;
+	window(SM_ABI_TIMES, x, 2);
+	wd.arch = SM_ARM64;
+	wd.width = 32;
+	assert_int_equal(judge(5, 990 - (1ull << 32), 990, 0),
+	                 SM_V_WRONG_VALUE);
+	assert_int_equal(res.nwrong, 1);
+	assert_int_equal(res.wrong[0].field, SM_WF_ENABLED);
+	assert_int_equal(res.wrong[0].offset_bits, 32);
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_TIME_WRAP);
+	assert_non_null(strstr(res.detail, "time_mask"));
+	assert_null(strstr(res.detail, "sign extension of a 32-bit counter"));
+}
+
+/* 2^width above: the counter was not sign-extended; below after a reset:
+ * the IOC_RESET quirk; below with the truth past 2^width: the whole count
+ * masked.  Each names one cause, not a list to choose from. */
+static void test_sign_or_reset(void **state)
+{
+	static const struct s3 x[] = { { 10, 10, 10 }, { 83, 20, 20 } };
+	static const struct s3 big[] = { { 3500, 10, 10 },
+	                                 { (1ull << 48) + 20, 20, 20 } };
+	(void)state;
+	window(SM_ABI_RAW, x, 2);
+	assert_int_equal(judge(83 + (1ull << 48), 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_NO_SEXT);
+	assert_true(res.wrong[0].above);
+	assert_null(strstr(res.detail, "IOC_RESET"));
+	assert_non_null(strstr(res.detail, "not sign-extended from bit 47"));
+	wd.reset = true;
+	assert_int_equal(judge(83 - (1ull << 48), 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_RESET_QUIRK);
+	assert_non_null(strstr(res.detail, "IOC_RESET quirk"));
+	assert_null(strstr(res.detail, "not sign-extended"));
+	window(SM_ABI_RAW, big, 2);
+	wd.overflow = true;
+	assert_int_equal(judge(20, 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_MASKED);
+	assert_false(res.wrong[0].above);
+	/* the truth jumped at one instant: the overflow's burst, said */
+	assert_true(res.wrong[0].burst);
+	assert_non_null(strstr(res.detail, "overflow's burst"));
+	wd.overflow = false; /* no overflow in the call: no burst claimed */
+	assert_int_equal(judge(20, 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_false(res.wrong[0].burst);
+	assert_null(strstr(res.detail, "burst"));
+}
+
+/* The scaled ABI names the exact offset too, as raw does. */
+static void test_scaled_offset(void **state)
+{
+	static const struct s3 x[] = { { 100, 50, 50 }, { 101, 60, 60 } };
+	(void)state;
+	window(SM_ABI_SCALED, x, 2);
+	assert_int_equal(judge(100 + (1ull << 48), 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.wrong[0].field, SM_WF_SCALED);
+	assert_int_equal(res.wrong[0].offset_bits, 48);
+	assert_true(res.wrong[0].above);
+	assert_non_null(strstr(res.detail, "not within 1 of count*enabled"));
+	assert_non_null(strstr(res.detail, "exactly 2^48 above"));
+	assert_int_equal(judge(300, 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.wrong[0].offset_bits, 0);
+	assert_null(strstr(res.detail, "exactly"));
+}
+
+/* The values ABI reports every wrong field, not only the first. */
+static void test_every_wrong_field(void **state)
+{
+	(void)state;
+	window(SM_ABI_VALUES, w, 4);
+	assert_int_equal(judge(101 + (1ull << 48), 49, 41, 0),
+	                 SM_V_WRONG_VALUE);
+	assert_int_equal(res.nwrong, 2);
+	assert_int_equal(res.wrong[0].field, SM_WF_COUNT);
+	assert_int_equal(res.wrong[0].offset_bits, 48);
+	assert_int_equal(res.wrong[1].field, SM_WF_ENABLED);
+	assert_int_equal(res.wrong[1].value, 49);
+	assert_int_equal(res.wrong[1].truth_lo, 50);
+	assert_int_equal(res.wrong[1].truth_hi, 52);
+	assert_non_null(strstr(res.detail, "count = "));
+	assert_non_null(strstr(res.detail, "enabled = 49"));
+	assert_int_equal(judge(7, 60, 70, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.nwrong, 3);
+	assert_int_equal(res.wrong[2].field, SM_WF_RUNNING);
+	/* only values of their own all true meet the relation's check */
+	assert_int_equal(judge(101, 51, 41, 0), SM_V_PASS);
+	assert_int_equal(res.nwrong, 0);
 }
 
 int main(void)
@@ -153,6 +292,11 @@ int main(void)
 		cmocka_unit_test(test_scaled_never_ran),
 		cmocka_unit_test(test_page_rounding),
 		cmocka_unit_test(test_offsets_named),
+		cmocka_unit_test(test_cause_by_arch),
+		cmocka_unit_test(test_time_wrap),
+		cmocka_unit_test(test_sign_or_reset),
+		cmocka_unit_test(test_scaled_offset),
+		cmocka_unit_test(test_every_wrong_field),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

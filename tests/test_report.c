@@ -118,8 +118,19 @@ static unsigned tap_valid(const char *doc, unsigned *bad, unsigned *skips)
 				in_yaml = after_test = false;
 				continue;
 			}
+			/* "  key: value", or "  key:" opening a nested list or
+			 * map whose lines are deeper: "    - key: value",
+			 * "      key: value", "    key: value" */
 			const char *colon = strstr(l, ": ");
-			if (strncmp(l, "  ", 2) || !colon || !yaml_value(colon + 2))
+			size_t ind = strspn(l, " ");
+			bool opens = ind == 2 && l[strlen(l) - 1] == ':' &&
+			             !strchr(l, '"') && !colon;
+			const char *key = l + ind + (l[ind] == '-' && l[ind + 1] == ' '
+			                             ? 2 : 0);
+			if (opens)
+				continue;
+			if (ind < 2 || ind % 2 || !colon || !yaml_value(colon + 2) ||
+			    !(*key >= 'a' && *key <= 'z'))
 				fail_msg("bad YAML line: %s", l);
 			continue;
 		}
@@ -225,6 +236,10 @@ static void test_failure(void **state)
 	                            "&apos;&gt;.o#selfmon_v_no_sext#values:"
 	                            "x86_pinned:"));
 	assert_non_null(strstr(doc, "&#10;trace: cex/"));
+	/* the result's fields, not only the sentence (issue #26 item 3) */
+	assert_non_null(strstr(doc, "&#10;wrong: field=count value="));
+	assert_non_null(strstr(doc, " offset_bits=48 offset=above "
+	                            "cause=no_sign_extension</system-out>"));
 	snprintf(full, sizeof(full), "-h >/dev/null; cd '%s' && '%s' check "
 	         "'a&b<\"c'\\''>.o:selfmon_v_no_sext' reference --abi values "
 	         "--scenario x86_pinned --bound 1 --no-traces --tap", tmpdir(),
@@ -237,6 +252,10 @@ static void test_failure(void **state)
 	                              "selfmon_v_no_sext x86_pinned: WRONG_VALUE, "
 	                              "expected PASS\n  ---\n  severity: fail\n"));
 	assert_non_null(strstr(r.out, "\n  replay: \"selfmon replay 'x86_64:"));
+	assert_non_null(strstr(r.out, "\n  wrong:\n    - field: count\n"
+	                              "      value: "));
+	assert_non_null(strstr(r.out, "      offset_bits: 48\n      offset: "
+	                              "above\n      cause: no_sign_extension\n"));
 	expect_prove_parses(r.out, false);
 }
 
@@ -296,13 +315,15 @@ static void test_writers(void **state)
 {
 	static const struct sm_report_case cases[] = {
 		{ "x86_64", "r\x01<x>", "raw", "s#1\\", "PASS", "PASS",
-		  SM_CASE_PASS, "ok", NULL, NULL, "", 3, 0, 0.5 },
+		  SM_CASE_PASS, "ok", NULL, NULL, "", 3, 0, 0.5, NULL, 0, NULL,
+		  false, false, 0, 0 },
 		{ "x86_64", "bad\xff\xfe utf8 \xc3\xa9", "values", "s]]>", "ERROR",
 		  "PASS", SM_CASE_ERROR, "emulator \"stuck\"\tat\n0x10\x7f", NULL,
-		  NULL, NULL, 0, 0, 0 },
+		  NULL, NULL, 0, 0, 0, NULL, 0, NULL, false, false, 0, 0 },
 		{ "arm64", "r", "times", "s", "FAULT", "PASS", SM_CASE_FAILURE,
 		  "#GP at 0x4000", "arm64:unicorn:r:s:reset@3",
-		  "arm64:unicorn:r:s:reset@3", "cex/r-s.trace", 9, 1, 0.25 },
+		  "arm64:unicorn:r:s:reset@3", "cex/r-s.trace", 9, 1, 0.25, NULL, 0,
+		  NULL, false, false, 0, 0 },
 	};
 	struct sm_report rep = { "unicorn", 2, 0, cases, 3 };
 	char xml[512], doc[1 << 16];

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "session.h"
+#include "timeline.h"
 
 #define RESET "x86_64:unicorn:no_zero_ext_fix:x86_reset:reset@10"
 #define TORN "x86_64:unicorn:no_recheck:x86_remote:rotate_out@6,rotate_in@10"
@@ -167,7 +169,7 @@ static void test_json_is_the_listing(void **state)
 static void test_reset_page(void **state)
 {
 	static char json[1 << 20];
-	char html[512], row[4096], v[64], want[800];
+	char html[512], row[4096], v[64], want[1400];
 	(void)state;
 	make_page(RESET, "reset.html", json, sizeof(json), html, sizeof(html));
 	/* the JSON: step 10 has the reset and what it wrote to offset */
@@ -203,12 +205,15 @@ static void test_reset_page(void **state)
 	if (!strstr(row, want))
 		fail_msg("loaded offset %s lacks %s", row, want);
 	/* the end: the verdict and check's explanation */
-	char verdict[40], detail[600];
+	char verdict[40], detail[1200];
 	json_string(strstr(json, "\"result\":"), "verdict", verdict,
 	            sizeof(verdict));
 	json_string(strstr(json, "\"result\":"), "detail", detail, sizeof(detail));
 	assert_string_equal(verdict, "WRONG_VALUE");
 	assert_non_null(strstr(detail, "IOC_RESET quirk"));
+	/* and as data, the same fields as check's cell */
+	assert_non_null(strstr(json, "\"wrong\":[{\"field\":\"count\","));
+	assert_non_null(strstr(json, "\"cause\":\"reset_quirk\""));
 	page_at(html, 75);
 	snprintf(want, sizeof(want), "id=\"verdict\">%s</p><p id=\"detail\">%s"
 	         "</p>", verdict, detail);
@@ -365,6 +370,40 @@ static void test_teach_bad_input(void **state)
 	expect_usage_error(args, "replay: ");
 }
 
+/* The timeline zooms on the field the result names, read from its
+ * fields: "running 11 > enabled 10" is the relation (running drawn over
+ * enabled's truth), not running's own value (the sentence's first word,
+ * which the chart took before); a values-ABI result with the count and
+ * enabled wrong zooms on the count, the first. */
+static void test_timeline_zoom_field(void **state)
+{
+	struct sm_result r = { .verdict = SM_V_WRONG_VALUE };
+	int curve, shown;
+	(void)state;
+
+	r.nwrong = 1;
+	r.wrong[0] = (struct sm_wrong){ .field = SM_WF_RELATION, .value = 11,
+	                                .truth_lo = 10, .truth_hi = 10 };
+	snprintf(r.detail, sizeof(r.detail), "running 11 > enabled 10");
+	sm_timeline_zoom(&r, &curve, &shown);
+	assert_int_equal(curve, 1);
+	assert_int_equal(shown, 2);
+	r.wrong[0].field = SM_WF_RUNNING;
+	sm_timeline_zoom(&r, &curve, &shown);
+	assert_int_equal(curve, 2);
+	assert_int_equal(shown, 2);
+	r.nwrong = 2;
+	r.wrong[0].field = SM_WF_COUNT;
+	r.wrong[1].field = SM_WF_ENABLED;
+	snprintf(r.detail, sizeof(r.detail), "enabled = 9 ...");
+	sm_timeline_zoom(&r, &curve, &shown);
+	assert_int_equal(curve, 0); /* the fields, not the sentence */
+	r.verdict = SM_V_PASS;
+	r.wrong[0].field = SM_WF_ENABLED;
+	sm_timeline_zoom(&r, &curve, &shown);
+	assert_int_equal(curve, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_page_offline),
 		cmocka_unit_test(test_timeline_text_fits),
 		cmocka_unit_test(test_teach_bad_input),
+		cmocka_unit_test(test_timeline_zoom_field),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,7 @@
 #include "options.h"
 #include "outfile.h"
 #include "report.h"
+#include "result_json.h"
 #include "shard.h"
 #include "table.h"
 #include "user_reader.h"
@@ -1042,6 +1043,8 @@ static void print_json(const struct plan *p, const struct sm_tally *t)
 		                                            sizeof(acts)));
 		json_u64(&js, "scripted_dropped", j->dropped);
 		json_str(&js, "detail", j->error[0] ? j->error : j->cell.res.detail);
+		if (!j->error[0])
+			sm_result_json(&js, &j->cell.res);
 		if (j->min_line) {
 			if (least_bound(j) >= 0)
 				json_u64(&js, "least_bound", j->cell.least_bound);
@@ -1066,10 +1069,41 @@ static enum sm_case_kind case_kind(const struct job *j)
 
 /* --tap to f, or --junit into the file opened before the run: 0, -1
  * out of memory (said on stderr), -2 f reports a write error. */
+/* A cell's result fields for the report (report.h knows no sm_result). */
+static void report_fields(const struct job *j, struct sm_report_case *c,
+                          struct sm_report_wrong w[3])
+{
+	const struct sm_result *r = &j->cell.res;
+
+	if (j->error[0])
+		return;
+	if (r->verdict == SM_V_WRONG_VALUE)
+		for (unsigned i = 0; i < r->nwrong && i < 3; i++) {
+			const struct sm_wrong *x = &r->wrong[i];
+			w[i] = (struct sm_report_wrong){
+				.field = sm_wrong_field_name(x->field),
+				.rc = (int64_t)x->value, .value = x->value,
+				.truth_lo = x->truth_lo, .truth_hi = x->truth_hi,
+				.offset_bits = x->offset_bits,
+				.offset = x->above ? "above" : "below",
+				.cause = sm_cause_name(x->cause) };
+			c->nwrong = i + 1;
+		}
+	c->wrong = w;
+	if (r->verdict == SM_V_FAULT && r->fault != SM_FK_NONE) {
+		c->fault = sm_fault_kind_name(r->fault);
+		c->has_pc = r->has_pc;
+		c->fault_pc = r->fault_pc;
+		c->has_addr = r->has_addr;
+		c->fault_addr = r->fault_addr;
+	}
+}
+
 static int write_report(const struct plan *p, FILE *f, bool tap)
 {
 	struct sm_report_case *c = calloc(p->njobs, sizeof(*c));
-	int rc = c ? 0 : -1;
+	struct sm_report_wrong (*w)[3] = calloc(p->njobs, sizeof(*w));
+	int rc = c && w ? 0 : -1;
 
 	for (unsigned i = 0; !rc && i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
@@ -1085,12 +1119,14 @@ static int write_report(const struct plan *p, FILE *f, bool tap)
 			.seconds = j->seconds };
 		c[i].found = j->found_line;      /* NULL unless it failed */
 		c[i].minimised = j->min_line;
+		report_fields(j, &c[i], w[i]);
 	}
 	struct sm_report r = { sm_engine_name(p->o.engine), p->o.x.bound,
 	                       p->o.x.random_runs, c, p->njobs };
 	if (!rc && (tap ? sm_report_tap(f, &r) : sm_report_junit(f, &r)) < 0)
 		rc = -2;
 	free(c);
+	free(w);
 	if (rc == -1)
 		usage_error("check: cannot write the %s report: out of memory",
 		            tap ? "TAP" : "JUnit");

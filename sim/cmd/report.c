@@ -128,6 +128,37 @@ static void junit_result(FILE *f, const struct sm_report_case *c)
 	fprintf(f, "</%s>\n", tag[c->kind]);
 }
 
+/* The result's fields as "key=value" words: one line per wrong value,
+ * one for a fault (JUnit's system-out; TAP has them as YAML). */
+static void junit_fields(FILE *f, const struct sm_report_case *c)
+{
+	for (unsigned i = 0; i < c->nwrong; i++) {
+		const struct sm_report_wrong *w = &c->wrong[i];
+		fputs("&#10;wrong: field=", f);
+		sm_xml_put(f, w->field);
+		if (!strcmp(w->field, "rc")) {
+			fprintf(f, " value=%" PRId64, w->rc);
+			continue;
+		}
+		fprintf(f, " value=%" PRIu64 " truth_lo=%" PRIu64 " truth_hi=%"
+		        PRIu64, w->value, w->truth_lo, w->truth_hi);
+		if (w->offset_bits) {
+			fprintf(f, " offset_bits=%u offset=", w->offset_bits);
+			sm_xml_put(f, w->offset);
+			fputs(" cause=", f);
+			sm_xml_put(f, w->cause);
+		}
+	}
+	if (c->fault) {
+		fputs("&#10;fault: kind=", f);
+		sm_xml_put(f, c->fault);
+		if (c->has_pc)
+			fprintf(f, " pc=0x%" PRIx64, c->fault_pc);
+		if (c->has_addr)
+			fprintf(f, " address=0x%" PRIx64, c->fault_addr);
+	}
+}
+
 static void junit_case(FILE *f, const struct sm_report_case *c)
 {
 	fputs("    <testcase classname=\"", f);
@@ -144,8 +175,10 @@ static void junit_case(FILE *f, const struct sm_report_case *c)
 	sm_xml_put(f, c->expected);
 	fprintf(f, "; abi ");
 	sm_xml_put(f, c->abi);
-	fprintf(f, "; %" PRIu64 " schedules, %" PRIu64 " blocked</system-out>\n"
-	        "    </testcase>\n", c->schedules, c->blocked);
+	fprintf(f, "; %" PRIu64 " schedules, %" PRIu64 " blocked", c->schedules,
+	        c->blocked);
+	junit_fields(f, c);
+	fputs("</system-out>\n    </testcase>\n", f);
 }
 
 struct counts {
@@ -244,6 +277,29 @@ static void tap_yaml(FILE *f, const struct sm_report_case *c)
 	yaml_field(f, "abi", c->abi);
 	yaml_field(f, "scenario", c->scenario);
 	yaml_field(f, "detail", c->detail);
+	if (c->nwrong)
+		fputs("  wrong:\n", f);
+	for (unsigned i = 0; i < c->nwrong; i++) {
+		const struct sm_report_wrong *w = &c->wrong[i];
+		fprintf(f, "    - field: %s\n", w->field);
+		if (!strcmp(w->field, "rc")) {
+			fprintf(f, "      value: %" PRId64 "\n", w->rc);
+			continue;
+		}
+		fprintf(f, "      value: %" PRIu64 "\n      truth_lo: %" PRIu64
+		        "\n      truth_hi: %" PRIu64 "\n", w->value, w->truth_lo,
+		        w->truth_hi);
+		if (w->offset_bits)
+			fprintf(f, "      offset_bits: %u\n      offset: %s\n"
+			        "      cause: %s\n", w->offset_bits, w->offset, w->cause);
+	}
+	if (c->fault) {
+		fprintf(f, "  fault:\n    kind: %s\n", c->fault);
+		if (c->has_pc)
+			fprintf(f, "    pc: 0x%" PRIx64 "\n", c->fault_pc);
+		if (c->has_addr)
+			fprintf(f, "    address: 0x%" PRIx64 "\n", c->fault_addr);
+	}
 	fprintf(f, "  schedules: %" PRIu64 "\n  blocked: %" PRIu64 "\n",
 	        c->schedules, c->blocked);
 	if (has(c->minimised)) {

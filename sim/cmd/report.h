@@ -10,6 +10,7 @@
 #ifndef SELFMON_REPORT_H
 #define SELFMON_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -22,6 +23,16 @@ enum sm_case_kind {
 	SM_CASE_SKIPPED,   /* INCOMPLETE or UNSUPPORTED: not judged in full */
 };
 
+/* One wrong value of a cell, as plain data (the command fills it from
+ * session.h's struct sm_wrong with the names of its enums). */
+struct sm_report_wrong {
+	const char *field;             /* "count", "enabled", ... */
+	int64_t rc;                    /* field "rc": the error returned */
+	uint64_t value, truth_lo, truth_hi;
+	unsigned offset_bits;          /* 0: no exact power-of-two offset */
+	const char *offset, *cause;    /* "above"/"below", the cause's name */
+};
+
 struct sm_report_case {
 	const char *arch, *reader, *abi, *scenario;
 	const char *verdict, *expected;  /* names; expected "-": none */
@@ -31,6 +42,13 @@ struct sm_report_case {
 	const char *trace;               /* "" or NULL: none written */
 	uint64_t schedules, blocked;
 	double seconds;
+	/* the result as data: the wrong values, a fault's kind (NULL: none)
+	 * and addresses */
+	const struct sm_report_wrong *wrong;
+	unsigned nwrong;
+	const char *fault;
+	bool has_pc, has_addr;
+	uint64_t fault_pc, fault_addr;
 };
 
 struct sm_report {

@@ -89,6 +89,7 @@ uint64_t selfmon_routed_rdpmc(uint32_t counter)
 		cur->res.steps = cur->run.step;
 		sm_result_set(&cur->res, SM_V_FAULT, "rdpmc with ECX=0x%x raised #GP",
 		              counter);
+		sm_result_fault(&cur->res, SM_FK_COUNTER, false, 0, false, 0);
 		sm_guard_escape(ESCAPE_VERDICT);
 	}
 	if (cur->explain)
@@ -139,7 +140,8 @@ static bool n_run(struct sm_session *s, uint64_t stop)
 		else
 			sm_result_set(&s->res, SM_V_FAULT, "%s in the reader after %"
 			              PRIu64 " routed calls", sm_guard_signal_text(how),
-			              s->run.step);
+			              s->run.step),
+			sm_result_fault(&s->res, SM_FK_EXCEPTION, false, 0, false, 0);
 	}
 	cur = NULL;
 	return false;

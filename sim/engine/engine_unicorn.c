@@ -153,6 +153,7 @@ void sm_uc_refused(struct sm_session *s, uint64_t pc, const char *what)
 		            what, pc, b[3], b[2], b[1], b[0]);
 	else
 		sm_uc_fault(s, "%s at 0x%" PRIx64, what, pc);
+	sm_result_fault(&s->res, SM_FK_INSTRUCTION, true, pc, false, 0);
 }
 
 void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
@@ -229,12 +230,14 @@ static bool mem_allowed(struct sm_session *s, bool copy, uint64_t dst,
 	if (copy && !allowed(e, src, n, UC_PROT_READ) &&
 	         !stack_overflow(s, src, "by memcpy"))
 		sm_uc_fault(s, "memcpy from 0x%" PRIx64 " (%" PRIu64 " bytes): "
-		            "not readable memory", src, n);
+		            "not readable memory", src, n),
+		sm_result_fault(&s->res, SM_FK_MEMORY, false, 0, true, src);
 	else if (!allowed(e, dst, n, UC_PROT_WRITE) &&
 	         !stack_overflow(s, dst, "by memcpy/memset"))
 		sm_uc_fault(s, "memcpy/memset to 0x%" PRIx64 " (%" PRIu64 " bytes):"
 		            " not writable memory (the page and code are "
-		            "read-only)", dst, n);
+		            "read-only)", dst, n),
+		sm_result_fault(&s->res, SM_FK_MEMORY, false, 0, true, dst);
 	return !e->done;
 }
 
@@ -292,6 +295,7 @@ static bool mem_op(struct sm_session *s, bool copy, uint64_t dst,
 		    uc_mem_write(e->uc, dst + done + k, buf, m)) {
 			sm_uc_fault(s, "bad memory range in a memcpy/memset of %"
 			            PRIu64 " bytes at 0x%" PRIx64, n, dst);
+			sm_result_fault(&s->res, SM_FK_CALL, false, 0, true, dst);
 			return true;
 		}
 	}
@@ -320,7 +324,8 @@ static void stub_return(struct sm_session *s, uint64_t value)
 				sm_uc_fault(s, "return from an import with the stack "
 				            "pointer at 0x%" PRIx64 ", not readable "
 				            "memory: read of unmapped address 0x%" PRIx64,
-				            sp, sp);
+				            sp, sp),
+				sm_result_fault(&s->res, SM_FK_CALL, false, 0, true, sp);
 			return;
 		}
 		sp += 8;
@@ -361,6 +366,7 @@ static void import_stub(struct sm_session *s, uint64_t pc)
 	default:
 		sm_uc_fault(s, "call to 0x%" PRIx64 " (no import there) from step %"
 		            PRIu64, pc, s->run.step);
+		sm_result_fault(&s->res, SM_FK_CALL, false, 0, true, pc);
 		return;
 	}
 	if (!e->done)
@@ -551,6 +557,7 @@ static bool hook_invalid(uc_engine *uc, uc_mem_type type, uint64_t addr,
 		return false;
 	sm_uc_fault(s, "%s address 0x%" PRIx64 " at 0x%" PRIx64,
 	            access_name(e, type, addr), addr, pc);
+	sm_result_fault(&s->res, SM_FK_MEMORY, true, pc, true, addr);
 	return false;
 }
 
@@ -1003,7 +1010,8 @@ static bool u_run(struct sm_session *s, uint64_t stop)
 			sm_uc_refused(s, pc, "invalid instruction (#UD)");
 		else
 			sm_uc_fault(s, "emulation error %" PRIu64 " at 0x%" PRIx64,
-			            (uint64_t)err, pc);
+			            (uint64_t)err, pc),
+			sm_result_fault(&s->res, SM_FK_EXCEPTION, true, pc, false, 0);
 	}
 	e->done = true;
 	return false;

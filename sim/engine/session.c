@@ -52,6 +52,26 @@ void sm_result_set(struct sm_result *r, enum sm_verdict v, const char *fmt,
 	va_end(ap);
 }
 
+void sm_result_fault(struct sm_result *r, enum sm_fault_kind k, bool has_pc,
+                     uint64_t pc, bool has_addr, uint64_t addr)
+{
+	if (sm_verdict_selfmon(r->verdict))
+		return;
+	r->fault = k;
+	r->has_pc = has_pc;
+	r->fault_pc = has_pc ? pc : 0;
+	r->has_addr = has_addr;
+	r->fault_addr = has_addr ? addr : 0;
+}
+
+const char *sm_fault_kind_name(enum sm_fault_kind k)
+{
+	static const char *const n[SM_NFK] = {
+		"none", "memory", "instruction", "counter", "exception", "call",
+	};
+	return (unsigned)k < SM_NFK ? n[k] : "?";
+}
+
 /* The model as it is when the reader is called: the scenario's timed
  * actions up to check_at applied, time moved on to check_at. */
 static int model_at_call(struct sm_session *s, char *err, size_t n)
@@ -179,6 +199,7 @@ int sm_session_apply(struct sm_session *s, enum sm_action_kind kind)
 	if (rc > 0) {
 		s->run.kernel_active = true;
 		s->run.last_kernel_step = s->run.step;
+		s->run.applied |= 1u << kind;
 	}
 	s->run.deadline = sm_model_next_activity(&s->model);
 	sm_session_sample(s); /* and just after */
@@ -197,6 +218,7 @@ static void apply_timed(struct sm_session *s, const struct sm_timed_action *t)
 	if (sm_model_apply(&s->model, &t->act, err, sizeof(err)) > 0) {
 		s->run.kernel_active = true;
 		s->run.last_kernel_step = s->run.step;
+		s->run.applied |= 1u << t->act.kind;
 	}
 	s->run.deadline = sm_model_next_activity(&s->model);
 	sm_session_sample(s);

@@ -77,6 +77,7 @@ static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
 			sm_session_observe(s, step);
 			sm_uc_fault(s, "read of counter %u is UNDEFINED at EL0 "
 			            "(SIGILL) at 0x%" PRIx64, c, pc);
+			sm_result_fault(&s->res, SM_FK_COUNTER, true, pc, false, 0);
 			return false;
 		}
 		sm_uc_trapped(s, step, counter_name(c, name, sizeof(name)), c, *v);
@@ -114,6 +115,7 @@ static uint32_t arm64_msr(uc_engine *uc, uc_arm64_reg reg,
 	if (sm_model_arm64_counter(&s->model, SM_ARM64_CYCLE, &probe) != SM_OK) {
 		sm_uc_fault(s, "write of PMSELR_EL0 (%" PRIu64 ") is UNDEFINED at "
 		            "EL0 (SIGILL) at 0x%" PRIx64, v, pc_of(uc));
+		sm_result_fault(&s->res, SM_FK_COUNTER, true, pc_of(uc), false, 0);
 		return 1;
 	}
 	e->pmselr = (uint32_t)(v & 31);
@@ -134,6 +136,8 @@ static void arm64_intr(uc_engine *uc, uint32_t intno, void *user)
 	if (intno != 2) {
 		sm_uc_fault(user, "CPU exception %u at 0x%" PRIx64, intno,
 		            pc_of(uc));
+		sm_result_fault(&((struct sm_session *)user)->res, SM_FK_EXCEPTION,
+		                true, pc_of(uc), false, 0);
 		return;
 	}
 	uc_reg_read(uc, UC_ARM64_REG_X8, &nr);

@@ -32,6 +32,7 @@ static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		sm_session_observe(s, s->run.step);
 		sm_uc_fault(s, "wfi in U-mode is an illegal instruction (SIGILL) "
 		            "at 0x%" PRIx64, pc);
+		sm_result_fault(&s->res, SM_FK_INSTRUCTION, true, pc, false, 0);
 		return true;
 	}
 	unsigned funct3 = (insn >> 12) & 7, rs1 = (insn >> 15) & 31;
@@ -46,12 +47,14 @@ static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		sm_session_observe(s, s->run.step);
 		sm_uc_fault(s, "csr write or RV32 access of CSR 0x%x is "
 		            "an illegal instruction (SIGILL) at 0x%" PRIx64, csr, pc);
+		sm_result_fault(&s->res, SM_FK_COUNTER, true, pc, false, 0);
 		return true;
 	}
 	if (sm_model_riscv_csr(&s->model, csr, &v) != SM_OK) {
 		sm_session_observe(s, s->run.step);
 		sm_uc_fault(s, "csrr of CSR 0x%x is an illegal instruction "
 		            "(SIGILL) at 0x%" PRIx64, csr, pc);
+		sm_result_fault(&s->res, SM_FK_COUNTER, true, pc, false, 0);
 		return true;
 	}
 	if (rd)
@@ -77,7 +80,9 @@ static void rv_intr(uc_engine *uc, uint32_t intno, void *user)
 		if (intno == 2) /* illegal instruction */
 			sm_uc_refused(user, at, "illegal instruction (SIGILL)");
 		else
-			sm_uc_fault(user, "CPU exception %u at 0x%" PRIx64, intno, at);
+			sm_uc_fault(user, "CPU exception %u at 0x%" PRIx64, intno, at),
+			sm_result_fault(&((struct sm_session *)user)->res,
+			                SM_FK_EXCEPTION, true, at, false, 0);
 		return;
 	}
 	uc_reg_read(uc, UC_RISCV_REG_A7, &nr);

@@ -44,6 +44,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		sm_session_observe(s, s->run.step);
 		sm_uc_fault(s, "port I/O at 0x%" PRIx64 " raised #GP (user code "
 		            "without I/O privilege)", pc);
+		sm_result_fault(&s->res, SM_FK_INSTRUCTION, true, pc, false, 0);
 		return true;
 	}
 	b += pre;
@@ -66,6 +67,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 			sm_session_observe(s, s->run.step);
 			sm_uc_fault(s, "rdpmc with ECX=0x%" PRIx64 " raised #GP at 0x%"
 			            PRIx64, rcx, pc);
+			sm_result_fault(&s->res, SM_FK_COUNTER, true, pc, false, 0);
 			return true;
 		}
 	} else if (b[1] == 0xc7 && (b[2] & 0xf8) == 0xf8 && pre &&
@@ -125,6 +127,9 @@ static void x86_intr(uc_engine *uc, uint32_t intno, void *user)
 	            PRIx64 : intno == 13 ? "general protection fault (#GP, "
 	            "vector %u: a privileged instruction at user level) at 0x%"
 	            PRIx64 : "CPU exception %u at 0x%" PRIx64, intno, pc);
+	sm_result_fault(&((struct sm_session *)user)->res,
+	                intno == 13 ? SM_FK_INSTRUCTION : SM_FK_EXCEPTION, true,
+	                pc, false, 0);
 }
 
 static int x86_hooks(struct sm_session *s, uc_engine *uc)

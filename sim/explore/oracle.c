@@ -10,9 +10,15 @@
  * instant (the page's cycles-to-ns conversion rounds differently from
  * sched_clock on arm64/riscv64: sm_model_page_ns()); a scaled count iff
  * it is within 1 of C(ta) * E(tb) / R(tb) for some instants ta, tb; and
- * running must not exceed enabled.  A wrong value's detail names an exact
- * power-of-two offset from the truth when there is one.  It sees only the
- * window and the values: no session, no model.
+ * running must not exceed enabled.  The result is data (session.h's
+ * struct sm_wrong): every wrong value, the truth's range, the exact
+ * power-of-two offset from the truth when there is one (for a scaled count
+ * too), and the cause it points at, named by the counter's width (the
+ * page's pmc_width), the field (a time off by 2^k is the timer's wrap),
+ * the offset's sign and whether a reset or an overflow reached the call;
+ * sm_result_render() words it, the one place that does.  sm_oracle() sees
+ * only the window and the values: no session, no model;
+ * sm_oracle_judge() fills the window's facts from the session.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -119,61 +125,97 @@ static bool scaled_ok(const struct sm_window *w, uint64_t v)
 	return ok;
 }
 
-/* Offsets a wrong value is known to come from, largest first. */
-static const struct {
-	unsigned bits;
-	const char *why;
-} known_offsets[] = {
-	{ 48, "the x86 counter width: a missing sign extension, or the "
-	      "IOC_RESET quirk" },
-	{ 47, "half the 48-bit counter range: sign extension from the wrong "
-	      "bit, or a 47-bit mask" },
-	{ 32, "the 32-bit counter width: a missing sign extension of a 32-bit "
-	      "counter (arm64 events, x86 without full-width writes)" },
-	{ 31, "half the 32-bit counter range: sign extension from the wrong "
-	      "bit" },
-};
+/* The offsets a wrong value is tried against, after the counter's own
+ * width and half of it: those of other arches' counters. */
+static const unsigned other_widths[] = { 48, 47, 32, 31 };
 
-/* Why v is not in the window: an exact power-of-two offset from a truth
- * of the call when there is one, else how far outside the truth's range
- * (or that the truth skipped it). */
-static void why_wrong(const struct sm_window *w, unsigned f, uint64_t v,
-                      uint64_t lo, uint64_t hi, char *out, size_t n)
+static unsigned width_of(const struct sm_window *w)
 {
-	for (size_t k = 0; k < sizeof(known_offsets) / sizeof(known_offsets[0]);
-	     k++) {
-		uint64_t d = 1ull << known_offsets[k].bits;
-		bool above = seen(w, f, v - d), below = seen(w, f, v + d);
-		if (above || below) {
-			snprintf(out, n, "exactly 2^%u %s the truth at an instant of "
-			         "the call: %s", known_offsets[k].bits,
-			         above ? "above" : "below", known_offsets[k].why);
-			return;
-		}
-	}
-	if (v >> 63 && lo >> 63 == 0)
-		snprintf(out, n, "as a signed 64-bit value it is %" PRId64 ": a "
-		         "subtraction wrapped below zero (mod 2^64)", (int64_t)v);
-	else if (v < lo || v > hi)
-		snprintf(out, n, "%s by %" PRIu64 " from the nearest end",
-		         v < lo ? "below" : "above", v < lo ? lo - v : v - hi);
-	else
-		snprintf(out, n, "the truth skipped it");
+	if (w->width)
+		return w->width;
+	return w->arch == SM_ARM64 ? 32 : w->arch == SM_RISCV64 ? 64 : 48;
 }
 
-static const char *const field_names[3] = { "count", "enabled", "running" };
-
-static void wrong(const struct sm_window *w, unsigned f, uint64_t v,
-                  struct sm_result *res)
+/* An exact power-of-two offset of v from a truth of the call (in field f,
+ * or scaled), and the cause it points at, into x. */
+static bool offset_from(const struct sm_window *w, unsigned f, bool scaled,
+                        uint64_t v, struct sm_wrong *x)
 {
-	uint64_t lo, hi;
-	char why[256];
+	unsigned width = width_of(w), tried[2 + 4], nt = 0;
 
-	range(w, f, &lo, &hi);
-	why_wrong(w, f, v, lo, hi, why, sizeof(why));
-	sm_result_set(res, SM_V_WRONG_VALUE, "%s = %" PRIu64 " is not the truth "
-	              "at any instant of the call (truth went %" PRIu64 "..%"
-	              PRIu64 "; %s)", field_names[f], v, lo, hi, why);
+	tried[nt++] = width;
+	tried[nt++] = width - 1;
+	for (size_t k = 0; k < sizeof(other_widths) / sizeof(other_widths[0]);
+	     k++)
+		tried[nt++] = other_widths[k];
+	for (unsigned k = 0; k < nt; k++) {
+		unsigned b = tried[k];
+		if (b == 0 || b >= 64 || (k >= 2 && (b == width || b == width - 1)))
+			continue;
+		uint64_t d = 1ull << b;
+		bool above = scaled ? scaled_ok(w, v - d) : seen(w, f, v - d);
+		bool below = !above &&
+		             (scaled ? scaled_ok(w, v + d) : seen(w, f, v + d));
+		if (!above && !below)
+			continue;
+		x->offset_bits = b;
+		x->above = above;
+		if (f == F_ENABLED || f == F_RUNNING)
+			x->cause = SM_CAUSE_TIME_WRAP;
+		else if (b == width - 1)
+			x->cause = SM_CAUSE_HALF;
+		else if (b != width)
+			x->cause = SM_CAUSE_OTHER_WIDTH;
+		else if (above)
+			x->cause = SM_CAUSE_NO_SEXT;
+		else if (v + d > v) /* the truth is v + 2^width: past 2^width */
+			x->cause = SM_CAUSE_MASKED;
+		else /* v is the truth - 2^width, below zero */
+			x->cause = w->reset ? SM_CAUSE_RESET_QUIRK : SM_CAUSE_SEXT_BELOW;
+		return true;
+	}
+	return false;
+}
+
+static const enum sm_wrong_field field_of[3] = {
+	SM_WF_COUNT, SM_WF_ENABLED, SM_WF_RUNNING
+};
+
+/* Did the count jump during the call: one rise between two consecutive
+ * samples of a quarter of the truth's range or more (an overflow's burst:
+ * the counter runs to its wrap at one instant, model/kernel.c)? */
+static bool jumped(const struct sm_window *w, const struct sm_wrong *x)
+{
+	uint64_t most = 0;
+
+	for (unsigned i = 1; i < w->n; i++)
+		if (w->s[i].count > w->s[i - 1].count &&
+		    w->s[i].count - w->s[i - 1].count > most)
+			most = w->s[i].count - w->s[i - 1].count;
+	return most > 64 && most >= (x->truth_hi - x->truth_lo) / 4;
+}
+
+/* One wrong value: its field, the truth's range, the offset and cause. */
+static void wrong(const struct sm_window *w, unsigned f, bool scaled,
+                  uint64_t v, struct sm_result *res)
+{
+	struct sm_wrong *x = &res->wrong[res->nwrong++];
+
+	*x = (struct sm_wrong){ .field = scaled ? SM_WF_SCALED : field_of[f],
+	                        .value = v };
+	range(w, f, &x->truth_lo, &x->truth_hi);
+	offset_from(w, f, scaled, v, x);
+	x->burst = f == F_COUNT && w->overflow && jumped(w, x);
+}
+
+/* The fields are set: the verdict and the sentence, unless selfmon's own
+ * verdict stands (sm_result_set()). */
+static void set_wrong(struct sm_result *res)
+{
+	if (sm_verdict_selfmon(res->verdict))
+		return;
+	res->verdict = SM_V_WRONG_VALUE;
+	sm_result_render(res);
 }
 
 /* enabled or running: the truth, or the page's own rounding of it. */
@@ -205,54 +247,217 @@ void sm_oracle(const struct sm_window *w, enum sm_abi abi,
                const uint64_t value[3], int rc, struct sm_result *res)
 {
 	unsigned nvals = abi == SM_ABI_RAW || abi == SM_ABI_SCALED ? 1 : 3;
-	bool rounded = false;
 
 	for (unsigned i = 0; i < 3; i++)
 		res->value[i] = i < nvals ? value[i] : 0;
 	res->rc = rc;
+	res->nwrong = 0;
+	res->rounded = false;
+	res->arch = w->arch;
+	res->width = width_of(w);
 	if (abi == SM_ABI_VALUES && rc < 0) {
-		sm_result_set(res, SM_V_WRONG_VALUE, "returned error %d", rc);
-		return;
+		res->wrong[res->nwrong++] = (struct sm_wrong){
+			.field = SM_WF_RC, .value = (uint64_t)(int64_t)rc };
+		return set_wrong(res);
 	}
 	if (abi == SM_ABI_SCALED) {
 		if (!scaled_ok(w, value[0])) {
-			uint64_t lo, hi;
-			range(w, F_COUNT, &lo, &hi);
-			sm_result_set(res, SM_V_WRONG_VALUE, "scaled count = %" PRIu64
-			              " is not within 1 of count*enabled/running at any "
-			              "instants of the call (raw count went %" PRIu64
-			              "..%" PRIu64 ")", value[0], lo, hi);
-			return;
+			wrong(w, F_COUNT, true, value[0], res);
+			return set_wrong(res);
 		}
 		if (!passed_tersely(w, res))
 			sm_result_set(res, SM_V_PASS, "scaled count %" PRIu64,
 			              value[0]);
 		return;
 	}
+	/* every wrong value, not only the first */
 	if (!seen(w, F_COUNT, value[0]))
-		return wrong(w, F_COUNT, value[0], res);
+		wrong(w, F_COUNT, false, value[0], res);
 	for (unsigned f = F_ENABLED; f < nvals; f++)
-		if (!time_ok(w, f, value[f], &rounded))
-			return wrong(w, f, value[f], res);
-	if (nvals == 3 && value[2] > value[1]) {
-		sm_result_set(res, SM_V_WRONG_VALUE, "running %" PRIu64 " > enabled %"
-		              PRIu64, value[2], value[1]);
-		return;
-	}
+		if (!time_ok(w, f, value[f], &res->rounded))
+			wrong(w, f, false, value[f], res);
+	if (!res->nwrong && nvals == 3 && value[2] > value[1])
+		res->wrong[res->nwrong++] = (struct sm_wrong){
+			.field = SM_WF_RELATION, .value = value[2],
+			.truth_lo = value[1], .truth_hi = value[1] };
+	if (res->nwrong)
+		return set_wrong(res);
 	if (passed_tersely(w, res))
 		return;
 	sm_result_set(res, SM_V_PASS, "count %" PRIu64 "%s", value[0],
-	              rounded ? "; a time matched the page's own ns conversion, "
-	              "which differs from sched_clock by the kernel's rounding"
-	              : "");
+	              res->rounded ? "; a time matched the page's own ns "
+	              "conversion, which differs from sched_clock by the "
+	              "kernel's rounding" : "");
+}
+
+/* Did a reset reach the model before or during the call?  The scenario's
+ * scripted ones played so far, and the actions applied in the call. */
+static bool reset_seen(const struct sm_session *s)
+{
+	if (s->run.applied & (1u << SM_ACT_RESET))
+		return true;
+	for (unsigned i = 0; i < s->run.timed_next && i < s->scn->nactions; i++)
+		if (s->scn->act[i].act.kind == SM_ACT_RESET)
+			return true;
+	return false;
 }
 
 void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
 {
 	sm_session_settle(s);
-	struct sm_window w = { s->samples, s->run.nsamples, s->scratch,
-	                       s->terse };
+	struct sm_window w = {
+		s->samples, s->run.nsamples, s->scratch, s->terse,
+		.arch = s->scn->cfg.arch, .width = s->model.page[0].pc.pmc_width,
+		.reset = reset_seen(s),
+		.overflow = s->run.applied & (1u << SM_ACT_OVERFLOW),
+	};
 
 	s->res.steps = s->run.step;
 	sm_oracle(&w, s->reader->abi, value, rc, &s->res);
+}
+
+/* ---- the sentence, from the fields --------------------------------- */
+
+const char *sm_wrong_field_name(enum sm_wrong_field f)
+{
+	static const char *const n[SM_NWF] = {
+		"count", "enabled", "running", "scaled", "running>enabled", "rc",
+	};
+	return (unsigned)f < SM_NWF ? n[f] : "?";
+}
+
+const char *sm_cause_name(enum sm_cause c)
+{
+	static const char *const n[SM_NCAUSES] = {
+		"none", "no_sign_extension", "reset_quirk", "count_masked",
+		"sign_extension_below", "wrong_sign_bit", "time_wrap",
+		"other_width",
+	};
+	return (unsigned)c < SM_NCAUSES ? n[c] : "?";
+}
+
+/* The counter read each arch's readers sign-extend. */
+static const char *counter_read(enum sm_arch a)
+{
+	return a == SM_ARM64 ? "the PMEVCNTR/PMCCNTR value"
+	       : a == SM_RISCV64 ? "the counter CSR's value" : "rdpmc's value";
+}
+
+/* Why, for an offset of 2^b: the cause in words. */
+static int cause_text(char *o, size_t n, const struct sm_result *r,
+                      const struct sm_wrong *x)
+{
+	unsigned b = x->offset_bits, wd = r->width;
+
+	switch (x->cause) {
+	case SM_CAUSE_NO_SEXT:
+		return snprintf(o, n, "this counter's %u-bit width (the page's "
+		                "pmc_width): %s was not sign-extended from bit %u "
+		                "before adding the page's offset", wd,
+		                counter_read(r->arch), wd - 1);
+	case SM_CAUSE_RESET_QUIRK:
+		return snprintf(o, n, "the IOC_RESET quirk: a reset left the page's "
+		                "offset relative to the zero-extended %u-bit counter, "
+		                "so a sign-extended counter value is 2^%u short until "
+		                "the next reload (the reader needs the zero-extension "
+		                "fix; kernel variant reset_prev_count)", wd, wd);
+	case SM_CAUSE_MASKED:
+		return snprintf(o, n, "the count passed 2^%u and the reader masked "
+		                "the whole count to the counter's %u bits: only the "
+		                "counter value may be masked, not offset + counter", b,
+		                wd);
+	case SM_CAUSE_SEXT_BELOW:
+		return snprintf(o, n, "this counter's %u-bit width: %s was "
+		                "sign-extended where it was not negative", wd,
+		                counter_read(r->arch));
+	case SM_CAUSE_HALF:
+		return snprintf(o, n, "half this counter's %u-bit range: sign "
+		                "extension from the wrong bit, or a %u-bit mask", wd,
+		                b);
+	case SM_CAUSE_TIME_WRAP:
+		return snprintf(o, n, "the time counter's wrap: on a page with "
+		                "cap_user_time_short the timer's cycles must be "
+		                "taken as time_cycles + ((cyc - time_cycles) & "
+		                "time_mask) before time_mult/time_shift (not a "
+		                "counter's sign extension)");
+	case SM_CAUSE_OTHER_WIDTH:
+		return snprintf(o, n, "not this counter's %u-bit width: a mask or "
+		                "sign extension for another counter width (%s)", wd,
+		                b == 48 ? "x86's 48 bits" : b == 47 ? "x86's sign "
+		                "bit, 47" : b == 32 ? "32 bits: arm64 events, x86 "
+		                "without full-width writes" : "half of 32 bits");
+	default:
+		return snprintf(o, n, "?");
+	}
+}
+
+/* "lo..hi" of a wrong value's truth, and how the value misses it. */
+static int miss_text(char *o, size_t n, const struct sm_result *r,
+                     const struct sm_wrong *x)
+{
+	uint64_t v = x->value, lo = x->truth_lo, hi = x->truth_hi;
+	int k = 0;
+
+	if (x->offset_bits) {
+		k = snprintf(o, n, "exactly 2^%u %s the truth at an instant of the "
+		             "call: ", x->offset_bits, x->above ? "above" : "below");
+		if (x != r->wrong && x[-1].offset_bits && x[-1].cause == x->cause)
+			return k + snprintf(o + k, n > (size_t)k ? n - k : 0,
+			                    "the same cause");
+		return k + cause_text(o + k, n > (size_t)k ? n - k : 0, r, x);
+	}
+	if (v >> 63 && lo >> 63 == 0)
+		return snprintf(o, n, "as a signed 64-bit value it is %" PRId64 ": "
+		                "a subtraction wrapped below zero (mod 2^64)",
+		                (int64_t)v);
+	if (v < lo || v > hi)
+		return snprintf(o, n, "%s by %" PRIu64 " from the nearest end",
+		                v < lo ? "below" : "above", v < lo ? lo - v : v - hi);
+	return snprintf(o, n, x->burst ? "the truth jumped over it" :
+	                "the truth skipped it");
+}
+
+static int wrong_text(char *o, size_t n, const struct sm_result *r,
+                      const struct sm_wrong *x)
+{
+	const char *burst = x->burst ? ", jumping with an overflow's burst "
+	                    "of events during the call" : "";
+	char why[400];
+
+	switch (x->field) {
+	case SM_WF_RC:
+		return snprintf(o, n, "returned error %d", (int)(int64_t)x->value);
+	case SM_WF_RELATION:
+		return snprintf(o, n, "running %" PRIu64 " > enabled %" PRIu64,
+		                x->value, x->truth_lo);
+	case SM_WF_SCALED:
+		if (x->offset_bits)
+			miss_text(why, sizeof(why), r, x);
+		return snprintf(o, n, "scaled count = %" PRIu64 " is not within 1 "
+		                "of count*enabled/running at any instants of the "
+		                "call (raw count went %" PRIu64 "..%" PRIu64 "%s%s%s)",
+		                x->value, x->truth_lo, x->truth_hi, burst,
+		                x->offset_bits ? "; " : "", x->offset_bits ? why : "");
+	default:
+		miss_text(why, sizeof(why), r, x);
+		return snprintf(o, n, "%s = %" PRIu64 " is not the truth at any "
+		                "instant of the call (truth went %" PRIu64 "..%" PRIu64
+		                "%s; %s)", sm_wrong_field_name(x->field), x->value,
+		                x->truth_lo, x->truth_hi, burst, why);
+	}
+}
+
+void sm_result_render(struct sm_result *r)
+{
+	size_t n = sizeof(r->detail), k = 0;
+
+	if (r->verdict != SM_V_WRONG_VALUE || !r->nwrong)
+		return;
+	r->detail[0] = '\0';
+	for (unsigned i = 0; i < r->nwrong && k < n; i++) {
+		if (i)
+			k += snprintf(r->detail + k, n - k, "; and ");
+		if (k < n)
+			k += wrong_text(r->detail + k, n - k, r, &r->wrong[i]);
+	}
 }

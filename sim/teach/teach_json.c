@@ -10,6 +10,7 @@
 
 #include "json.h"
 #include "notation.h"
+#include "result_json.h"
 #include "teach.h"
 
 static void str_u64(struct json *j, const char *key, uint64_t v)
@@ -212,6 +213,7 @@ static void result(struct json *j, const struct sm_session *s)
 	json_str(j, "verdict", sm_verdict_name(r->verdict));
 	json_bool(j, "fails", sm_verdict_fails(r->verdict));
 	json_str(j, "detail", r->detail);
+	sm_result_json(j, r);
 	json_u64(j, "steps", r->steps);
 	json_bool(j, "returned_values", r->verdict == SM_V_PASS ||
 	          r->verdict == SM_V_WRONG_VALUE);

@@ -42,7 +42,10 @@ struct tl {
 	unsigned ntrap;
 	struct sm_truth call_truth[NS]; /* the truth over the call */
 	int which;                /* the value zoomed: 0 count, 1 enabled, 2
-	                           * running (the one found wrong) */
+	                           * running (the first found wrong) */
+	int shown;                /* the returned value drawn over it: which,
+	                           * or running over enabled's truth when
+	                           * running > enabled */
 	unsigned ncall;
 	struct sm_result res;
 	const struct sm_reader *reader;
@@ -126,10 +129,20 @@ static int call_reader(struct tl *p, const struct sm_timeline_call *c,
 		p->call_truth[i] = (struct sm_truth){ x->count, x->enabled,
 		                                      x->running, 0, 0 };
 	}
-	p->which = !strncmp(p->res.detail, "enabled", 7) ? 1
-	           : !strncmp(p->res.detail, "running", 7) ? 2 : 0;
+	sm_timeline_zoom(&p->res, &p->which, &p->shown);
 	sm_session_free(s);
 	return 0;
+}
+
+void sm_timeline_zoom(const struct sm_result *r, int *curve, int *shown)
+{
+	*curve = *shown = 0;
+	if (r->verdict != SM_V_WRONG_VALUE || !r->nwrong)
+		return;
+	enum sm_wrong_field f = r->wrong[0].field;
+	*curve = f == SM_WF_ENABLED || f == SM_WF_RELATION ? 1
+	         : f == SM_WF_RUNNING ? 2 : 0;
+	*shown = f == SM_WF_RELATION ? 2 : *curve;
 }
 
 /* ---- text ----------------------------------------------------------- */
@@ -466,7 +479,7 @@ static void call_band(struct tl *p, double top, double bottom)
 
 static void caption(struct tl *p)
 {
-	char line[1200], num[32];
+	char line[1600], num[32];
 	bool bad = sm_verdict_fails(p->res.verdict);
 
 	grouped(p->call_at, num, sizeof(num));
@@ -510,7 +523,7 @@ static void zoom_truth(struct tl *p, double y, double h, uint64_t lo,
 static void zoom_returned(struct tl *p, double y, double h, uint64_t lo,
                           uint64_t hi, const char *col)
 {
-	uint64_t v = p->res.value[p->which];
+	uint64_t v = p->res.value[p->shown];
 	double vy = v < lo ? y + h : v > hi ? y : y + h - h *
 	            (double)(v - lo) / (double)(hi - lo);
 	char buf[128];
@@ -518,7 +531,7 @@ static void zoom_returned(struct tl *p, double y, double h, uint64_t lo,
 	fprintf(p->f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 	        "stroke=\"%s\" stroke-width=\"3\"%s/>\n", LEFT, vy, RIGHT, vy, col,
 	        v < lo || v > hi ? " stroke-dasharray=\"8 4\"" : "");
-	snprintf(buf, sizeof(buf), "returned %s %" PRIu64 "%s", names[p->which], v,
+	snprintf(buf, sizeof(buf), "returned %s %" PRIu64 "%s", names[p->shown], v,
 	         v < lo ? " (far below: off the scale)" : v > hi
 	         ? " (far above: off the scale)" : "");
 	text(p->f, RIGHT, v > hi || vy < y + 20 ? vy + 14 : vy - 5, "end", col,

@@ -31,6 +31,12 @@ struct sm_timeline_opts {
 	                    * (a variant is always named) */
 };
 
+/* Which value the zoom of a call draws, from the result's fields: the
+ * truth curve (0 count, 1 enabled, 2 running: the first wrong field, the
+ * count when none) and the returned value drawn over it (the same, or,
+ * for running > enabled, the returned running over enabled's truth). */
+void sm_timeline_zoom(const struct sm_result *r, int *curve, int *shown);
+
 /* Draw scn (with one call when call is not NULL) to f: 0, or -1 with the
  * reason in err (the model's or the reader's). */
 int sm_timeline_svg(FILE *f, const struct sm_scenario *scn,
