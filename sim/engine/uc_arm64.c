@@ -79,6 +79,7 @@ static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
 			            "(SIGILL) at 0x%" PRIx64, c, pc);
 			return false;
 		}
+		s->run.counter_last = true; /* the counter path (session.h) */
 		sm_uc_trapped(s, step, counter_name(c, name, sizeof(name)), c, *v);
 		return true;
 	default:
