@@ -10,6 +10,7 @@
 
 #include "details.h"
 #include "report.h"
+#include "verdict.h"
 
 static bool word_char(char c)
 {
@@ -119,9 +120,12 @@ int sm_details_print(const struct sm_detail *d, size_t n)
 			block(&d[i]);
 			if (len[i] < 2)
 				continue;
-			printf("  the same failure in %zu cells (the detail alike but "
-			       "for its numbers; each one's counterexample is in its "
-			       "row): scenarios", len[i]);
+			/* an unexpected PASS is no failure of the reader's */
+			int v = sm_verdict_from_name(d[i].verdict);
+			printf("  the same %s in %zu cells (the detail alike but for "
+			       "its numbers; each one's counterexample is in its row):"
+			       " scenarios", v >= 0 && sm_verdict_fails(v) ? "failure"
+			       : "outcome", len[i]);
 			for (size_t k = run[i]; k < run[i] + len[i]; k++)
 				printf("%s %s", k > run[i] ? "," : "",
 				       d[it[k].i].scenario);

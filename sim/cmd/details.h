@@ -33,8 +33,9 @@ char *sm_detail_shape(const char *detail);
 /* Print the blocks of the n cells given (those not as expected), in
  * their order.  Cells with the same reader, verdict, expected verdict and
  * shape of their detail are one failure: the first one's block, then
- * "the same failure in K cells: scenarios A, B, ...".  0, or -1 when out
- * of memory (nothing printed). */
+ * "the same failure in K cells: scenarios A, B, ..." ("outcome" for a
+ * verdict that is no failure, an unexpected PASS).  0, or -1 when out of
+ * memory (nothing printed). */
 int sm_details_print(const struct sm_detail *d, size_t n);
 
 #endif
