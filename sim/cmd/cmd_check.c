@@ -872,8 +872,8 @@ static void print_stats(const struct job *j)
 {
 	const struct sm_cell *c = &j->cell;
 
-	printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked", "", c->runs,
-	       c->blocked);
+	printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked, %" PRIu64
+	       " on the counter path", "", c->runs, c->blocked, c->counter_path);
 	if (c->pruning)
 		printf("; %" PRIu64 " run, %" PRIu64 " counted from equal states "
 		       "at %" PRIu64 " branch points%s", c->runs - c->pruned,
