@@ -1048,7 +1048,7 @@ static int write_report(const struct plan *p, FILE *f, bool tap)
 			.kind = case_kind(j), .trace = j->trace,
 			.detail = j->error[0] ? j->error : j->cell.res.detail,
 			.schedules = j->cell.runs, .blocked = j->cell.blocked,
-			.seconds = j->seconds };
+			.counter_path = j->cell.counter_path, .seconds = j->seconds };
 		c[i].found = j->found_line;      /* NULL unless it failed */
 		c[i].minimised = j->min_line;
 	}

@@ -144,8 +144,9 @@ static void junit_case(FILE *f, const struct sm_report_case *c)
 	sm_xml_put(f, c->expected);
 	fprintf(f, "; abi ");
 	sm_xml_put(f, c->abi);
-	fprintf(f, "; %" PRIu64 " schedules, %" PRIu64 " blocked</system-out>\n"
-	        "    </testcase>\n", c->schedules, c->blocked);
+	fprintf(f, "; %" PRIu64 " schedules, %" PRIu64 " blocked, %" PRIu64
+	        " on the counter path</system-out>\n    </testcase>\n",
+	        c->schedules, c->blocked, c->counter_path);
 }
 
 struct counts {
@@ -244,8 +245,9 @@ static void tap_yaml(FILE *f, const struct sm_report_case *c)
 	yaml_field(f, "abi", c->abi);
 	yaml_field(f, "scenario", c->scenario);
 	yaml_field(f, "detail", c->detail);
-	fprintf(f, "  schedules: %" PRIu64 "\n  blocked: %" PRIu64 "\n",
-	        c->schedules, c->blocked);
+	fprintf(f, "  schedules: %" PRIu64 "\n  blocked: %" PRIu64 "\n"
+	        "  counter_path: %" PRIu64 "\n", c->schedules, c->blocked,
+	        c->counter_path);
 	if (has(c->minimised)) {
 		char *replay = sm_report_replay(c->minimised);
 		yaml_field(f, "counterexample", c->found);
