@@ -352,12 +352,32 @@ static void check_grouped(const char *obj, const char *fn)
 
 static void test_grouped(void **state)
 {
-	char obj[512];
+	char obj[512], args[2048], path[2][600], want[64];
 	(void)state;
 
 	assert_true(fallback_obj(0, obj, sizeof(obj)));
 	check_grouped(obj, "fallback_stub"); /* "returned error -1" alike */
 	check_grouped(obj, "plus_one");      /* counts that differ */
+	/* merge's details are check's: the stub fails alike in every cell */
+	snprintf(args, sizeof(args), "%s:fallback_stub --abi values", obj);
+	size_t n = json_cells(args)->n;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/stub%d.json", tmpdir(), i);
+		snprintf(args, sizeof(args), "check %s:fallback_stub --abi values "
+		         "--shard %d/2 --json --no-traces", obj, i);
+		run(args);
+		FILE *f = fopen(path[i], "w");
+		assert_non_null(f);
+		fputs(r.out, f);
+		assert_int_equal(fclose(f), 0);
+	}
+	snprintf(args, sizeof(args), "merge '%s' '%s'", path[0], path[1]);
+	run(args);
+	assert_int_equal(r.status, 1);
+	snprintf(want, sizeof(want), "  the same failure in %zu cells ", n);
+	assert_non_null(strstr(r.out, want));
+	assert_null(strstr(strstr(r.out, want) + strlen(want),
+	                   "the same failure"));
 }
 
 /* The key's shape of a detail: decimal numbers out, words, hex literals
