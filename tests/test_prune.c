@@ -58,29 +58,34 @@ static struct sm_prune_key key(uint64_t i)
 	return (struct sm_prune_key){ { i * 0x9e3779b97f4a7c15ull, ~i } };
 }
 
-/* What goes in comes out, through the table's growth, until it is full. */
+/* What goes in comes out, through the table's growth, until it is full:
+ * each of the three counts on its own (a count dropped or swapped with
+ * another would show). */
 static void test_table(void **state)
 {
 	(void)state;
 	struct sm_prune *p = sm_prune_new();
-	uint64_t runs, blocked;
+	struct sm_prune_counts n;
 
 	assert_non_null(p);
-	assert_false(sm_prune_find(p, key(1), &runs, &blocked));
+	assert_false(sm_prune_find(p, key(1), &n));
 	for (uint64_t i = 1; i <= 100000; i++)
-		sm_prune_add(p, key(i), i, i / 2);
+		sm_prune_add(p, key(i), &(struct sm_prune_counts){ i, i / 2,
+		                                                   i / 3 });
 	for (uint64_t i = 1; i <= 100000; i += 997) {
-		assert_true(sm_prune_find(p, key(i), &runs, &blocked));
-		assert_int_equal(runs, i);
-		assert_int_equal(blocked, i / 2);
+		assert_true(sm_prune_find(p, key(i), &n));
+		assert_int_equal(n.runs, i);
+		assert_int_equal(n.blocked, i / 2);
+		assert_int_equal(n.counter_path, i / 3);
 	}
-	assert_false(sm_prune_find(p, key(100001), &runs, &blocked));
+	assert_false(sm_prune_find(p, key(100001), &n));
 	assert_false(sm_prune_full(p));
 	for (uint64_t i = 100001; i <= SM_PRUNE_MAX + 10; i++)
-		sm_prune_add(p, key(i), 1, 0);
+		sm_prune_add(p, key(i), &(struct sm_prune_counts){ 1, 0, 1 });
 	assert_true(sm_prune_full(p));
-	assert_true(sm_prune_find(p, key(SM_PRUNE_MAX), &runs, &blocked));
-	assert_false(sm_prune_find(p, key(SM_PRUNE_MAX + 5), &runs, &blocked));
+	assert_true(sm_prune_find(p, key(SM_PRUNE_MAX), &n));
+	assert_int_equal(n.counter_path, 1);
+	assert_false(sm_prune_find(p, key(SM_PRUNE_MAX + 5), &n));
 	sm_prune_free(p);
 }
 

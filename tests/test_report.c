@@ -315,15 +315,15 @@ static void test_writers(void **state)
 {
 	static const struct sm_report_case cases[] = {
 		{ "x86_64", "r\x01<x>", "raw", "s#1\\", "PASS", "PASS",
-		  SM_CASE_PASS, "ok", NULL, NULL, "", 3, 0, 0.5, NULL, 0, NULL,
+		  SM_CASE_PASS, "ok", NULL, NULL, "", 3, 0, 2, 0.5, NULL, 0, NULL,
 		  false, false, 0, 0 },
 		{ "x86_64", "bad\xff\xfe utf8 \xc3\xa9", "values", "s]]>", "ERROR",
 		  "PASS", SM_CASE_ERROR, "emulator \"stuck\"\tat\n0x10\x7f", NULL,
-		  NULL, NULL, 0, 0, 0, NULL, 0, NULL, false, false, 0, 0 },
+		  NULL, NULL, 0, 0, 0, 0, NULL, 0, NULL, false, false, 0, 0 },
 		{ "arm64", "r", "times", "s", "FAULT", "PASS", SM_CASE_FAILURE,
 		  "#GP at 0x4000", "arm64:unicorn:r:s:reset@3",
-		  "arm64:unicorn:r:s:reset@3", "cex/r-s.trace", 9, 1, 0.25, NULL, 0,
-		  NULL, false, false, 0, 0 },
+		  "arm64:unicorn:r:s:reset@3", "cex/r-s.trace", 9, 1, 7, 0.25, NULL,
+		  0, NULL, false, false, 0, 0 },
 	};
 	struct sm_report rep = { "unicorn", 2, 0, cases, 3 };
 	char xml[512], doc[1 << 16];
@@ -347,6 +347,8 @@ static void test_writers(void **state)
 	                            "stuck&quot;&#9;at&#10;0x10\x7f\" "
 	                            "type=\"ERROR\">"));
 	assert_non_null(strstr(doc, "name=\"s]]&gt;\""));
+	assert_non_null(strstr(doc, "; 3 schedules, 0 blocked, 2 on the counter "
+	                            "path</system-out>"));
 
 	char *buf = NULL;
 	size_t len = 0;
@@ -361,6 +363,8 @@ static void test_writers(void **state)
 	assert_non_null(strstr(buf, "  detail: \"emulator \\\"stuck\\\"\\x09at"
 	                            "\\x0a0x10\\x7f\"\n"));
 	assert_non_null(strstr(buf, "  reader: \"bad\\xff\\xfe utf8 \xc3\xa9\"\n"));
+	assert_non_null(strstr(buf, "  schedules: 9\n  blocked: 1\n"
+	                            "  counter_path: 7\n"));
 	assert_non_null(strstr(buf, "  replay: \"selfmon replay "
 	                            "'arm64:unicorn:r:s:reset@3' --explain\"\n"));
 	expect_prove_parses(buf, false);

@@ -24,6 +24,7 @@
 #include "action_filter.h"
 #include "bundled.h"
 #include "commands.h"
+#include "details.h"
 #include "explore.h"
 #include "input.h"
 #include "json.h"
@@ -891,8 +892,8 @@ static void print_row(const struct job *j)
 		.expected = expected_name(j), .as_expected = as_expected(j),
 		.unjudged = j->unjudged, .incomplete = incomplete(j),
 		.unsupported = j->cell.verdict == SM_V_UNSUPPORTED,
-		.runs = j->cell.runs, .cex = j->min_line,
-		.least_bound = least_bound(j),
+		.runs = j->cell.runs, .counter_path = j->cell.counter_path,
+		.cex = j->min_line, .least_bound = least_bound(j),
 		.error = j->error[0] ? j->error : NULL,
 	};
 	sm_table_row(&r);
@@ -903,8 +904,8 @@ static void print_stats(const struct job *j)
 {
 	const struct sm_cell *c = &j->cell;
 
-	printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked", "", c->runs,
-	       c->blocked);
+	printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked, %" PRIu64
+	       " on the counter path", "", c->runs, c->blocked, c->counter_path);
 	if (c->pruning)
 		printf("; %" PRIu64 " run, %" PRIu64 " counted from equal states "
 		       "at %" PRIu64 " branch points%s", c->runs - c->pruned,
@@ -939,26 +940,29 @@ static void print_table(const struct plan *p)
 	}
 }
 
-static void print_details(const struct plan *p)
+/* The cells not as expected, identical failures grouped (details.h):
+ * 0, or -1 out of memory. */
+static int print_details(const struct plan *p)
 {
+	struct sm_detail *d = calloc(p->njobs ? p->njobs : 1, sizeof(*d));
+	size_t n = 0;
+
+	if (!d)
+		return -1;
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
 		if (j->error[0] || as_expected(j))
 			continue;
-		printf("\n%s in %s: %s, expected %s\n", j->reader->name, j->scn_name,
-		       sm_verdict_name(j->cell.verdict), expected_name(j));
-		printf("  %s\n", j->cell.res.detail);
-		if (sm_verdict_fails(j->cell.verdict)) {
-			char *replay = sm_report_replay(j->min_line);
-			printf("  found:     %s\n  minimised: %s\n", j->found_line,
-			       j->min_line);
-			if (replay)
-				printf("  replay:    %s\n", replay);
-			free(replay);
-			if (j->trace[0])
-				printf("  trace:     %s\n", j->trace);
-		}
+		d[n++] = (struct sm_detail){
+			.reader = j->reader->name, .scenario = j->scn_name,
+			.verdict = sm_verdict_name(j->cell.verdict),
+			.expected = expected_name(j), .detail = j->cell.res.detail,
+			.found = j->found_line, .min = j->min_line, .trace = j->trace,
+		};
 	}
+	int rc = sm_details_print(d, n);
+	free(d);
+	return rc;
 }
 
 /* What `merge` needs to join shards: the version, the sweep's identity
@@ -1038,6 +1042,7 @@ static void print_json(const struct plan *p, const struct sm_tally *t)
 		json_u64(&js, "schedules", j->cell.runs);
 		json_u64(&js, "blocked", j->cell.blocked);
 		json_u64(&js, "pruned", j->cell.pruned);
+		json_u64(&js, "counter_path", j->cell.counter_path);
 		char acts[256];
 		json_str(&js, "actions", sm_action_set_text(j->scn->explore, acts,
 		                                            sizeof(acts)));
@@ -1116,7 +1121,7 @@ static int write_report(const struct plan *p, FILE *f, bool tap)
 			.kind = case_kind(j), .trace = j->trace,
 			.detail = j->error[0] ? j->error : j->cell.res.detail,
 			.schedules = j->cell.runs, .blocked = j->cell.blocked,
-			.seconds = j->seconds };
+			.counter_path = j->cell.counter_path, .seconds = j->seconds };
 		c[i].found = j->found_line;      /* NULL unless it failed */
 		c[i].minimised = j->min_line;
 		report_fields(j, &c[i], w[i]);
@@ -1414,7 +1419,10 @@ static int run_check(int argc, char **argv, bool stats)
 		print_json(p, &t);
 	} else {
 		print_table(p);
-		print_details(p);
+		if (print_details(p) < 0) {
+			usage_error("check: out of memory");
+			trace_failed = true; /* an output not written: exit 2 */
+		}
 		print_summary(p, &t, t0);
 	}
 	free_plan(p);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "details.h"
 #include "input.h"
 #include "json.h"
 #include "json_read.h"
@@ -34,7 +35,7 @@
  * shard's tree) and the object itself for --json. */
 struct mcell {
 	const struct jr_value *obj;
-	uint64_t index, schedules;
+	uint64_t index, schedules, counter_path;
 	const char *arch, *reader, *scenario, *verdict, *expected, *outcome;
 	const char *detail, *found, *min, *trace;
 	int least_bound;   /* -1: none */
@@ -179,7 +180,7 @@ static int check_derived(const char *path, const char *where,
 static int cell_fields(const char *path, const char *where,
                        const struct jr_value *o, struct mcell *c, bool random)
 {
-	uint64_t u;
+	uint64_t u, blocked;
 	bool bad = false, exhaustive;
 
 	c->obj = o;
@@ -193,7 +194,8 @@ static int cell_fields(const char *path, const char *where,
 	    !need_str(path, where, o, "abi") || !need_str(path, where, o, "actions") ||
 	    need_u64(path, where, o, "index", &c->index) ||
 	    need_u64(path, where, o, "schedules", &c->schedules) ||
-	    need_u64(path, where, o, "blocked", &u) ||
+	    need_u64(path, where, o, "blocked", &blocked) ||
+	    need_u64(path, where, o, "counter_path", &c->counter_path) ||
 	    need_u64(path, where, o, "scripted_dropped", &u) ||
 	    need_bool(path, where, o, "as_expected", &c->as_expected) ||
 	    need_bool(path, where, o, "exhaustive", &exhaustive))
@@ -212,6 +214,11 @@ static int cell_fields(const char *path, const char *where,
 			                   "most %d)", path, where, SM_MAX_BOUND);
 		c->least_bound = (int)u;
 	}
+	if (blocked > c->schedules || c->counter_path > c->schedules)
+		return usage_error("%s: %s\"blocked\" %" PRIu64 " or \"counter_path"
+		                   "\" %" PRIu64 " is more than its %" PRIu64
+		                   " schedules", path, where, blocked,
+		                   c->counter_path, c->schedules);
 	if (sm_verdict_from_name(c->verdict) < 0 ||
 	    (strcmp(c->expected, "-") && sm_verdict_from_name(c->expected) < 0) ||
 	    sm_outcome_from_name(c->outcome) < 0)
@@ -512,14 +519,16 @@ static void print_row(const struct mcell *c)
 		.unjudged = !strcmp(c->expected, "-"),
 		.incomplete = !strcmp(c->outcome, "incomplete"),
 		.unsupported = !strcmp(c->verdict, "UNSUPPORTED"),
-		.runs = c->schedules, .cex = c->min, .least_bound = c->least_bound,
+		.runs = c->schedules, .counter_path = c->counter_path,
+		.cex = c->min, .least_bound = c->least_bound,
 		.error = !strcmp(c->outcome, "error") ? c->detail : NULL,
 	};
 	sm_table_row(&r);
 }
 
-/* The table of check (print_table and print_details in cmd_check.c). */
-static void print_table(const struct merge *m)
+/* The table of check (print_table and print_details in cmd_check.c): 0,
+ * or -1 out of memory. */
+static int print_table(const struct merge *m)
 {
 	const struct shard *s = &m->s[0];
 	const char *prev = NULL;
@@ -535,21 +544,24 @@ static void print_table(const struct merge *m)
 		}
 		print_row(c);
 	}
+	struct sm_detail *d = calloc(m->total ? m->total : 1, sizeof(*d));
+	size_t n = 0;
+	if (!d)
+		return -1;
 	for (uint64_t i = 0; i < m->total; i++) {
 		const struct mcell *c = m->cell[i];
 		if (!strcmp(c->outcome, "error") || c->as_expected)
 			continue;
-		printf("\n%s in %s: %s, expected %s\n  %s\n", c->reader, c->scenario,
-		       c->verdict, c->expected, c->detail);
-		char *replay = c->min ? sm_report_replay(c->min) : NULL;
-		if (c->min)
-			printf("  found:     %s\n  minimised: %s\n", c->found, c->min);
-		if (replay)
-			printf("  replay:    %s\n", replay);
-		free(replay);
-		if (c->min && c->trace && c->trace[0])
-			printf("  trace:     %s\n", c->trace);
+		d[n++] = (struct sm_detail){
+			.reader = c->reader, .scenario = c->scenario,
+			.verdict = c->verdict, .expected = c->expected,
+			.detail = c->detail, .found = c->found, .min = c->min,
+			.trace = c->trace,
+		};
 	}
+	int rc = sm_details_print(d, n);
+	free(d);
+	return rc;
 }
 
 static void print_summary(const struct merge *m, const struct sm_tally *t)
@@ -615,7 +627,10 @@ int cmd_merge(int argc, char **argv)
 	if (m.json) {
 		print_json(&m, &t);
 	} else {
-		print_table(&m);
+		if (print_table(&m) < 0) {
+			free_merge(&m);
+			return usage_error("merge: out of memory");
+		}
 		print_summary(&m, &t);
 	}
 	free_merge(&m);

@@ -175,8 +175,8 @@ static void junit_case(FILE *f, const struct sm_report_case *c)
 	sm_xml_put(f, c->expected);
 	fprintf(f, "; abi ");
 	sm_xml_put(f, c->abi);
-	fprintf(f, "; %" PRIu64 " schedules, %" PRIu64 " blocked", c->schedules,
-	        c->blocked);
+	fprintf(f, "; %" PRIu64 " schedules, %" PRIu64 " blocked, %" PRIu64
+	        " on the counter path", c->schedules, c->blocked, c->counter_path);
 	junit_fields(f, c);
 	fputs("</system-out>\n    </testcase>\n", f);
 }
@@ -300,8 +300,9 @@ static void tap_yaml(FILE *f, const struct sm_report_case *c)
 		if (c->has_addr)
 			fprintf(f, "    address: 0x%" PRIx64 "\n", c->fault_addr);
 	}
-	fprintf(f, "  schedules: %" PRIu64 "\n  blocked: %" PRIu64 "\n",
-	        c->schedules, c->blocked);
+	fprintf(f, "  schedules: %" PRIu64 "\n  blocked: %" PRIu64 "\n"
+	        "  counter_path: %" PRIu64 "\n", c->schedules, c->blocked,
+	        c->counter_path);
 	if (has(c->minimised)) {
 		char *replay = sm_report_replay(c->minimised);
 		yaml_field(f, "counterexample", c->found);

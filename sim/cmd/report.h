@@ -41,6 +41,7 @@ struct sm_report_case {
 	const char *found, *minimised;   /* schedule lines, or NULL */
 	const char *trace;               /* "" or NULL: none written */
 	uint64_t schedules, blocked;
+	uint64_t counter_path;           /* schedules on it (explore.h) */
 	double seconds;
 	/* the result as data: the wrong values, a fault's kind (NULL: none)
 	 * and addresses */

@@ -78,6 +78,23 @@ static const char *mark(const struct sm_table_row *r)
 	                       : "   <-- UNEXPECTED";
 }
 
+/* A cell that found no failure (PASS, INCOMPLETE) says in how many of
+ * its schedules the counter path was judged (session.h's criterion), and
+ * is marked when in none: its verdict then says nothing of the reader's
+ * counter code.  A failure's counterexample says enough. */
+static void counter_note(const struct sm_table_row *r)
+{
+	int v = sm_verdict_from_name(r->verdict);
+
+	if (v != SM_V_PASS && v != SM_V_INCOMPLETE)
+		return;
+	printf("  (counter path in %" PRIu64 " of %" PRIu64 " schedules)",
+	       r->counter_path, r->runs);
+	if (!r->counter_path)
+		printf("   <-- counter never read: only other paths (read(2), "
+		       "the page alone) were judged");
+}
+
 void sm_table_row(const struct sm_table_row *r)
 {
 	char rb[COL + 1], sb[COL + 1];
@@ -92,10 +109,12 @@ void sm_table_row(const struct sm_table_row *r)
 	char k[12] = "-";
 	if (r->least_bound >= 0)
 		snprintf(k, sizeof(k), "%d", r->least_bound);
-	printf("%-18s %-18s %-12s %-2s %-12s %8" PRIu64 "  %s%s\n", rn, sn,
+	printf("%-18s %-18s %-12s %-2s %-12s %8" PRIu64 "  %s", rn, sn,
 	       r->verdict, k, r->unjudged ? "-" : r->as_expected ? "(as expected)"
 	                                                      : r->expected,
-	       r->runs, r->cex ? r->cex : "-", mark(r));
+	       r->runs, r->cex ? r->cex : "-");
+	counter_note(r);
+	printf("%s\n", mark(r));
 }
 
 void sm_table_summary(uint64_t cells, const struct sm_tally *t)

@@ -2,7 +2,8 @@
  * table.h — the verdict table's rows and summary, as `check` and `merge`
  * print them.
  *
- * Owns: the columns, their widths and the marks after an unexpected row;
+ * Owns: the columns, their widths and the marks after an unexpected row
+ * or a cell that never judged the counter path;
  * the count of the cells' outcomes, the summary line's counts, the JSON
  * document's closing counts and the exit status they give; so the two
  * commands cannot drift apart.  It must not know where a row's
@@ -21,6 +22,7 @@ struct sm_table_row {
 	bool as_expected, unjudged, incomplete, unsupported;
 	uint64_t runs;
 	int least_bound;          /* a failure's (explore.h), -1: none */
+	uint64_t counter_path;    /* of runs, on the counter path (explore.h) */
 	const char *cex;          /* the minimised schedule, or NULL */
 	const char *error;        /* non-NULL: selfmon's ERROR, this detail */
 };

@@ -92,6 +92,7 @@ uint64_t selfmon_routed_rdpmc(uint32_t counter)
 		sm_result_fault(&cur->res, SM_FK_COUNTER, false, 0, false, 0);
 		sm_guard_escape(ESCAPE_VERDICT);
 	}
+	cur->run.counter_last = true; /* the counter path (session.h) */
 	if (cur->explain)
 		sm_explain_trap(cur, "rdpmc", counter, v);
 	return v;
@@ -110,6 +111,7 @@ long selfmon_routed_read(int fd, void *buf, size_t n)
 	step("read", (uint64_t)fd, __builtin_return_address(0));
 	if (fd != SM_EVENT_FD)
 		return -9;
+	cur->run.counter_last = false; /* the counter path (session.h) */
 	sm_session_settle(cur);
 	r = sm_model_read(&cur->model, 0, buf, n);
 	cur->run.deadline = sm_model_next_activity(&cur->model);
@@ -124,6 +126,7 @@ static void call(void *arg)
 	                        s->model.page[0].bytes, SM_EVENT_FD, v);
 
 	sm_session_tick(s);
+	sm_session_returned(s, rc);
 	sm_oracle_judge(s, v, rc);
 }
 

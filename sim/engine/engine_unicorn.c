@@ -501,6 +501,8 @@ int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
 	uint64_t vals[3];
 	int64_t ret;
 
+	if (nr == nr_read && fd == SM_EVENT_FD) /* whatever it returns */
+		s->run.counter_last = false; /* the counter path (session.h) */
 	if (nr != nr_read)
 		ret = -38;
 	else if (fd != SM_EVENT_FD)
@@ -984,6 +986,7 @@ static void returned(struct sm_session *s)
 	case SM_NABI:
 		break;
 	}
+	sm_session_returned(s, rc);
 	sm_oracle_judge(s, v, rc);
 }
 

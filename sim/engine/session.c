@@ -276,6 +276,12 @@ void sm_session_observe(struct sm_session *s, uint64_t step)
 		              "observation points in one run", SM_MAX_POINTS);
 }
 
+void sm_session_returned(struct sm_session *s, int rc)
+{
+	s->run.counter_path = s->run.counter_last &&
+	                      (s->reader->abi != SM_ABI_VALUES || rc == 0);
+}
+
 void sm_session_budget(struct sm_session *s)
 {
 	s->res.steps = s->run.step;

@@ -249,6 +249,14 @@ struct sm_run {
 	uint64_t owed_from;
 	unsigned owed_n;
 	unsigned applied;           /* 1 << kind: actions applied in the call */
+	/* the counter path (sm_session_returned()): the last of the
+	 * reader's counter reads (x86 rdpmc; arm64 mrs of PMEVCNTR<n>_EL0,
+	 * PMCCNTR_EL0 or PMXEVCNTR_EL0; riscv64 csrr of cycle, instret or
+	 * hpmcounterN; the native engine's routed rdpmc) and read(2)s of the
+	 * event's fd was a counter read; and, once the reader returned,
+	 * whether its value counts as derived from that read */
+	bool counter_last;
+	bool counter_path;
 };
 
 /* State split by lifetime: the cell (scenario, reader, engine; the arch
@@ -346,6 +354,14 @@ static inline void sm_session_tick(struct sm_session *s)
 }
 int sm_session_apply(struct sm_session *s, enum sm_action_kind kind);
 void sm_session_observe(struct sm_session *s, uint64_t step);
+/* The reader returned, with rc its values ABI return code: the run's
+ * counter_path is set.  The criterion (cheap, and stated in README): a
+ * counter read answered during the call, no read(2) of the event's fd
+ * after the last one, and for the values ABI rc == 0 (1 says "from
+ * read(2)").  A reader that reads the counter and then returns a value
+ * from elsewhere without a read(2) still counts: the criterion is what
+ * the engine sees, not a data flow. */
+void sm_session_returned(struct sm_session *s, int rc);
 /* Budget exhausted: BLOCKED if the kernel kept writing, else LIVELOCK. */
 void sm_session_budget(struct sm_session *s);
 

@@ -80,6 +80,7 @@ static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
 			sm_result_fault(&s->res, SM_FK_COUNTER, true, pc, false, 0);
 			return false;
 		}
+		s->run.counter_last = true; /* the counter path (session.h) */
 		sm_uc_trapped(s, step, counter_name(c, name, sizeof(name)), c, *v);
 		return true;
 	default:

@@ -57,6 +57,8 @@ static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		sm_result_fault(&s->res, SM_FK_COUNTER, true, pc, false, 0);
 		return true;
 	}
+	if (csr != 0xc01) /* cycle, instret, hpmcounterN: not time */
+		s->run.counter_last = true; /* the counter path (session.h) */
 	if (rd)
 		uc_reg_write(e->uc, UC_RISCV_REG_X0 + (int)rd, &v);
 	uc_reg_write(e->uc, UC_RISCV_REG_PC, &next);

@@ -70,6 +70,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 			sm_result_fault(&s->res, SM_FK_COUNTER, true, pc, false, 0);
 			return true;
 		}
+		s->run.counter_last = true; /* the counter path (session.h) */
 	} else if (b[1] == 0xc7 && (b[2] & 0xf8) == 0xf8 && pre &&
 	           memchr(b - pre, 0xf3, pre)) {
 		/* rdpid (F3 0F C7 /7; without F3 it is rdseed): runs at CPL3 on

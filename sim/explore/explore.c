@@ -44,7 +44,7 @@ struct ctx {
 /* A branch point's key, and its subtree's start counts. */
 struct mark {
 	struct sm_prune_key k;
-	uint64_t runs, blocked;
+	struct sm_prune_counts n;
 };
 
 static void add(struct sm_schedule *sch, uint64_t step, enum sm_action_kind k)
@@ -82,6 +82,7 @@ static bool record(struct ctx *c, const struct sm_schedule *sch)
 		return true;
 	if (c->s->res.verdict == SM_V_BLOCKED)
 		c->cell->blocked++;
+	c->cell->counter_path += c->s->run.counter_path;
 	if (!stops(c->s->res.verdict))
 		return false;
 	c->cell->verdict = c->s->res.verdict;
@@ -115,30 +116,35 @@ static bool cut(struct ctx *c, unsigned d, enum sm_prune_kind kind,
                 struct mark *m)
 {
 	struct sm_cell *cell = c->cell;
-	uint64_t runs, blocked;
+	struct sm_prune_counts n;
 
 	sm_session_settle(c->s);
 	sm_window_hash_add(&c->win[d], c->s->samples, c->s->run.nsamples);
 	if (d == 0) /* the root: its only subtrees are its own */
 		return false;
 	m->k = sm_prune_key(c->s, c->ops, &c->win[d], kind, c->bound - d);
-	if (sm_prune_find(c->prune, m->k, &runs, &blocked)) {
-		cell->runs += runs;
-		cell->blocked += blocked;
-		cell->pruned += runs;
+	if (sm_prune_find(c->prune, m->k, &n)) {
+		cell->runs += n.runs;
+		cell->blocked += n.blocked;
+		cell->counter_path += n.counter_path;
+		cell->pruned += n.runs;
 		cell->cuts++;
 		return true;
 	}
-	m->runs = cell->runs;
-	m->blocked = cell->blocked;
+	m->n = (struct sm_prune_counts){ cell->runs, cell->blocked,
+	                                 cell->counter_path };
 	return false;
 }
 
 /* An explored subtree into the table: what was counted since m. */
 static void explored(struct ctx *c, const struct mark *m)
 {
-	sm_prune_add(c->prune, m->k, c->cell->runs - m->runs,
-	             c->cell->blocked - m->blocked);
+	struct sm_prune_counts n = {
+		c->cell->runs - m->n.runs, c->cell->blocked - m->n.blocked,
+		c->cell->counter_path - m->n.counter_path,
+	};
+
+	sm_prune_add(c->prune, m->k, &n);
 }
 
 static bool ended(struct ctx *c)

@@ -29,6 +29,9 @@ struct sm_cell {
 	 * counted from an explored subtree with an equal state (prune.h),
 	 * not run, at `cuts` branch points */
 	uint64_t runs, blocked, pruned, cuts;
+	/* of runs, those that returned a value derived from a counter read
+	 * (sm_run.counter_path), pruned ones counted as runs are */
+	uint64_t counter_path;
 	bool pruning;        /* the exploration pruned (snapshots, hash) */
 	bool prune_full;     /* its table filled: later equal states were run */
 	struct sm_schedule found, min;

@@ -13,7 +13,7 @@
 
 struct entry {
 	struct sm_prune_key k;  /* {0, 0}: empty */
-	uint64_t runs, blocked;
+	struct sm_prune_counts n;
 };
 
 struct sm_prune {
@@ -85,14 +85,13 @@ static struct entry *slot(struct entry *t, size_t cap, struct sm_prune_key k)
 }
 
 bool sm_prune_find(const struct sm_prune *p, struct sm_prune_key k,
-                   uint64_t *runs, uint64_t *blocked)
+                   struct sm_prune_counts *n)
 {
 	const struct entry *e = slot(p->t, p->cap, k);
 
 	if (!(e->k.h[0] | e->k.h[1]))
 		return false;
-	*runs = e->runs;
-	*blocked = e->blocked;
+	*n = e->n;
 	return true;
 }
 
@@ -113,8 +112,8 @@ static bool grow(struct sm_prune *p)
 	return true;
 }
 
-void sm_prune_add(struct sm_prune *p, struct sm_prune_key k, uint64_t runs,
-                  uint64_t blocked)
+void sm_prune_add(struct sm_prune *p, struct sm_prune_key k,
+                  const struct sm_prune_counts *n)
 {
 	if (p->used >= SM_PRUNE_MAX ||
 	    (4 * (p->used + 1) > 3 * p->cap && !grow(p))) {
@@ -124,7 +123,7 @@ void sm_prune_add(struct sm_prune *p, struct sm_prune_key k, uint64_t runs,
 	struct entry *e = slot(p->t, p->cap, k);
 	if (!(e->k.h[0] | e->k.h[1]))
 		p->used++;
-	*e = (struct entry){ k, runs, blocked };
+	*e = (struct entry){ k, *n };
 }
 
 bool sm_prune_full(const struct sm_prune *p)

@@ -45,20 +45,25 @@ struct sm_prune_key sm_prune_key(struct sm_session *s,
                                  const struct sm_window_hash *w,
                                  enum sm_prune_kind kind, unsigned left);
 
-/* Explored subtrees by key, with the schedules and BLOCKED ones they held
- * (their own pruned ones included). */
+/* What a subtree held: its schedules, the BLOCKED ones and those on the
+ * counter path (sm_run.counter_path), its own pruned ones included. */
+struct sm_prune_counts {
+	uint64_t runs, blocked, counter_path;
+};
+
+/* Explored subtrees by key, with their counts. */
 struct sm_prune;
 struct sm_prune *sm_prune_new(void); /* NULL when out of memory */
 void sm_prune_free(struct sm_prune *p);
 /* A finished subtree with this key: its counts, and true. */
 bool sm_prune_find(const struct sm_prune *p, struct sm_prune_key k,
-                   uint64_t *runs, uint64_t *blocked);
+                   struct sm_prune_counts *n);
 /* Record a finished subtree.  When the table is at its size limit
  * (SM_PRUNE_MAX entries) or memory runs out, it is not recorded and
  * sm_prune_full() says so: later equal subtrees are run, not counted. */
-void sm_prune_add(struct sm_prune *p, struct sm_prune_key k, uint64_t runs,
-                  uint64_t blocked);
+void sm_prune_add(struct sm_prune *p, struct sm_prune_key k,
+                  const struct sm_prune_counts *n);
 bool sm_prune_full(const struct sm_prune *p);
-#define SM_PRUNE_MAX (3u << 20) /* 3 in every 4 of 4M slots: 128 MiB */
+#define SM_PRUNE_MAX (3u << 20) /* 3 in every 4 of 4M slots: 160 MiB */
 
 #endif
