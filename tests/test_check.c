@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "line_actions.h"
 #include "session.h"
 
 /* The value of "key":"..." or "key":N inside one JSON object text. */
@@ -116,31 +117,6 @@ static unsigned scenario_count(bool native)
 			n++;
 	}
 	return n;
-}
-
-/* The actions of a schedule line's items, as 1 << kind. */
-static unsigned line_actions(const char *line)
-{
-	const char *p = line;
-	unsigned set = 0;
-
-	for (int colons = 0; colons < 4; p++) {
-		assert_true(*p != '\0');
-		colons += *p == ':';
-	}
-	while (*p && *p != ';' && *p != '-') {
-		char name[32];
-		size_t n = strcspn(p, "@");
-		assert_true(n < sizeof(name));
-		memcpy(name, p, n);
-		name[n] = 0;
-		int k = sm_action_from_name(name);
-		assert_true(k >= 0);
-		set |= 1u << k;
-		p += strcspn(p, ",;");
-		p += *p == ',';
-	}
-	return set;
 }
 
 /* check --json with these options: exit 0, every cell as expected and

@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include "json_read.h"
+#include "line_actions.h"
 #include "session.h"
 
 #define GOLDEN SELFMON_SRC "/tests/golden/verdicts.tsv"
@@ -132,29 +133,6 @@ static char *slurp(const char *path, size_t *len)
 	buf[n] = '\0';
 	*len = n;
 	return buf;
-}
-
-/* The actions of a schedule line's items, as 1 << kind. */
-static unsigned line_actions(const char *line)
-{
-	const char *p = line;
-	unsigned set = 0;
-
-	for (int colons = 0; colons < 4 && *p; p++)
-		colons += *p == ':';
-	while (*p && *p != ';' && *p != '-') {
-		char name[32];
-		size_t n = strcspn(p, "@");
-		assert_true(n < sizeof(name));
-		memcpy(name, p, n);
-		name[n] = 0;
-		int k = sm_action_from_name(name);
-		assert_true(k >= 0);
-		set |= 1u << k;
-		p += strcspn(p, ",;");
-		p += *p == ',';
-	}
-	return set;
 }
 
 /* Every cell as expected, and each declared failure first shows at its
