@@ -24,7 +24,6 @@
 #include "prims.h"
 #include "srcline.h"
 
-#define NATIVE_BUDGET 5000 /* routed calls */
 
 static _Thread_local struct sm_session *cur;
 
@@ -70,7 +69,7 @@ static void step(const char *what, uint64_t arg, const void *caller)
 	struct sm_session *s = cur;
 
 	sm_session_tick(s);
-	if (s->run.step >= NATIVE_BUDGET) {
+	if (s->run.step >= SM_NATIVE_BUDGET) {
 		sm_session_budget(s);
 		sm_guard_escape(ESCAPE_VERDICT);
 	}

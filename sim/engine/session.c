@@ -184,46 +184,38 @@ void sm_session_start(struct sm_session *s)
 	sm_session_observe(s, 0); /* the kernel may act before the first step */
 }
 
+/* Apply one action to the model at this instant, with the truth sampled
+ * just before and just after it; the explainer lists it (a scripted line
+ * always, as the scenario names it, an injected one as it landed). */
+static int apply(struct sm_session *s, const struct sm_action *a,
+                 bool scripted)
+{
+	char err[128];
+
+	sm_session_sample(s); /* the instant just before */
+	sm_session_settle(s);
+	uint64_t before = s->model.updates;
+	int rc = sm_model_apply(&s->model, a, err, sizeof(err));
+	if (rc > 0) {
+		s->run.kernel_active = true;
+		s->run.last_kernel_step = s->run.step;
+		s->run.applied |= 1u << a->kind;
+	}
+	s->run.deadline = sm_model_next_activity(&s->model);
+	sm_session_sample(s); /* and just after */
+	if (s->explain)
+		sm_explain_action(s, a->kind, scripted ? 1 : rc, before);
+	return rc;
+}
+
 int sm_session_apply(struct sm_session *s, enum sm_action_kind kind)
 {
 	struct sm_action a = {
 		.kind = kind, .event = SM_AUTO, .cpu = SM_AUTO,
 		.counter = SM_AUTO, .cycles = 1000, .period = 1000,
 	};
-	char err[128];
 
-	sm_session_sample(s); /* the instant just before */
-	sm_session_settle(s);
-	uint64_t before = s->model.updates;
-	int rc = sm_model_apply(&s->model, &a, err, sizeof(err));
-	if (rc > 0) {
-		s->run.kernel_active = true;
-		s->run.last_kernel_step = s->run.step;
-		s->run.applied |= 1u << kind;
-	}
-	s->run.deadline = sm_model_next_activity(&s->model);
-	sm_session_sample(s); /* and just after */
-	if (s->explain)
-		sm_explain_action(s, kind, rc, before);
-	return rc;
-}
-
-static void apply_timed(struct sm_session *s, const struct sm_timed_action *t)
-{
-	char err[128];
-
-	sm_session_sample(s);
-	sm_session_settle(s);
-	uint64_t before = s->model.updates;
-	if (sm_model_apply(&s->model, &t->act, err, sizeof(err)) > 0) {
-		s->run.kernel_active = true;
-		s->run.last_kernel_step = s->run.step;
-		s->run.applied |= 1u << t->act.kind;
-	}
-	s->run.deadline = sm_model_next_activity(&s->model);
-	sm_session_sample(s);
-	if (s->explain)
-		sm_explain_action(s, t->act.kind, 1, before);
+	return apply(s, &a, false);
 }
 
 void sm_session_tick_full(struct sm_session *s)
@@ -257,7 +249,7 @@ void sm_session_tick_full(struct sm_session *s)
 	}
 	while (s->run.timed_next < scn->nactions &&
 	       scn->cfg.start + scn->act[s->run.timed_next].at <= m->now)
-		apply_timed(s, &scn->act[s->run.timed_next++]);
+		apply(s, &scn->act[s->run.timed_next++].act, true);
 	/* last, as the explorer applies its actions after a stop here */
 	while (s->run.sched && s->run.sched_next < s->run.sched->n &&
 	       s->run.sched->item[s->run.sched_next].step == s->run.step)
@@ -285,7 +277,8 @@ void sm_session_returned(struct sm_session *s, int rc)
 void sm_session_budget(struct sm_session *s)
 {
 	s->res.steps = s->run.step;
-	if (s->run.kernel_active && s->run.step - s->run.last_kernel_step < 1000)
+	if (s->run.kernel_active &&
+	    s->run.step - s->run.last_kernel_step < SM_BLOCKED_WINDOW)
 		sm_result_set(&s->res, SM_V_BLOCKED, "still retrying after %" PRIu64
 		              " steps while the kernel keeps writing the page",
 		              s->run.step);

@@ -145,7 +145,16 @@ unsigned sm_expect_actions(const char *list);
 unsigned sm_expect_kernel(const struct sm_expect *x);
 
 
-#define SM_BUDGET 20000        /* instructions (native: routed calls) */
+#define SM_BUDGET 20000        /* Unicorn: instructions of one call */
+#define SM_NATIVE_BUDGET 5000  /* native: routed calls of one call */
+/* The budget of one call on engine e, in its steps. */
+static inline uint64_t sm_budget(enum sm_engine_kind e)
+{
+	return e == SM_ENGINE_NATIVE ? SM_NATIVE_BUDGET : SM_BUDGET;
+}
+/* Out of the budget: the kernel wrote the page within this many steps
+ * before, so the reader is still retrying (BLOCKED), else LIVELOCK. */
+#define SM_BLOCKED_WINDOW 1000
 /* Observation points are steps of one run, kept ascending and distinct,
  * so a run of at most SM_BUDGET steps has at most SM_BUDGET + 1: every
  * observing instruction of every run is an injection point. */

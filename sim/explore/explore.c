@@ -9,8 +9,8 @@
  * with engine snapshots a shared prefix is executed once; a failure is
  * the first of its least bound (least_bound()).  Also seeded
  * random sampling, minimisation of a failing schedule, and the schedule's
- * one-line form, and where the bundled scenarios are.  It must not know
- * how an engine executes.
+ * one-line form.  It must not know how an engine executes, nor where the
+ * bundled scenarios are (sim/cmd/bundled.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -447,9 +447,10 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 			cell->verdict = SM_V_INCOMPLETE;
 			sm_result_set(&cell->res, SM_V_INCOMPLETE, "no failure found, "
 			              "but %" PRIu64 " of %" PRIu64 " schedules were "
-			              "still retrying at the %u-step budget while the "
-			              "kernel kept writing (BLOCKED), so they were not "
-			              "judged", cell->blocked, cell->runs, SM_BUDGET);
+			              "still retrying at the %" PRIu64 "-step budget "
+			              "while the kernel kept writing (BLOCKED), so they "
+			              "were not judged", cell->blocked, cell->runs,
+			              sm_budget(s->engine));
 		}
 	}
 }

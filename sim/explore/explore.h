@@ -1,6 +1,7 @@
 /*
- * explore.h — schedules: exhaustive exploration up to a bound, seeded
- * random sampling, minimisation, the one-line form, and trace files.
+ * explore.h — schedules: exhaustive exploration up to a bound (a failure
+ * at its least bound), seeded random sampling, minimisation, the one-line
+ * form.  (Counterexample trace files are cmd_check.c's and cmd_replay.c's.)
  */
 #ifndef SELFMON_EXPLORE_H
 #define SELFMON_EXPLORE_H
