@@ -215,6 +215,13 @@ static int take_reader(struct opts *o, const char *a)
 	return 0;
 }
 
+/* An option in the table that no case takes: selfmon's own error (a new
+ * option must be dispatched, never parsed as another). */
+static int not_dispatched(int c)
+{
+	return usage_error("check: internal error: option %d is not handled", c);
+}
+
 /* --arch, --engine, --abi, --shard: 0, or 2 after the error line. */
 static int take_choice(struct opts *o, int c, const char *val)
 {
@@ -239,13 +246,15 @@ static int take_choice(struct opts *o, int c, const char *val)
 			return usage_error("check: --abi must be raw, times, scaled "
 			                   "or values");
 		return 0;
+	case O_SHARD:
+		if (sm_shard_parse(val, &si, &sn, o->shard_note,
+		                   sizeof(o->shard_note), err, sizeof(err)) < 0)
+			return usage_error("check: %s", err);
+		o->shard = si;
+		o->nshards = sn;
+		return 0;
 	}
-	if (sm_shard_parse(val, &si, &sn, o->shard_note, sizeof(o->shard_note),
-	                   err, sizeof(err)) < 0)
-		return usage_error("check: %s", err);
-	o->shard = si;
-	o->nshards = sn;
-	return 0;
+	return not_dispatched(c);
 }
 
 /* The numeric options: 0, or 2 after the error line. */
@@ -274,9 +283,11 @@ static int take_number(struct opts *o, int c, const char *val, bool *seeded)
 			return 2;
 		o->x.time_limit = (unsigned)v;
 		return 0;
+	case O_SEED:
+		*seeded = true;
+		return number_arg("--seed", val, UINT64_MAX, &o->x.seed) ? 2 : 0;
 	}
-	*seeded = true;
-	return number_arg("--seed", val, UINT64_MAX, &o->x.seed) ? 2 : 0;
+	return not_dispatched(c);
 }
 
 /* --kernel LIST and --kernel-diff V: 0, or 2 after the error line. */
@@ -343,8 +354,10 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 		if (sm_action_filter_opt(&o->af, c, val, err, sizeof(err)) < 0)
 			return usage_error("check: %s", err);
 		return 0;
+	case 'j': case O_BOUND: case O_RANDOM: case O_TIME_LIMIT: case O_SEED:
+		return take_number(o, c, val, seeded);
 	}
-	return take_number(o, c, val, seeded);
+	return not_dispatched(c);
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
