@@ -2,7 +2,9 @@
 # dev.sh — install what is missing, build, and run selfmon.
 #
 #   ./dev.sh run        the main job (see README)
-#   ./dev.sh test       build and run the test suite (ctest)
+#   ./dev.sh test       build and run the test suite (ctest), all of it
+#   ./dev.sh quick      the fast tier: every test but those labelled slow
+#                       (the golden sweeps of test_verdicts), two at a time
 #   ./dev.sh sanitize   the same tests built with ASan + UBSan (build-asan/)
 #   ./dev.sh nocross    the tests of a build without the cross compilers
 #   ./dev.sh bench      the benchmarks (figures; --json for a document)
@@ -95,6 +97,10 @@ run)
 test)
 	build build
 	ctest --test-dir build --output-on-failure
+	;;
+quick)
+	build build
+	ctest --test-dir build --output-on-failure -LE slow -j 2
 	;;
 sanitize)
 	build build-asan -DSELFMON_SANITIZE=ON
