@@ -10,74 +10,70 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "json_read.h"
 #include "line_actions.h"
 #include "session.h"
-
-/* The value of "key":"..." or "key":N inside one JSON object text. */
-static void get(const char *obj, const char *key, char *out, size_t n)
-{
-	char pat[64];
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	const char *p = strstr(obj, pat);
-	if (!p)
-		fail_msg("no %s in %.300s", key, obj);
-	p += strlen(pat);
-	size_t k = 0;
-	if (*p == '"') {
-		for (p++; *p && *p != '"' && k + 1 < n; p++)
-			out[k++] = *p;
-	} else {
-		for (; *p && *p != ',' && *p != '}' && k + 1 < n; p++)
-			out[k++] = *p;
-	}
-	out[k] = 0;
-}
 
 struct cell {
 	char reader[32], scenario[64], verdict[32], expected[32], as_expected[8];
 	char cex[512], found[512], least[8], want_least[8], want_needs[256];
 };
 
-/* The value of an optional key, or "" */
-static void opt(const char *obj, const char *key, char *out, size_t n)
+/* A cell's value of key as text ("" when it has none: the optional
+ * fields), into out; a value of another kind than a string, a number or
+ * a boolean fails the test. */
+static void field(const struct jr_value *cell, const char *key, char *out,
+                  size_t n, bool need)
 {
-	char pat[64];
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	const struct jr_value *v = jr_get(cell, key);
+
 	out[0] = 0;
-	if (strstr(obj, pat))
-		get(obj, key, out, n);
+	if (!v) {
+		if (need)
+			fail_msg("a cell without \"%s\"", key);
+		return;
+	}
+	if (v->type == JR_STRING)
+		snprintf(out, n, "%s", jr_str(v));
+	else if (v->type == JR_NUMBER)
+		snprintf(out, n, "%s", v->text);
+	else if (v->type == JR_BOOL)
+		snprintf(out, n, "%s", v->b ? "true" : "false");
+	else
+		fail_msg("\"%s\" of unexpected type %d", key, (int)v->type);
 }
 
-/* Splits the "cells" array of check --json into cells. */
+/* The cells of check --json, read with the strict JSON reader (the
+ * document must parse whole), at most max of them. */
 static unsigned cells(const char *json, struct cell *c, unsigned max)
 {
+	struct jr_value doc;
+	char err[256];
+
+	if (jr_parse(json, strlen(json), &doc, err, sizeof(err)) < 0)
+		fail_msg("check --json: %s", err);
+	const struct jr_value *all = jr_get(&doc, "cells");
+	assert_non_null(all);
+	assert_int_equal(all->type, JR_ARRAY);
 	unsigned n = 0;
-	const char *p = strstr(json, "\"cells\":[");
-	assert_non_null(p);
-	while (n < max && (p = strstr(p, "{\"arch\":"))) {
-		/* up to the next cell: a cell holds objects ("wrong", "fault") */
-		const char *next = strstr(p + 1, "{\"arch\":");
-		const char *end = next ? next - 1 : p + strlen(p) - 1;
-		char obj[4096];
-		size_t len = (size_t)(end - p + 1);
-		assert_true(len < sizeof(obj));
-		memcpy(obj, p, len);
-		obj[len] = 0;
-		get(obj, "reader", c[n].reader, sizeof(c[n].reader));
-		get(obj, "scenario", c[n].scenario, sizeof(c[n].scenario));
-		get(obj, "verdict", c[n].verdict, sizeof(c[n].verdict));
-		get(obj, "expected", c[n].expected, sizeof(c[n].expected));
-		get(obj, "as_expected", c[n].as_expected, sizeof(c[n].as_expected));
-		opt(obj, "minimised", c[n].cex, sizeof(c[n].cex));
-		opt(obj, "counterexample", c[n].found, sizeof(c[n].found));
-		opt(obj, "least_bound", c[n].least, sizeof(c[n].least));
-		opt(obj, "expected_least_bound", c[n].want_least,
-		    sizeof(c[n].want_least));
-		opt(obj, "expected_needs", c[n].want_needs,
-		    sizeof(c[n].want_needs));
-		n++;
-		p = end;
+	for (size_t i = 0; i < all->n && n < max; i++, n++) {
+		const struct jr_value *o = &all->items[i];
+		struct cell *x = &c[n];
+		field(o, "reader", x->reader, sizeof(x->reader), true);
+		field(o, "scenario", x->scenario, sizeof(x->scenario), true);
+		field(o, "verdict", x->verdict, sizeof(x->verdict), true);
+		field(o, "expected", x->expected, sizeof(x->expected), true);
+		field(o, "as_expected", x->as_expected, sizeof(x->as_expected),
+		      true);
+		field(o, "minimised", x->cex, sizeof(x->cex), false);
+		field(o, "counterexample", x->found, sizeof(x->found), false);
+		field(o, "least_bound", x->least, sizeof(x->least), false);
+		field(o, "expected_least_bound", x->want_least,
+		      sizeof(x->want_least), false);
+		field(o, "expected_needs", x->want_needs, sizeof(x->want_needs),
+		      false);
 	}
+	jr_free(&doc);
 	return n;
 }
 
