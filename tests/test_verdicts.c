@@ -1,8 +1,11 @@
 /*
  * test_verdicts.c — the verdict table as a regression oracle: every cell
  * of the built-in sweep (every reader, bundled scenario and arch; bounds 2
- * and 3; Unicorn and native) gets the verdict, schedule count, detail and
- * counterexamples recorded in tests/golden/verdicts.tsv.
+ * and 3; Unicorn and native) gets the verdict, least bound, schedule
+ * counts, counterexamples and result recorded in tests/golden/verdicts.tsv.
+ * The result is the result's fields (the wrong values with their truth,
+ * offset and cause; a fault's kind and addresses), not its sentence, so a
+ * reworded sentence changes no row.
  *
  * A change meant to leave behaviour alone (speed, restructuring) must
  * pass this unchanged.  The file was written without pruning (prune.h):
@@ -91,14 +94,61 @@ static const char *field(const struct jr_value *cell, const char *key)
 	return v && v->type == JR_NUMBER ? v->text : "";
 }
 
+/* A number of the cell's object o, as its text ("" if none). */
+static const char *num_text(const struct jr_value *o, const char *key)
+{
+	const struct jr_value *v = jr_get(o, key);
+	return v && v->type == JR_NUMBER ? v->text : "";
+}
+
+/* The cell's result as its fields, not its sentence, so that rewording
+ * a sentence changes no row: each wrong value as
+ * field=value[lo..hi], its offset (+2^k above, -2^k below) and cause;
+ * a fault as its kind and addresses; a verdict without fields (PASS,
+ * LIVELOCK, selfmon's own) by its detail, which says only counts. */
+static void result_of(const struct jr_value *cell, char *out, size_t n)
+{
+	const struct jr_value *wrong = jr_get(cell, "wrong"),
+	                      *fault = jr_get(cell, "fault");
+	size_t used = 0;
+
+	out[0] = 0;
+	for (size_t i = 0; wrong && i < wrong->n && used < n; i++) {
+		const struct jr_value *x = &wrong->items[i];
+		const struct jr_value *burst = jr_get(x, "burst");
+		used += (size_t)snprintf(out + used, n - used, "%s%s=%s[%s..%s]",
+		                         i ? ";" : "", field(x, "field"),
+		                         num_text(x, "value"), num_text(x, "truth_lo"),
+		                         num_text(x, "truth_hi"));
+		if (used < n && *num_text(x, "offset_bits"))
+			used += (size_t)snprintf(out + used, n - used, "%s2^%s:%s",
+			                         strcmp(field(x, "offset"), "above")
+			                         ? "-" : "+", num_text(x, "offset_bits"),
+			                         field(x, "cause"));
+		if (used < n && burst && burst->type == JR_BOOL && burst->b)
+			used += (size_t)snprintf(out + used, n - used, ",burst");
+	}
+	if (fault && used < n)
+		used += (size_t)snprintf(out + used, n - used, "fault:%s pc=%s "
+		                         "address=%s", field(fault, "kind"),
+		                         num_text(fault, "pc"),
+		                         num_text(fault, "address"));
+	if (!wrong && !fault)
+		snprintf(out, n, "%s", field(cell, "detail"));
+	assert_true(used < n);
+}
+
 /* One cell's row: what a regression would change. */
 static char *row_of(const struct sweep *w, const struct jr_value *cell)
 {
 	static const char *const keys[] = {
 		"arch", "reader", "scenario", "kernel", "verdict", "least_bound",
-		"schedules", "blocked", "counterexample", "minimised", "detail",
+		"schedules", "blocked", "counter_path", "counterexample",
+		"minimised",
 	};
-	size_t len = 64;
+	char result[2048];
+	result_of(cell, result, sizeof(result));
+	size_t len = 64 + strlen(result);
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		len += strlen(field(cell, keys[k])) + 1;
 	char *line = malloc(len);
@@ -109,6 +159,8 @@ static char *row_of(const struct sweep *w, const struct jr_value *cell)
 		assert_null(strpbrk(f, "\t\n")); /* the file's separators */
 		used += snprintf(line + used, len - (size_t)used, "\t%s", f);
 	}
+	assert_null(strpbrk(result, "\t\n"));
+	snprintf(line + used, len - (size_t)used, "\t%s", result);
 	return line;
 }
 
@@ -262,8 +314,8 @@ static int write_golden(const char *path, const char *bin)
 		return perror(path), 2;
 	fprintf(f, "# selfmon's verdict table, the regression oracle of "
 	        "tests/test_verdicts.c:\n# bound engine arch reader scenario "
-	        "kernel verdict least_bound schedules blocked counterexample "
-	        "minimised detail\n");
+	        "kernel verdict least_bound schedules blocked counter_path "
+	        "counterexample minimised result\n");
 	for (size_t k = 0; k < NGOLDEN; k++) {
 		struct rows r = { 0 };
 		uint64_t pruned;
