@@ -18,6 +18,7 @@
 #include "options.h"
 #include "explain.h"
 #include "explore.h"
+#include "replay.h"
 #include "teach.h"
 
 static void paragraph(const char *label, const char *text)
@@ -202,26 +203,29 @@ static int show(const struct sm_reader *r, enum sm_arch arch,
 	char err[512];
 	char *line = sm_schedule_text(arch, SM_ENGINE_UNICORN, r->name,
 	                              b->scenario, &b->cell.min);
-	struct sm_session *s = line ? sm_session_new() : NULL;
 	struct sm_explain x;
+	struct sm_replay_listing l = { &x, stdout, .record = html != NULL,
+	                               .max_steps = 400 };
+	struct sm_session *s = NULL;
 
-	if (!s || sm_session_init(s, &b->scn, r, SM_ENGINE_UNICORN, err,
-	                          sizeof(err)) < 0) {
-		sm_session_free(s);
+	if (!line)
+		return usage_error("explain-bug: out of memory");
+	if (!(s = sm_replay_open(&b->scn, r, SM_ENGINE_UNICORN, &l, err,
+	                         sizeof(err)))) {
 		free(line);
-		return usage_error("explain-bug: %s", s ? err : "out of memory");
+		return usage_error("explain-bug: %s", err);
 	}
 	printf("\nShortest counterexample (%s): %s\n  %s\n\n", sm_verdict_name(
 	       b->cell.verdict), line, b->cell.res.detail);
-	sm_session_start(s);
-	sm_explain_init(&x, stdout, s);
-	x.max_steps = 400;
-	x.record = html != NULL;
-	s->explain = &x;
 	sm_run_schedule(s, &b->cell.min);
 	sm_explain_done(&x);
-	printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict), s->res.detail);
-	int rc = html ? write_html(html, r, line, b, s, &x) : 0;
+	int rc = x.oom ? usage_error("explain-bug: out of memory (the listing)")
+	         : 0;
+	if (!rc)
+		printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict),
+		       s->res.detail);
+	if (!rc && html)
+		rc = write_html(html, r, line, b, s, &x);
 	sm_explain_free(&x);
 	sm_session_free(s);
 	free(line);

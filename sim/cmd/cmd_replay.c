@@ -16,6 +16,7 @@
 #include "options.h"
 #include "explain.h"
 #include "explore.h"
+#include "replay.h"
 #include "input.h"
 #include "teach.h"
 #include "user_reader.h"
@@ -123,35 +124,32 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
                     const struct sm_reader *r, const struct sm_scenario *scn,
                     const struct opts *o)
 {
-	struct sm_session *s = sm_session_new();
 	struct sm_explain x;
 	char err[512];
 	bool explain = o->explain || o->html;
+	struct sm_replay_listing l = {
+		explain ? &x : NULL, o->explain && !o->json ? stdout : NULL,
+		.record = o->json || o->html,
+	};
+	struct sm_session *s = sm_replay_open(scn, r, sl->engine, &l, err,
+	                                      sizeof(err));
 
 	if (!s)
-		return usage_error("replay: out of memory");
-	if (sm_session_init(s, scn, r, sl->engine, err, sizeof(err)) < 0) {
-		sm_session_free(s);
 		return usage_error("replay: %s", err);
-	}
-	if (explain) {
-		sm_session_start(s);
-		sm_explain_init(&x, o->explain && !o->json ? stdout : NULL, s);
-		x.record = o->json || o->html;
-		s->explain = &x;
-		if (o->explain && !o->json)
-			printf("replay %s\n  %s: %s (%s ABI)\n", text, r->name,
-			       r->what, sm_abi_name(r->abi));
-	}
+	if (o->explain && !o->json)
+		printf("replay %s\n  %s: %s (%s ABI)\n", text, r->name, r->what,
+		       sm_abi_name(r->abi));
 	sm_run_schedule(s, &sl->sched);
 	const struct sm_result *res = &s->res;
-	if (!o->json)
-		print_verdict(r, res, o->explain);
 	int rc = res->verdict == SM_V_ERROR ? 2 : res->verdict == SM_V_UNSUPPORTED ? 4
 	         : sm_verdict_fails(res->verdict) ? 1 : 0;
+	if (explain && x.oom)
+		rc = usage_error("replay: out of memory (the listing)");
+	else if (!o->json)
+		print_verdict(r, res, o->explain);
 	if (explain) {
 		sm_explain_done(&x);
-		if (x.record && teach(o, sl, text, s, &x))
+		if (rc != 2 && x.record && teach(o, sl, text, s, &x))
 			rc = 2;
 		sm_explain_free(&x);
 	}

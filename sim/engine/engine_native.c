@@ -18,51 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
 #include "guard.h"
 #include "session.h"
 #include "prims.h"
-#include "srcline.h"
 
 
 static _Thread_local struct sm_session *cur;
 
 #define ESCAPE_VERDICT 1000 /* the result is already set */
-
-/* file:line of a code address in this process (its debug info), for
- * --explain; "?" when unknown.  The line table is opened once. */
-static void source_line(const void *addr, char **out)
-{
-	static struct sm_srclines *self;
-	char *line = NULL;
-
-	if (!self)
-		self = sm_srclines_self();
-	/* a return address: the call is the byte before it */
-	int rc = sm_srclines_at(self, (uint64_t)(uintptr_t)addr - 1, &line);
-	const char *base = line ? strstr(line, "/reader/") : NULL;
-	*out = rc < 0 ? NULL : strdup(!line ? "?" : base ? base + 1 : line);
-	free(line);
-	if (!*out) {
-		fputs("selfmon: out of memory (--explain listing)\n", stderr);
-		exit(2);
-	}
-}
-
-static void explain_step(struct sm_session *s, const char *what,
-                         uint64_t arg, const void *caller)
-{
-	char *src, *line;
-
-	source_line(caller, &src);
-	if (asprintf(&line, "%s(%" PRIu64 ") at %s", what, arg, src) < 0) {
-		fputs("selfmon: out of memory (--explain listing)\n", stderr);
-		exit(2);
-	}
-	sm_explain_native(s, line);
-	free(line);
-	free(src);
-}
 
 static void step(const char *what, uint64_t arg, const void *caller)
 {
@@ -74,8 +37,8 @@ static void step(const char *what, uint64_t arg, const void *caller)
 		sm_guard_escape(ESCAPE_VERDICT);
 	}
 	sm_session_observe(s, s->run.step);
-	if (s->explain)
-		explain_step(s, what, arg, caller);
+	if (s->tracer)
+		s->tracer->native(s, what, arg, caller);
 	s->run.step++;
 }
 
@@ -92,8 +55,8 @@ uint64_t selfmon_routed_rdpmc(uint32_t counter)
 		sm_guard_escape(ESCAPE_VERDICT);
 	}
 	cur->run.counter_last = true; /* the counter path (session.h) */
-	if (cur->explain)
-		sm_explain_trap(cur, "rdpmc", counter, v);
+	if (cur->tracer)
+		cur->tracer->trap(cur, "rdpmc", counter, v);
 	return v;
 }
 

@@ -34,7 +34,6 @@
 #include <unicorn/unicorn.h>
 
 #include "elf_load.h"
-#include "explain.h"
 #include "state_hash.h"
 #include "uc_arch.h"
 
@@ -163,8 +162,8 @@ void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
 
 	snprintf(e->answered, sizeof(e->answered), "%s", what);
 	sm_session_observe(s, step);
-	if (s->explain)
-		sm_explain_trap(s, what, arg, value);
+	if (s->tracer)
+		s->tracer->trap(s, what, arg, value);
 }
 
 /* libc's convention: -1 and errno. */
@@ -278,11 +277,11 @@ static bool mem_op(struct sm_session *s, bool copy, uint64_t dst,
 		piece = copy_piece(src, done, n, &on_page);
 	if (on_page) {
 		sm_session_observe(s, s->run.step - 1);
-		if (s->explain) {
+		if (s->tracer) {
 			uint64_t v = 0;
 			memcpy(&v, s->model.page[0].bytes + (src + done - PAGE_ADDR),
 			       piece);
-			sm_explain_load(s, (unsigned)(src + done - PAGE_ADDR),
+			s->tracer->load(s, (unsigned)(src + done - PAGE_ADDR),
 			                (unsigned)piece, v);
 		}
 	}
@@ -428,8 +427,8 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	}
 	uint64_t off = pc - SM_CODE_BASE;
 	const uint8_t *b = e->code + off;
-	if (s->explain)
-		sm_explain_insn(s, pc, b, size);
+	if (s->tracer)
+		s->tracer->insn(s, pc, b, size);
 	if (!(e->plain[off >> 3] & (1u << (off & 7))) &&
 	    !e->arch->trap(s, pc, b))
 		e->plain[off >> 3] |= (uint8_t)(1u << (off & 7));
@@ -456,9 +455,9 @@ static uint64_t page_read(uc_engine *uc, uint64_t off, unsigned size,
 	return v;
 }
 
-/* --explain lists every load of the page as the instruction made it,
- * which the device callbacks cannot (they come in pieces of at most 4
- * bytes): for a listed run the page is RAM with a read hook. */
+/* A tracer (--explain) is told every load of the page as the instruction
+ * made it, which the device callbacks cannot (they come in pieces of at
+ * most 4 bytes): for a traced run the page is RAM with a read hook. */
 static void hook_page_read(uc_engine *uc, uc_mem_type type, uint64_t addr,
                            int size, int64_t value, void *user)
 {
@@ -469,7 +468,7 @@ static void hook_page_read(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	sm_session_observe(s, s->run.step - 1);
 	memcpy(&v, s->model.page[0].bytes + (addr - PAGE_ADDR),
 	       (size_t)size < 8 ? (size_t)size : 8);
-	sm_explain_load(s, (unsigned)(addr - PAGE_ADDR), (unsigned)size, v);
+	s->tracer->load(s, (unsigned)(addr - PAGE_ADDR), (unsigned)size, v);
 }
 
 /* Before the first listed run: the page becomes RAM with the hook, and
@@ -953,7 +952,7 @@ static void u_begin(struct sm_session *s)
 	e->answered[0] = '\0';
 	e->done = false;
 	e->stopped = false;
-	if (s->explain && !e->listing && list_loads(s) < 0) {
+	if (s->tracer && !e->listing && list_loads(s) < 0) {
 		sm_result_set(&s->res, SM_V_ERROR, "selfmon error: the emulator "
 		              "cannot list the page's loads");
 		e->done = true;

@@ -3,8 +3,8 @@
  * bring the model to the call, move time one cycle per step, land timed,
  * scheduled and remote-writer actions, sample the ground truth.
  *
- * Owns: sm_session_* and the name tables of sim/.  It must not know how
- * an engine executes instructions.
+ * Owns: sm_session_*, and judging the call at its end (the window to the
+ * oracle).  It must not know how an engine executes instructions.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -12,64 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
 #include "run.h"
 #include "session.h"
-
-static const char *const abi_names[SM_NABI] = {
-	[SM_ABI_RAW] = "raw", [SM_ABI_TIMES] = "times", [SM_ABI_SCALED] = "scaled",
-	[SM_ABI_VALUES] = "values",
-};
-static const char *const engine_names[SM_NENGINES] = {
-	[SM_ENGINE_UNICORN] = "unicorn", [SM_ENGINE_NATIVE] = "native",
-};
-
-const char *sm_abi_name(enum sm_abi abi)
-{
-	return (unsigned)abi < SM_NABI ? abi_names[abi] : "?";
-}
-
-const char *sm_engine_name(enum sm_engine_kind e)
-{
-	return (unsigned)e < SM_NENGINES ? engine_names[e] : "?";
-}
 
 const struct sm_engine_ops *sm_engine_ops(enum sm_engine_kind e)
 {
 	return e == SM_ENGINE_NATIVE ? &sm_engine_native : &sm_engine_unicorn;
-}
-
-void sm_result_set(struct sm_result *r, enum sm_verdict v, const char *fmt,
-                   ...)
-{
-	va_list ap;
-
-	if (sm_verdict_selfmon(r->verdict))
-		return; /* selfmon's own outcome stands for the whole run */
-	r->verdict = v;
-	va_start(ap, fmt);
-	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
-	va_end(ap);
-}
-
-void sm_result_fault(struct sm_result *r, enum sm_fault_kind k, bool has_pc,
-                     uint64_t pc, bool has_addr, uint64_t addr)
-{
-	if (sm_verdict_selfmon(r->verdict))
-		return;
-	r->fault = k;
-	r->has_pc = has_pc;
-	r->fault_pc = has_pc ? pc : 0;
-	r->has_addr = has_addr;
-	r->fault_addr = has_addr ? addr : 0;
-}
-
-const char *sm_fault_kind_name(enum sm_fault_kind k)
-{
-	static const char *const n[SM_NFK] = {
-		"none", "memory", "instruction", "counter", "exception", "call",
-	};
-	return (unsigned)k < SM_NFK ? n[k] : "?";
 }
 
 /* The model as it is when the reader is called: the scenario's timed
@@ -117,7 +65,8 @@ int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
 	s->reader = r;
 	s->engine = e;
 	s->run.sched = NULL;
-	s->explain = NULL;
+	s->tracer = NULL;
+	s->trace = NULL;
 	s->eng = NULL;
 	/* One sample per step (and at the start and the return), two per
 	 * kernel action: scripted ones, and at most SM_MAX_BOUND scheduled
@@ -185,7 +134,7 @@ void sm_session_start(struct sm_session *s)
 }
 
 /* Apply one action to the model at this instant, with the truth sampled
- * just before and just after it; the explainer lists it (a scripted line
+ * just before and just after it; the tracer is told it (a scripted line
  * always, as the scenario names it, an injected one as it landed). */
 static int apply(struct sm_session *s, const struct sm_action *a,
                  bool scripted)
@@ -203,8 +152,8 @@ static int apply(struct sm_session *s, const struct sm_action *a,
 	}
 	s->run.deadline = sm_model_next_activity(&s->model);
 	sm_session_sample(s); /* and just after */
-	if (s->explain)
-		sm_explain_action(s, a->kind, scripted ? 1 : rc, before);
+	if (s->tracer)
+		s->tracer->action(s, a->kind, scripted ? 1 : rc, before);
 	return rc;
 }
 
@@ -236,14 +185,14 @@ void sm_session_tick_full(struct sm_session *s)
 			if (pending && next >= 0) {
 				s->run.kernel_active = true;
 				s->run.last_kernel_step = s->run.step;
-				if (s->explain)
-					sm_explain_store(s, next);
+				if (s->tracer)
+					s->tracer->store(s, next);
 			}
 			if (m->updates != before) {
 				s->run.kernel_active = true;
 				s->run.last_kernel_step = s->run.step;
-				if (s->explain)
-					sm_explain_action(s, m->cause, 1, before);
+				if (s->tracer)
+					s->tracer->action(s, m->cause, 1, before);
 			}
 		}
 	}
@@ -286,4 +235,28 @@ void sm_session_budget(struct sm_session *s)
 		sm_result_set(&s->res, SM_V_LIVELOCK, "no result after %" PRIu64
 		              " steps and the page has not changed for %" PRIu64,
 		              s->run.step, s->run.step - s->run.last_kernel_step);
+}
+
+static bool reset_seen(const struct sm_session *s)
+{
+	if (s->run.applied & (1u << SM_ACT_RESET))
+		return true;
+	for (unsigned i = 0; i < s->run.timed_next && i < s->scn->nactions; i++)
+		if (s->scn->act[i].act.kind == SM_ACT_RESET)
+			return true;
+	return false;
+}
+
+void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
+{
+	sm_session_settle(s);
+	struct sm_window w = {
+		s->samples, s->run.nsamples, s->scratch, s->terse,
+		.arch = s->scn->cfg.arch, .width = s->model.page[0].pc.pmc_width,
+		.reset = reset_seen(s),
+		.overflow = s->run.applied & (1u << SM_ACT_OVERFLOW),
+	};
+
+	s->res.steps = s->run.step;
+	sm_oracle(&w, s->reader->abi, value, rc, &s->res);
 }

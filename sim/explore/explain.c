@@ -28,12 +28,16 @@ static const struct { int ok; cs_arch arch; cs_mode mode; } disasm[SM_NARCH] = {
 	[SM_RISCV64] = { 0, CS_ARCH_ALL, 0 },
 };
 
-/* Out of memory while listing: one line, exit 2 (the listing is the
- * command's output; half of it would mislead). */
-static void oom(void)
+/* The listing of session s. */
+#define X(s) ((struct sm_explain *)(s)->trace)
+
+/* Out of memory while listing: the listing stops here and x->oom says so
+ * (the command reports it and exits 2: half a listing would mislead). */
+static void oom(struct sm_explain *x)
 {
-	fputs("selfmon: out of memory (--explain listing)\n", stderr);
-	exit(2);
+	if (!x->oom && x->f)
+		fflush(x->f);
+	x->oom = true;
 }
 
 #ifdef SELFMON_RISCV64_OBJDUMP
@@ -135,7 +139,7 @@ void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s)
 
 	memset(x, 0, sizeof(*x));
 	if (!(x->list = calloc(SM_EXPLAIN_LIST, sizeof(*x->list))))
-		oom();
+		oom(x);
 	x->f = f;
 	x->last = *sm_model_page(&s->model, 0);
 	x->first = x->last;
@@ -161,6 +165,8 @@ void sm_explain_done(struct sm_explain *x)
 	x->last_where = NULL;
 	sm_srclines_free(x->lines);
 	x->lines = NULL;
+	sm_srclines_free(x->self);
+	x->self = NULL;
 }
 
 void sm_explain_free(struct sm_explain *x)
@@ -215,8 +221,10 @@ static const char *where(struct sm_explain *x, uint64_t addr)
 	for (unsigned i = 0; i < sizeof(x->src) / sizeof(x->src[0]); i++)
 		if (x->src[i].where && x->src[i].addr == addr)
 			return x->src[i].where;
-	if (sm_srclines_at(x->lines, addr, &line) < 0)
-		oom();
+	if (sm_srclines_at(x->lines, addr, &line) < 0) {
+		oom(x);
+		return "";
+	}
 	const char *base = line ? strstr(line, "/reader/") : NULL;
 	if (x->nsrc == sizeof(x->src) / sizeof(x->src[0]))
 		x->nsrc = 0;
@@ -224,16 +232,19 @@ static const char *where(struct sm_explain *x, uint64_t addr)
 	x->src[x->nsrc].addr = addr;
 	x->src[x->nsrc].where = strdup(!line ? "" : base ? base + 1 : line);
 	free(line);
-	if (!x->src[x->nsrc].where)
-		oom();
+	if (!x->src[x->nsrc].where) {
+		oom(x);
+		return "";
+	}
 	return x->src[x->nsrc++].where;
 }
 
-/* Past max_steps the listing goes quiet (a livelock is long). */
+/* Past max_steps the listing goes quiet (a livelock is long); out of
+ * memory it stops. */
 static bool quiet(struct sm_session *s)
 {
-	struct sm_explain *x = s->explain;
-	return x->max_steps && s->run.step >= x->max_steps;
+	struct sm_explain *x = X(s);
+	return x->oom || (x->max_steps && s->run.step >= x->max_steps);
 }
 
 /* The disassembly of one instruction into buf ("" when unknown). */
@@ -264,7 +275,7 @@ static void print_insn(struct sm_explain *x, uint64_t step, uint64_t addr,
 		fprintf(f, "          %s\n", w);
 		free(x->last_where);
 		if (!(x->last_where = strdup(w)))
-			oom();
+			oom(x);
 	}
 	fprintf(f, "%6" PRIu64 "  %08" PRIx64 "  ", step, addr);
 	for (unsigned i = 0; i < 8; i++)
@@ -274,10 +285,10 @@ static void print_insn(struct sm_explain *x, uint64_t step, uint64_t addr,
 	fputc('\n', f);
 }
 
-void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
+static void on_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
                      unsigned len)
 {
-	struct sm_explain *x = s->explain;
+	struct sm_explain *x = X(s);
 	char text[200];
 
 	if (quiet(s)) {
@@ -300,31 +311,60 @@ void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
 	}
 }
 
-void sm_explain_native(struct sm_session *s, const char *what)
+/* file:line of a code address in this process (its debug info: the
+ * native engine's readers are selfmon's own code), "?" when unknown; NULL
+ * out of memory.  The line table is opened at the first use. */
+static char *self_line(struct sm_explain *x, const void *addr)
 {
+	char *line = NULL;
+
+	if (!x->self)
+		x->self = sm_srclines_self();
+	/* a return address: the call is the byte before it */
+	int rc = sm_srclines_at(x->self, (uint64_t)(uintptr_t)addr - 1, &line);
+	const char *base = line ? strstr(line, "/reader/") : NULL;
+	char *out = rc < 0 ? NULL : strdup(!line ? "?" : base ? base + 1 : line);
+	free(line);
+	return out;
+}
+
+static void on_native(struct sm_session *s, const char *what, uint64_t arg,
+                      const void *caller)
+{
+	struct sm_explain *x = X(s);
+	char *src, *text = NULL;
+
 	if (quiet(s))
 		return;
-	if (s->explain->f)
-		fprintf(s->explain->f, "%6" PRIu64 "  %s\n", s->run.step, what);
-	struct sm_xevent *e = rec(s->explain, SM_X_NATIVE, s->run.step);
-	s->explain->insn_step = s->run.step;
+	if (!(src = self_line(x, caller)) ||
+	    asprintf(&text, "%s(%" PRIu64 ") at %s", what, arg, src) < 0) {
+		free(src);
+		oom(x);
+		return;
+	}
+	free(src);
+	if (x->f)
+		fprintf(x->f, "%6" PRIu64 "  %s\n", s->run.step, text);
+	struct sm_xevent *e = rec(x, SM_X_NATIVE, s->run.step);
+	x->insn_step = s->run.step;
 	if (e)
-		snprintf(e->text, sizeof(e->text), "%s", what);
+		snprintf(e->text, sizeof(e->text), "%s", text);
+	free(text);
 }
 
 /* During a load the code hook has counted its instruction already. */
-void sm_explain_load(struct sm_session *s, unsigned off, unsigned size,
+static void on_load(struct sm_session *s, unsigned off, unsigned size,
                      uint64_t v)
 {
 	if (quiet(s))
 		return;
 	const struct selfmon_page_field *f = selfmon_page_field_at(off);
 
-	if (s->explain->f)
-		fprintf(s->explain->f, "          load  page.%s%s (%u bytes at +%u) = %"
+	if (X(s)->f)
+		fprintf(X(s)->f, "          load  page.%s%s (%u bytes at +%u) = %"
 		        PRIu64 " (0x%" PRIx64 ")\n", f ? f->name : "__reserved",
 		        f && f->off != off ? "[part]" : "", size, off, v, v);
-	struct sm_xevent *e = rec(s->explain, SM_X_LOAD,
+	struct sm_xevent *e = rec(X(s), SM_X_LOAD,
 	                          s->run.step ? s->run.step - 1 : 0);
 	if (e) {
 		e->field = field_index(f);
@@ -334,20 +374,20 @@ void sm_explain_load(struct sm_session *s, unsigned off, unsigned size,
 	}
 }
 
-void sm_explain_trap(struct sm_session *s, const char *what, uint64_t arg,
+static void on_trap(struct sm_session *s, const char *what, uint64_t arg,
                      uint64_t v)
 {
 	if (quiet(s))
 		return;
-	if (s->explain->f)
-		fprintf(s->explain->f, "          trap  %s(%" PRIu64 ") -> %" PRIu64
+	if (X(s)->f)
+		fprintf(X(s)->f, "          trap  %s(%" PRIu64 ") -> %" PRIu64
 		        " (0x%" PRIx64 ")  [model cycle %" PRIu64 "]\n", what, arg, v,
 		        v, s->model.now);
 	/* x86-64 and riscv64 trap in the code hook, before the step is
 	 * counted; arm64's instruction hook and the import stubs after */
-	uint64_t step = s->explain->insn_step == s->run.step || !s->run.step
+	uint64_t step = X(s)->insn_step == s->run.step || !s->run.step
 	                ? s->run.step : s->run.step - 1;
-	struct sm_xevent *e = rec(s->explain, SM_X_TRAP, step);
+	struct sm_xevent *e = rec(X(s), SM_X_TRAP, step);
 	if (e) {
 		snprintf(e->text, sizeof(e->text), "%s", what);
 		e->arg = arg;
@@ -359,7 +399,7 @@ void sm_explain_trap(struct sm_session *s, const char *what, uint64_t arg,
 /* Page fields that differ from what was last shown. */
 static void show_changes(struct sm_session *s)
 {
-	struct sm_explain *x = s->explain;
+	struct sm_explain *x = X(s);
 	const struct perf_event_mmap_page *pc = sm_model_page(&s->model, 0);
 
 	for (unsigned i = 0; i < selfmon_npage_fields; i++) {
@@ -384,7 +424,7 @@ static void show_changes(struct sm_session *s)
 	x->last = *pc;
 }
 
-void sm_explain_action(struct sm_session *s, enum sm_action_kind kind, int rc,
+static void on_action(struct sm_session *s, enum sm_action_kind kind, int rc,
                        uint64_t before)
 {
 	if (quiet(s))
@@ -392,13 +432,13 @@ void sm_explain_action(struct sm_session *s, enum sm_action_kind kind, int rc,
 	struct sm_truth t;
 
 	sm_model_truth(&s->model, 0, &t);
-	if (s->explain->f)
-		fprintf(s->explain->f, "        >>> kernel: %s%s (%" PRIu64
+	if (X(s)->f)
+		fprintf(X(s)->f, "        >>> kernel: %s%s (%" PRIu64
 		        " page updates); truth now count=%" PRIu64 " enabled=%"
 		        PRIu64 " running=%" PRIu64 "\n", sm_action_name(kind),
 		        rc > 0 ? "" : rc == 0 ? " (does not apply now)" : " (error)",
 		        s->model.updates - before, t.count, t.enabled, t.running);
-	struct sm_xevent *e = rec(s->explain, SM_X_ACTION, s->run.step);
+	struct sm_xevent *e = rec(X(s), SM_X_ACTION, s->run.step);
 	if (e) {
 		e->action = kind;
 		e->rc = rc;
@@ -408,18 +448,29 @@ void sm_explain_action(struct sm_session *s, enum sm_action_kind kind, int rc,
 	show_changes(s);
 }
 
-void sm_explain_store(struct sm_session *s, int off)
+static void on_store(struct sm_session *s, int off)
 {
 	if (quiet(s))
 		return;
 	const struct selfmon_page_field *f =
 		off >= 0 ? selfmon_page_field_at((unsigned)off) : NULL;
 
-	if (s->explain->f)
-		fprintf(s->explain->f, "        >>> remote writer stores page.%s\n",
+	if (X(s)->f)
+		fprintf(X(s)->f, "        >>> remote writer stores page.%s\n",
 		        f ? f->name : "?");
-	struct sm_xevent *e = rec(s->explain, SM_X_STORE, s->run.step);
+	struct sm_xevent *e = rec(X(s), SM_X_STORE, s->run.step);
 	if (e)
 		e->field = field_index(f);
 	show_changes(s);
+}
+
+static const struct sm_tracer tracer = {
+	.insn = on_insn, .native = on_native, .load = on_load, .trap = on_trap,
+	.action = on_action, .store = on_store,
+};
+
+void sm_explain_attach(struct sm_explain *x, struct sm_session *s)
+{
+	s->tracer = &tracer;
+	s->trace = x;
 }

@@ -6,11 +6,12 @@
  * syscall with its answer, and each kernel action with the page fields it
  * changed, with the source line of each instruction when the reader
  * code has DWARF line info (the built-in readers', or a user's object
- * built with -g).  Engines and session.c call it only when s->explain is
- * set.  With `record` set it also keeps each of those as a struct
- * sm_xevent, in order, for the JSON and the HTML page (sim/teach/) to be
- * built from exactly what the listing shows.  Out of memory it says so in
- * one line and exits with status 2.
+ * built with -g).  It is a tracer (session.h struct sm_tracer): engines
+ * and session.c call its hooks, never its functions.  With `record` set it
+ * also keeps each of those as a struct sm_xevent, in order, for the JSON
+ * and the HTML page (sim/teach/) to be built from exactly what the listing
+ * shows.  Out of memory the listing stops and `oom` is set: the command
+ * says so in one line and exits with status 2.
  */
 #ifndef SELFMON_EXPLAIN_H
 #define SELFMON_EXPLAIN_H
@@ -52,7 +53,8 @@ struct sm_xevent {
 struct sm_explain {
 	FILE *f;              /* the text listing; NULL: none */
 	bool record;          /* keep the events (set before the run) */
-	bool oom;             /* recording ran out of memory */
+	bool oom;             /* the listing or the recording ran out of
+	                       * memory (the listing stopped there) */
 	struct sm_xevent *ev; /* recorded, in order */
 	size_t nev, cap;
 	struct perf_event_mmap_page first; /* the page when the call began */
@@ -61,6 +63,7 @@ struct sm_explain {
 	csh cs;                           /* capstone, for the arch */
 	bool have_cs;
 	struct sm_srclines *lines;        /* the reader code's line table */
+	struct sm_srclines *self;         /* this process's (native engine) */
 	struct { uint64_t addr; char *where; } src[512]; /* looked up (ring) */
 	unsigned nsrc;
 	char *last_where;                 /* the source line last shown */
@@ -75,15 +78,8 @@ void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s);
 /* Ends the listing; the recorded events stay until sm_explain_free(). */
 void sm_explain_done(struct sm_explain *x);
 void sm_explain_free(struct sm_explain *x);
-void sm_explain_insn(struct sm_session *s, uint64_t addr, const uint8_t *bytes,
-                     unsigned len);
-void sm_explain_native(struct sm_session *s, const char *what);
-void sm_explain_load(struct sm_session *s, unsigned off, unsigned size,
-                     uint64_t value);
-void sm_explain_trap(struct sm_session *s, const char *what, uint64_t arg,
-                     uint64_t value);
-void sm_explain_action(struct sm_session *s, enum sm_action_kind kind, int rc,
-                       uint64_t updates_before);
-void sm_explain_store(struct sm_session *s, int off);
+/* Attach the listing to session s (its tracer hooks): from then on the
+ * run is listed as it happens.  sm_replay() does it. */
+void sm_explain_attach(struct sm_explain *x, struct sm_session *s);
 
 #endif

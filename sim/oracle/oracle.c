@@ -17,15 +17,15 @@
  * page's pmc_width), the field (a time off by 2^k is the timer's wrap),
  * the offset's sign and whether a reset or an overflow reached the call;
  * sm_result_render() words it, the one place that does.  sm_oracle() sees
- * only the window and the values: no session, no model;
- * sm_oracle_judge() fills the window's facts from the session.
+ * only the window and the values: no session, no model (session.c's
+ * sm_oracle_judge() fills the window's facts from the session).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "session.h"
+#include "oracle.h"
 
 enum { F_COUNT, F_ENABLED, F_RUNNING, F_ENABLED_PUB, F_RUNNING_PUB };
 
@@ -292,30 +292,6 @@ void sm_oracle(const struct sm_window *w, enum sm_abi abi,
 
 /* Did a reset reach the model before or during the call?  The scenario's
  * scripted ones played so far, and the actions applied in the call. */
-static bool reset_seen(const struct sm_session *s)
-{
-	if (s->run.applied & (1u << SM_ACT_RESET))
-		return true;
-	for (unsigned i = 0; i < s->run.timed_next && i < s->scn->nactions; i++)
-		if (s->scn->act[i].act.kind == SM_ACT_RESET)
-			return true;
-	return false;
-}
-
-void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
-{
-	sm_session_settle(s);
-	struct sm_window w = {
-		s->samples, s->run.nsamples, s->scratch, s->terse,
-		.arch = s->scn->cfg.arch, .width = s->model.page[0].pc.pmc_width,
-		.reset = reset_seen(s),
-		.overflow = s->run.applied & (1u << SM_ACT_OVERFLOW),
-	};
-
-	s->res.steps = s->run.step;
-	sm_oracle(&w, s->reader->abi, value, rc, &s->res);
-}
-
 /* ---- the sentence, from the fields --------------------------------- */
 
 const char *sm_wrong_field_name(enum sm_wrong_field f)

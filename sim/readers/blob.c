@@ -2,7 +2,7 @@
  * blob.c — which arches have built-in reader code (generated files
  * readers_ARCH.c, see CMakeLists.txt and cmake/embed_blob.cmake).
  */
-#include "session.h"
+#include "reader.h"
 
 #if SELFMON_BLOB_X86_64
 extern const struct sm_blob sm_blob_x86_64;

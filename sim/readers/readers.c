@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "prims.h"
-#include "session.h"
+#include "reader.h"
 
 /* The routed builds (SELFMON_PRIMS_ROUTED), one prototype per ABI. */
 #define PROTO_RAW(f) uint64_t f(const void *)
@@ -72,6 +72,25 @@ const struct sm_reader sm_readers[] = {
 };
 #undef SELFMON_VARIANT
 const unsigned sm_nreaders = sizeof(sm_readers) / sizeof(sm_readers[0]);
+
+static const char *const abi_names[SM_NABI] = {
+	[SM_ABI_RAW] = "raw", [SM_ABI_TIMES] = "times", [SM_ABI_SCALED] = "scaled",
+	[SM_ABI_VALUES] = "values",
+};
+static const char *const engine_names[SM_NENGINES] = {
+	[SM_ENGINE_UNICORN] = "unicorn", [SM_ENGINE_NATIVE] = "native",
+};
+
+const char *sm_abi_name(enum sm_abi abi)
+{
+	return (unsigned)abi < SM_NABI ? abi_names[abi] : "?";
+}
+
+const char *sm_engine_name(enum sm_engine_kind e)
+{
+	return (unsigned)e < SM_NENGINES ? engine_names[e] : "?";
+}
+
 
 const struct sm_reader *sm_reader_find(const char *name)
 {

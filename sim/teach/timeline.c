@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explore.h"
+#include "replay.h"
 #include "run.h"
 #include "notation.h"
 #include "markup.h"
@@ -105,15 +105,11 @@ static int sample(struct tl *p, char *err, size_t n)
 static int call_reader(struct tl *p, const struct sm_timeline_call *c,
                        char *err, size_t n)
 {
-	struct sm_session *s = sm_session_new();
+	struct sm_session *s = sm_replay(p->s, c->reader, c->engine, c->sched,
+	                                 err, n);
 
 	if (!s)
-		return snprintf(err, n, "out of memory"), -1;
-	if (sm_session_init(s, p->s, c->reader, c->engine, err, n) < 0) {
-		sm_session_free(s);
 		return -1;
-	}
-	sm_run_schedule(s, c->sched);
 	p->have_call = true;
 	p->reader = c->reader;
 	p->sched = c->sched;
