@@ -1,11 +1,17 @@
 /*
- * common.c — main.c's usage_error() for the fuzz targets, which link the
- * library without the command's main: silent, it only says "bad input".
+ * common.c — what every fuzz target shares: the library's one-line errors
+ * (util/error.h) go to a silent sink, so a run prints only what libFuzzer
+ * says.
  */
+#include "error.h"
 #include "fuzz.h"
 
-int usage_error(const char *fmt, ...)
+static void silent(const char *msg, void *ctx)
 {
-	(void)fmt;
-	return 2;
+	(void)msg, (void)ctx;
+}
+
+__attribute__((constructor)) static void quiet_errors(void)
+{
+	sm_error_sink(silent, NULL);
 }

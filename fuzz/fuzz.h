@@ -23,7 +23,5 @@ static inline char *fuzz_text(const uint8_t *data, size_t size)
 	return t;
 }
 
-/* The library's commands report through main.c's usage_error(). */
-int usage_error(const char *fmt, ...);
 
 #endif

@@ -17,7 +17,8 @@ int cmd_hw(int argc, char **argv);
 int cmd_explain_bug(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 
-/* "selfmon: ..." on stderr; returns 2. */
-int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The commands' one-line errors go to util/error.h's sink; returns 2. */
+#include "error.h"
+#define usage_error sm_error
 
 #endif

@@ -5,13 +5,11 @@
  * Owns: the command table and top-level usage.  Subcommands live in
  * cmd_*.c; this file must not know their options.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "input.h"
 
 static const struct command {
 	const char *name;
@@ -36,31 +34,6 @@ static const struct command {
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-/* One line whatever the message holds: names and text from files may
- * carry control bytes (a newline, an escape sequence); each becomes '?',
- * as in the ELF loader's messages. */
-int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	char small[1024], *msg = small;
-
-	va_start(ap, fmt);
-	int n = vsnprintf(small, sizeof(small), fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1))) {
-		va_start(ap, fmt);
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	if (!msg)
-		msg = small;
-	sm_printable(msg);
-	fprintf(stderr, "selfmon: %s\n", msg);
-	if (msg != small)
-		free(msg);
-	return 2;
-}
 
 static void help(FILE *f)
 {
