@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "outfile.h"
-#include "session.h"
 
 /* The temporaries being written, by directory and name, so that a process
  * that must end at once (the emulator's fatal guards, engine_unicorn.c)
@@ -40,7 +39,6 @@ static void live_add(struct sm_out *o)
 			break;
 		}
 	pthread_mutex_unlock(&live_lock);
-	sm_engine_on_fatal(sm_out_unlink_temps);
 }
 
 static void live_remove(struct sm_out *o)

@@ -364,21 +364,23 @@ static int write_recording(struct hw_recorder *rc, const char *path)
 
 static int cmd_hw_record(int argc, char **argv)
 {
-	static struct hw_recorder rc;
 	struct record_opts o = { NULL, "task-clock,page-faults,cpu-clock", 200 };
 	char err[256];
 
 	int r = record_opts(argc, argv, &o);
 	if (r)
 		return r;
-	if (hw_record(&rc, o.events, o.ms, err, sizeof(err)) < 0) {
-		hw_record_free(&rc);
-		return usage_error("hw record: %s", err);
-	}
-	r = write_recording(&rc, o.out);
+	struct hw_recorder *rc = calloc(1, sizeof(*rc));
+	if (!rc)
+		return usage_error("hw record: out of memory");
+	if (hw_record(rc, o.events, o.ms, err, sizeof(err)) < 0)
+		r = usage_error("hw record: %s", err);
+	else
+		r = write_recording(rc, o.out);
 	if (r == 0)
-		printf("recorded %zu records of %u events to %s\n", rc.n, rc.nev,
+		printf("recorded %zu records of %u events to %s\n", rc->n, rc->nev,
 		       o.out);
-	hw_record_free(&rc);
+	hw_record_free(rc);
+	free(rc);
 	return r;
 }

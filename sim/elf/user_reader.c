@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "input.h"
-#include "uc_arch.h"
 #include "user_reader.h"
 
 int sm_abi_from_name(const char *s)
@@ -42,7 +41,7 @@ int sm_user_reader_load(const char *spec, enum sm_abi abi,
 		                "the PATH of PATH:SYMBOL", spec), -1;
 	snprintf(path, sizeof(path), "%.*s", (int)(colon - spec), spec);
 	snprintf(u->symbol, sizeof(u->symbol), "%s", colon + 1);
-	if (sm_elf_load(path, u->symbol, SM_CODE_BASE, SM_UC_STUB_ADDR, &u->img,
+	if (sm_elf_load(path, u->symbol, SM_CODE_BASE, SM_STUB_BASE, &u->img,
 	                err, n) < 0)
 		return -1;
 	snprintf(u->name, sizeof(u->name), "%s", spec);

@@ -6,7 +6,7 @@
 #define SELFMON_USER_READER_H
 
 #include "elf_load.h"
-#include "session.h"
+#include "reader.h"
 
 /* Longest PATH and SYMBOL taken (longer ones are refused); the names
  * made of them are sized to hold any that is taken. */

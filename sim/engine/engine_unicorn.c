@@ -34,6 +34,7 @@
 #include <unicorn/unicorn.h>
 
 #include "elf_load.h"
+#include "outfile.h"
 #include "state_hash.h"
 #include "uc_arch.h"
 
@@ -266,8 +267,8 @@ static uint64_t copy_piece(uint64_t src, uint64_t done, uint64_t n,
 static bool mem_op(struct sm_session *s, bool copy, uint64_t dst,
                    uint64_t src, uint64_t n)
 {
-	static _Thread_local uint8_t buf[SM_UC_COPY_MAX];
 	struct ueng *e = s->eng;
+	uint8_t *buf = e->bounce;
 	uint64_t done = e->copied, piece = n - done;
 	bool on_page = false;
 
@@ -766,20 +767,10 @@ static int to_user(struct ueng *e)
  * reader failed".  While this thread is inside Unicorn, exit means out of
  * memory: say so and leave with selfmon's own status, 2. */
 static _Thread_local bool in_unicorn;
-static void (*volatile on_fatal)(void);
-
-void sm_engine_on_fatal(void (*fn)(void))
-{
-	on_fatal = fn;
-}
-
 /* The end of a process the emulator cannot go on in: exit 2. */
 static void fatal_exit(void)
 {
-	void (*fn)(void) = on_fatal;
-
-	if (fn)
-		fn();
+	sm_out_unlink_temps(); /* the outputs' temporaries (outfile.h) */
 	_exit(2);
 }
 
@@ -847,9 +838,10 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	e->stack = aligned_alloc(4096, STACK_SIZE);
 	e->out = calloc(1, OUT_SIZE);
 	e->errno_mem = calloc(1, 4096);
+	e->bounce = malloc(SM_UC_COPY_MAX);
 	uint64_t avail = s->reader->image ? view.size
 	                 : sm_blob_for(s->scn->cfg.arch)->size;
-	if (!e->stack || !e->out || !e->errno_mem ||
+	if (!e->stack || !e->out || !e->errno_mem || !e->bounce ||
 	    map_code(e, &view, avail) < 0 ||
 	    map_page(e, s) < 0 ||
 	    map_stack(e) < 0 ||
@@ -895,6 +887,7 @@ static void u_close(struct sm_session *s)
 	free(e->stack);
 	free(e->out);
 	free(e->errno_mem);
+	free(e->bounce);
 	free(e->plain);
 	for (unsigned i = 0; i < e->ndata; i++)
 		free(e->data[i].host);

@@ -146,10 +146,6 @@ struct sm_engine_ops {
 	void (*hash)(struct sm_session *s, struct sm_hasher *h);
 };
 extern const struct sm_engine_ops sm_engine_unicorn, sm_engine_native;
-/* What to do (async-signal-safe) before the emulator's fatal guards end
- * the process (Unicorn out of memory, or aborting): the outputs' layer
- * removes its temporaries.  One function; the last set wins. */
-void sm_engine_on_fatal(void (*fn)(void));
 const struct sm_engine_ops *sm_engine_ops(enum sm_engine_kind e);
 
 /* A zeroed session at the alignment its pages need; free with

@@ -21,7 +21,7 @@
 #define SM_UC_OUT_ADDR 0x40000000ull   /* out-parameters, read-write */
 #define SM_UC_OUT_SIZE 0x1000ull
 #define SM_UC_RET_ADDR 0x50000000ull   /* return address: read-execute, never run */
-#define SM_UC_STUB_ADDR 0x60000000ull  /* imports of user readers (elf_load.h) */
+#define SM_UC_STUB_ADDR SM_STUB_BASE    /* imports of user readers (elf_load.h) */
 #define SM_UC_ERRNO_ADDR 0x60001000ull /* the stubs' errno, read-write */
 /* x86 GDT and iretq frame: just past the canonical user half, where a
  * Linux process has nothing (an access there is #GP, SIGSEGV); a reader's
@@ -56,6 +56,8 @@ struct ueng {
 	uint8_t *plain;         /* bit per code address: trap() declined it */
 	bool listing;           /* the page is RAM with a read hook (--explain) */
 	uint8_t *stack, *out;   /* host memory behind the mappings */
+	uint8_t *bounce;        /* the stubs' memcpy/memset buffer,
+	                         * SM_UC_COPY_MAX bytes (mem_op()) */
 	uint8_t *errno_mem;
 	/* memory runs rarely store to, as device memory over host bytes
 	 * (dev_store()): the stack below its top page, the out-parameters'

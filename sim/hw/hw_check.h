@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "hw_event.h"
-#include "session.h"
+#include "reader.h"
 
 /* A read takes microseconds.  Each reader gets, on each event, at most
  * HW_CALL_CPU_MS of CPU time for one call and hw_budget_ms(iterations)

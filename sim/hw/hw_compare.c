@@ -60,20 +60,22 @@ static const struct hw_trace_line *first_mark(const struct hw_trace *t)
 static int build_model(const struct hw_trace *t, struct sm_model *m,
                        char *err, size_t n)
 {
-	static struct sm_config c;
+	struct sm_config *c = malloc(sizeof(*c)); /* sm_model_init copies it */
 	uint64_t caps = 0, width = 48;
 	const struct hw_trace_line *mark = first_mark(t);
 
-	sm_config_default(&c, t->arch);
-	c.ncpus = t->ncpus >= 1 && t->ncpus <= SM_MAX_CPUS ? t->ncpus : 2;
+	if (!c)
+		return snprintf(err, n, "out of memory"), -1;
+	sm_config_default(c, t->arch);
+	c->ncpus = t->ncpus >= 1 && t->ncpus <= SM_MAX_CPUS ? t->ncpus : 2;
 	if (mark) {
 		hw_trace_value(mark, "capabilities", &caps);
 		hw_trace_value(mark, "pmc_width", &width);
 	}
-	c.stable = (caps >> SELFMON_CAP_USER_TIME) & 1;
-	c.width = (unsigned)width;
+	c->stable = (caps >> SELFMON_CAP_USER_TIME) & 1;
+	c->width = (unsigned)width;
 	for (unsigned i = 0; i < t->nev; i++) {
-		struct sm_event_cfg *e = &c.event[c.nevents++];
+		struct sm_event_cfg *e = &c->event[c->nevents++];
 		memset(e, 0, sizeof(*e));
 		snprintf(e->name, sizeof(e->name), "%s", t->ev[i]);
 		e->type = type_of(t->ev[i], t->software[i]);
@@ -81,7 +83,9 @@ static int build_model(const struct hw_trace *t, struct sm_model *m,
 		e->enabled = e->mmap = e->user = true;
 		e->rate = 1;
 	}
-	return sm_model_init(m, &c, NULL, NULL, err, n);
+	int rc = sm_model_init(m, c, NULL, NULL, err, n);
+	free(c);
+	return rc;
 }
 
 struct checked {
@@ -355,31 +359,49 @@ static int setup(struct cmp *c, struct replay *r, const char *name,
 	return 0;
 }
 
-int hw_compare_text(const char *name, const char *text, FILE *out,
-                    char *err, size_t errlen)
+/* hw_compare_text() on its state. */
+static int compare(struct cmp *c, struct replay *r, const char *name,
+                   const char *text, FILE *out, char *err, size_t errlen)
 {
-	static struct cmp c;
-	static struct replay r; /* models: too big for the stack */
-	int rc = setup(&c, &r, name, text, err, errlen);
+	int rc = setup(c, r, name, text, err, errlen);
 
 	if (rc == 0 && out)
 		fprintf(out, "comparing %s: %zu records, %u events, %s\n", name,
-		        c.t.n, c.t.nev, sm_arch_name(c.t.arch));
+		        c->t.n, c->t.nev, sm_arch_name(c->t.arch));
 	if (rc == 0)
-		replay(&c, &r, out);
-	if (rc == 0 && c.capped) { /* the line replayed when the cap was hit */
+		replay(c, r, out);
+	if (rc == 0 && c->capped) { /* the line replayed when the cap was hit */
 		snprintf(err, errlen, "%s:%u:%u: the trace replays more than the "
-		         "cap of %d context switches", name, c.cur->line, c.cur->col,
-		         SM_TRACE_MAX_PREEMPTIONS);
+		         "cap of %d context switches", name, c->cur->line,
+		         c->cur->col, SM_TRACE_MAX_PREEMPTIONS);
 		rc = -1;
 	}
-	hw_trace_free(&c.t);
-	free(c.next_action);
+	hw_trace_free(&c->t);
+	free(c->next_action);
 	if (rc < 0)
 		return -1;
 	if (out)
-		fprintf(out, "%u actions replayed: %s\n", r.actions, r.diffs
+		fprintf(out, "%u actions replayed: %s\n", r->actions, r->diffs
 		        ? "the model differs from the recorded pages" :
 		        "the model agrees with every recorded page");
-	return r.diffs ? 1 : 0;
+	return r->diffs ? 1 : 0;
+}
+
+int hw_compare_text(const char *name, const char *text, FILE *out,
+                    char *err, size_t errlen)
+{
+	/* the models are too big for the stack, and a model is aligned for
+	 * its pages */
+	size_t rsize = (sizeof(struct replay) + 4095) & ~(size_t)4095;
+	struct cmp *c = malloc(sizeof(*c));
+	struct replay *r = aligned_alloc(4096, rsize);
+	int rc = -1;
+
+	if (c && r)
+		rc = compare(c, r, name, text, out, err, errlen);
+	else
+		snprintf(err, errlen, "%s: out of memory", name);
+	free(c);
+	free(r);
+	return rc;
 }

@@ -11,7 +11,7 @@
 #define SELFMON_RESULT_JSON_H
 
 #include "json.h"
-#include "session.h"
+#include "result.h"
 
 /* "wrong": [...] for a WRONG_VALUE (every wrong field), "fault": {...}
  * for a FAULT that has a kind; nothing for other results. */

@@ -90,7 +90,11 @@ struct sm_blob {
 	uint64_t elf_size;
 };
 const struct sm_blob *sm_blob_for(enum sm_arch arch); /* NULL: not built */
+/* Where reader code sits in the emulator: the built-in image or a user's
+ * object at SM_CODE_BASE, the stubs of a user's imports (elf_load.h) at
+ * SM_STUB_BASE. */
 #define SM_CODE_BASE 0x10000000ull
+#define SM_STUB_BASE 0x60000000ull
 
 /* The engines, as an expectation names them (the engines themselves are
  * sim/engine/). */
