@@ -171,6 +171,12 @@ static void test_key_tables(void **state)
 	assert_int_equal(sm_keys_find(SM_NAMES(names), "during"), -1);
 }
 
+/* Token i of a 'pmu' line as one of keys[]. */
+static int pmu_key(struct sm_lines *r, unsigned i, struct sm_tok *v)
+{
+	return sm_line_key(r, &r->tok[i], SM_KEYS(keys, name), "pmu", v);
+}
+
 static void test_key_values(void **state)
 {
 	struct sm_lines r;
@@ -178,38 +184,30 @@ static void test_key_values(void **state)
 	(void)state;
 
 	first(&r, &scn_like, "pmu width=48 gp==4 fixed");
-	assert_int_equal(sm_line_key(&r, &r.tok[1], SM_KEYS(keys, name), "pmu",
-	                             &v), 2);
+	assert_int_equal(pmu_key(&r, 1, &v), 2);
 	assert_string_equal(r.tok[1].s, "width"); /* cut to its key */
 	assert_string_equal(v.s, "48");
 	assert_int_equal(v.col, 11);
 	assert_int_equal(r.seen[2], 5);
-	assert_int_equal(sm_line_key(&r, &r.tok[2], SM_KEYS(keys, name), "pmu",
-	                             &v), 0);
+	assert_int_equal(pmu_key(&r, 2, &v), 0);
 	assert_string_equal(v.s, "=4"); /* the value is the rest */
-	assert_int_equal(sm_line_key(&r, &r.tok[3], SM_KEYS(keys, name), "pmu",
-	                             &v), -1);
+	assert_int_equal(pmu_key(&r, 3, &v), -1);
 	assert_string_equal(err, "t.txt:1:20: missing '=' in 'fixed'");
 	sm_lines_free(&r);
 
 	first(&r, &scn_like, "pmu gp=1 gp=2 frob=3");
-	assert_int_equal(sm_line_key(&r, &r.tok[1], SM_KEYS(keys, name), "pmu",
-	                             &v), 0);
-	assert_int_equal(sm_line_key(&r, &r.tok[2], SM_KEYS(keys, name), "pmu",
-	                             &v), -1);
+	assert_int_equal(pmu_key(&r, 1, &v), 0);
+	assert_int_equal(pmu_key(&r, 2, &v), -1);
 	assert_string_equal(err, "t.txt:1:10: duplicate key 'gp'");
-	assert_int_equal(sm_line_key(&r, &r.tok[3], SM_KEYS(keys, name), "pmu",
-	                             &v), -1);
+	assert_int_equal(pmu_key(&r, 3, &v), -1);
 	assert_string_equal(err, "t.txt:1:15: unknown key 'frob' for 'pmu'");
 	/* a key seen on one line is not seen on the next */
 	sm_lines_free(&r);
 	first(&r, &scn_like, "pmu gp=1\npmu gp=2\n");
-	assert_int_equal(sm_line_key(&r, &r.tok[1], SM_KEYS(keys, name), "pmu",
-	                             &v), 0);
+	assert_int_equal(pmu_key(&r, 1, &v), 0);
 	assert_int_equal(sm_lines_next(&r), 1);
 	assert_int_equal(r.seen[0], 0);
-	assert_int_equal(sm_line_key(&r, &r.tok[1], SM_KEYS(keys, name), "pmu",
-	                             &v), 0);
+	assert_int_equal(pmu_key(&r, 1, &v), 0);
 	sm_lines_free(&r);
 }
 
