@@ -3,12 +3,13 @@
  * sm_scenario.
  *
  * Owns: reading a scenario file (a regular file of at most 1 MiB, read by
- * input.c), splitting it into lines and tokens,
+ * input.c), its line format (blanks, comments, the longest line: one
+ * struct sm_line_format read by lines.c, which splits lines and tokens),
  * checking every directive, key and value, and filling the struct
  * sm_scenario it is given (its struct sm_config and its list of timed kernel
  * actions, kept sorted by time).  Errors are one line,
- * "NAME:LINE:COL: message".  Every keyword is documented for users in
- * traces/README.md: change the two together.
+ * "NAME:LINE:COL: message" (lines.c).  Every keyword is documented for
+ * users in traces/README.md: change the two together.
  *
  * Must not touch: model state (struct sm_model) or anything other than the
  * struct sm_scenario it is handed.  It calls only sm_config_default(), the
@@ -16,14 +17,15 @@
  * (check expect=); sm_scenario_load() also has run.c check that the
  * scenario's run stays within the cap on model events.  No global mutable
  * state: everything the parser knows lives in a struct parser on the
- * caller's stack, and all tables below are const.
+ * caller's stack (the line reader's copy of a line on the heap, freed
+ * before it returns), and all tables below are const.
  *
  * Decisions where the format description is silent (also in the README):
  * - Columns count bytes from 1; a tab is one column.  A token is "missing"
  *   at the column just after the last token of its line.
- * - A line longer than 1024 bytes (without its '\n') is reported at column
- *   1025, where the limit is crossed.  '\r' counts as a blank so CRLF files
- *   parse.
+ * - A line longer than 1024 bytes (without its '\n' or "\r\n") is reported
+ *   at column 1025, where the limit is crossed.  '\r' counts as a blank
+ *   anywhere, so CRLF files parse.
  * - Lines apply in order: a later pmu/clock/cpu/task/writer key overrides an
  *   earlier one ('clock' rewrites all CPUs, so put 'cpu' lines after it).
  *   'end' may appear once.
@@ -36,7 +38,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -44,31 +45,30 @@
 #include <string.h>
 
 #include "input.h"
+#include "lines.h"
 #include "run.h"
 #include "scenario.h"
 #include "verdict.h"
 
 #define LINE_MAX_LEN 1024
-#define MAX_TOKENS (LINE_MAX_LEN / 2 + 1)
-#define MAX_KEYS 16
+#define MAX_KEYS SM_LINE_MAX_KEYS
 #define FILE_MAX_BYTES SM_SCENARIO_MAX_BYTES
 #define DEFAULT_CYCLES 1000 /* preempt/migrate/stall; also end after last 'at' */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define EVENT_NAME_CHARS \
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 
-struct tok {
-	char *s;      /* NUL-terminated, inside parser.buf */
-	unsigned col; /* 1-based */
+/* Lines and tokens (lines.h): blanks are spaces, tabs and '\r'; '#'
+ * starts a comment anywhere. */
+static const struct sm_line_format scenario_lines = {
+	.max_len = LINE_MAX_LEN, .blanks = " \t\r",
+	.comment = SM_COMMENT_ANYWHERE,
 };
 
 struct parser {
-	const char *name;
+	struct sm_lines in;     /* the text, its current line and tokens */
 	struct sm_scenario *s;
 	struct sm_config *cfg;
-	char *err;
-	size_t errlen;
-	unsigned lineno;
 	unsigned ndirectives;   /* directives before the current line */
 	bool seen_event;        /* 'pmu' is too late after an event ... */
 	bool seen_ctr_action;   /* ... or an 'at' line naming a counter */
@@ -76,37 +76,18 @@ struct parser {
 	bool have_check, have_check_at;
 	unsigned cpus_used;     /* 1 + the highest CPU number named so far */
 	uint64_t last_at;       /* the largest 'at' so far */
-	/* the current line */
-	char buf[LINE_MAX_LEN + 1];
-	struct tok tok[MAX_TOKENS];
-	unsigned ntok, endcol;
 	/* where the current line's keys go */
 	const char *directive;
 	void *base;                /* struct holding the keys' fields */
 	struct sm_clock_cfg *clk;  /* clock keys: these CPUs' clocks */
 	unsigned nclk;
 	int action;                /* 'at': the action kind, else -1 */
-	unsigned seen[MAX_KEYS];   /* column of each key of the table, 0 = absent */
 };
 
 /* ---- errors and numbers --------------------------------------------- */
 
-__attribute__((format(printf, 3, 4)))
-static int fail(struct parser *p, unsigned col, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!p->err || !p->errlen)
-		return -1;
-	n = snprintf(p->err, p->errlen, "%s:%u:%u: ", p->name, p->lineno, col);
-	if (n >= 0 && (size_t)n < p->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
+/* "NAME:LINE:COL: message" of the current line (lines.h); -1. */
+#define fail(p, col, ...) sm_line_fail(&(p)->in, (col), __VA_ARGS__)
 
 struct range {
 	uint64_t lo, hi;
@@ -125,7 +106,7 @@ static const char *range_text(struct range r, char *buf, size_t len)
 	return buf;
 }
 
-static int number(struct parser *p, const char *what, const struct tok *t,
+static int number(struct parser *p, const char *what, const struct sm_tok *t,
                   uint64_t *v)
 {
 	if (sm_parse_u64(t->s, v) != 0)
@@ -293,6 +274,9 @@ enum field_type { F_BOOL, F_INT, F_UINT, F_U64, F_EVTYPE };
 enum limit { LIM_STATIC, LIM_CPU /* hi = ncpus-1 */, LIM_CPUS /* lo >= used */ };
 enum clk_field { C_NONE, C_HZ, C_MULT, C_SHIFT, C_OFFSET, C_EPOCH_CYC };
 
+/* A V_WORD key's value parsed: 0, or -1 with the error. */
+typedef int word_fn(struct parser *p, const struct sm_tok *v, uint64_t *out);
+
 struct keydef {
 	const char *name;
 	enum val_kind kind;
@@ -301,7 +285,7 @@ struct keydef {
 	struct range range[SM_NARCH]; /* V_NUM, per arch */
 	enum limit lim;
 	/* V_WORD: parse the value */
-	int (*word)(struct parser *p, const struct tok *v, uint64_t *out);
+	word_fn *word;
 	/* where the value goes: a clock field of p->clk[], or p->base + off */
 	enum clk_field clk;
 	size_t off;
@@ -327,11 +311,8 @@ struct keydef {
 	               unsigned: F_UINT, uint64_t: F_U64)
 #define KEYS(t) t, ARRAY_SIZE(t)
 
-static int word_type(struct parser *p, const struct tok *v, uint64_t *out);
-static int word_counter(struct parser *p, const struct tok *v, uint64_t *out);
-static int word_event(struct parser *p, const struct tok *v, uint64_t *out);
-static int word_explore(struct parser *p, const struct tok *v, uint64_t *out);
-static int word_expect(struct parser *p, const struct tok *v, uint64_t *out);
+static word_fn word_type, word_counter, word_event, word_explore,
+	word_expect;
 
 static const struct keydef pmu_keys[] = {
 	{ "gp", V_NUM, .range = { [SM_X86_64] = { 1, 8 }, [SM_ARM64] = { 1, 31 },
@@ -429,7 +410,8 @@ static const struct keydef check_keys[] = {
 
 /* expect=VERDICT: what every reader without its own expectation gets, a
  * verdict one run can get (verdict.h). */
-static int word_expect(struct parser *p, const struct tok *v, uint64_t *out)
+static int word_expect(struct parser *p, const struct sm_tok *v,
+                       uint64_t *out)
 {
 	int verdict = sm_verdict_from_name(v->s);
 
@@ -446,7 +428,8 @@ _Static_assert(ARRAY_SIZE(clock_keys) <= MAX_KEYS, "clock keys");
 _Static_assert(ARRAY_SIZE(event_keys) <= MAX_KEYS, "event keys");
 _Static_assert(SM_NACTIONS < 32, "action masks are unsigned");
 
-static int word_type(struct parser *p, const struct tok *v, uint64_t *out)
+static int word_type(struct parser *p, const struct sm_tok *v,
+                     uint64_t *out)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(type_words); i++) {
 		if (strcmp(v->s, type_words[i].name) == 0) {
@@ -458,7 +441,8 @@ static int word_type(struct parser *p, const struct tok *v, uint64_t *out)
 	            "instructions, cycles, ref_cycles, other or software)", v->s);
 }
 
-static int word_counter(struct parser *p, const struct tok *v, uint64_t *out)
+static int word_counter(struct parser *p, const struct sm_tok *v,
+                        uint64_t *out)
 {
 	enum sm_arch arch = p->cfg->arch;
 	uint64_t n = 0;
@@ -479,7 +463,8 @@ static int word_counter(struct parser *p, const struct tok *v, uint64_t *out)
 	return 0;
 }
 
-static int word_event(struct parser *p, const struct tok *v, uint64_t *out)
+static int word_event(struct parser *p, const struct sm_tok *v,
+                      uint64_t *out)
 {
 	int i = find_event(p->cfg, v->s);
 
@@ -502,18 +487,15 @@ bool sm_action_applies(enum sm_action_kind kind, enum sm_arch arch)
 }
 
 /* explore=a,b,c: a set of action names, each valid on this arch. */
-static int word_explore(struct parser *p, const struct tok *v, uint64_t *out)
+static int word_explore(struct parser *p, const struct sm_tok *v,
+                        uint64_t *out)
 {
-	char buf[LINE_MAX_LEN + 1];
-	unsigned col = v->col;
+	char *rest = v->s;
 
-	snprintf(buf, sizeof(buf), "%s", v->s);
 	*out = 0;
-	for (char *name = buf, *next; name; name = next, col = v->col +
-	     (unsigned)(name - buf)) {
-		next = strchr(name, ',');
-		if (next)
-			*next++ = '\0';
+	for (char *name = sm_split_next(&rest, ','); name;
+	     name = sm_split_next(&rest, ',')) {
+		unsigned col = v->col + (unsigned)(name - v->s);
 		int kind = sm_action_from_name(name);
 		if (kind < 0)
 			return fail(p, col, "unknown action '%s'", name);
@@ -545,7 +527,7 @@ static const char *arch_list(unsigned arches, char *buf, size_t len)
 }
 
 static int check_applies(struct parser *p, const struct keydef *k,
-                         const struct tok *key)
+                         const struct sm_tok *key)
 {
 	char buf[64];
 
@@ -573,7 +555,7 @@ static struct range key_range(const struct parser *p, const struct keydef *k)
 }
 
 static int key_value(struct parser *p, const struct keydef *k,
-                     const struct tok *v, uint64_t *out)
+                     const struct sm_tok *v, uint64_t *out)
 {
 	switch (k->kind) {
 	case V_BOOL:
@@ -656,43 +638,31 @@ static void store(struct parser *p, const struct keydef *k, uint64_t v)
 	}
 }
 
-static const struct keydef *find_key(const struct keydef *keys, size_t n,
-                                     const char *name)
+static struct sm_keys key_table(const struct keydef *keys, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(keys[i].name, name) == 0)
-			return &keys[i];
-	return NULL;
+	return (struct sm_keys){ &keys[0].name, n, sizeof(keys[0]) };
 }
 
 /* Column of key `name` on the current line, 0 if it was not given. */
 static unsigned key_col(const struct parser *p, const struct keydef *keys,
                         size_t n, const char *name)
 {
-	const struct keydef *k = find_key(keys, n, name);
+	int k = sm_keys_find(key_table(keys, n), name);
 
-	return k ? p->seen[k - keys] : 0;
+	return k >= 0 ? p->in.seen[k] : 0;
 }
 
-static int parse_key(struct parser *p, struct tok *t,
+static int parse_key(struct parser *p, struct sm_tok *t,
                      const struct keydef *keys, size_t n)
 {
-	char *eq = strchr(t->s, '=');
 	const struct keydef *k;
-	struct tok val;
+	struct sm_tok val;
 	uint64_t v = 0;
+	int i = sm_line_key(&p->in, t, key_table(keys, n), p->directive, &val);
 
-	if (!eq)
-		return fail(p, t->col, "missing '=' in '%s'", t->s);
-	*eq = '\0';
-	val = (struct tok){ eq + 1, t->col + (unsigned)(eq + 1 - t->s) };
-	k = find_key(keys, n, t->s);
-	if (!k)
-		return fail(p, t->col, "unknown key '%s' for '%s'", t->s,
-		            p->directive);
-	if (p->seen[k - keys])
-		return fail(p, t->col, "duplicate key '%s'", t->s);
-	p->seen[k - keys] = t->col;
+	if (i < 0)
+		return -1;
+	k = &keys[i];
 	if (check_applies(p, k, t) < 0 || key_value(p, k, &val, &v) < 0)
 		return -1;
 	store(p, k, v);
@@ -703,9 +673,8 @@ static int parse_key(struct parser *p, struct tok *t,
 static int parse_keys(struct parser *p, unsigned first,
                       const struct keydef *keys, size_t n)
 {
-	memset(p->seen, 0, sizeof(p->seen));
-	for (unsigned i = first; i < p->ntok; i++)
-		if (parse_key(p, &p->tok[i], keys, n) < 0)
+	for (unsigned i = first; i < p->in.ntok; i++)
+		if (parse_key(p, &p->in.tok[i], keys, n) < 0)
 			return -1;
 	return 0;
 }
@@ -728,29 +697,18 @@ static int check_conversion(struct parser *p, const struct keydef *keys,
 
 /* ---- directives --------------------------------------------------------- */
 
-/* Positional token i, or "missing WHAT" (also when it looks like a key). */
-static struct tok *positional(struct parser *p, unsigned i, const char *what)
-{
-	if (i < p->ntok && !strchr(p->tok[i].s, '='))
-		return &p->tok[i];
-	fail(p, i < p->ntok ? p->tok[i].col : p->endcol, "missing %s", what);
-	return NULL;
-}
-
-static int no_more(struct parser *p, unsigned i)
-{
-	if (i < p->ntok)
-		return fail(p, p->tok[i].col, "unexpected '%s'", p->tok[i].s);
-	return 0;
-}
+/* Positional token i, or "missing WHAT" (also when it looks like a key);
+ * an extra token is "unexpected" (lines.h). */
+#define positional(p, i, what) sm_line_word(&(p)->in, (i), (what))
+#define no_more(p, i) sm_line_no_more(&(p)->in, (i))
 
 static int d_arch(struct parser *p)
 {
-	struct tok *t;
+	struct sm_tok *t;
 	int arch;
 
 	if (p->ndirectives)
-		return fail(p, p->tok[0].col, "'arch' must come first");
+		return fail(p, p->in.tok[0].col, "'arch' must come first");
 	if (!(t = positional(p, 1, "arch name")))
 		return -1;
 	arch = sm_arch_from_name(t->s);
@@ -766,9 +724,9 @@ static int d_arch(struct parser *p)
 static int d_pmu(struct parser *p)
 {
 	if (p->seen_event)
-		return fail(p, p->tok[0].col, "'pmu' must come before events");
+		return fail(p, p->in.tok[0].col, "'pmu' must come before events");
 	if (p->seen_ctr_action)
-		return fail(p, p->tok[0].col,
+		return fail(p, p->in.tok[0].col,
 		            "'pmu' must come before actions that name counters");
 	p->base = p->cfg;
 	return parse_keys(p, 1, KEYS(pmu_keys));
@@ -786,14 +744,14 @@ static int d_clock(struct parser *p)
 
 static int d_cpu(struct parser *p)
 {
-	struct tok *t;
+	struct sm_tok *t;
 	char what[48];
 	uint64_t n;
 
 	/* kernel/time/sched_clock.c keeps one clock_data for the system:
 	 * mult, shift, epoch_cyc and epoch_ns are those of every CPU */
 	if (p->cfg->arch != SM_X86_64)
-		return fail(p, p->tok[0].col, "'cpu' lines apply to x86_64 only: "
+		return fail(p, p->in.tok[0].col, "'cpu' lines apply to x86_64 only: "
 		            "%s has one sched_clock for all CPUs (use 'clock')",
 		            sm_arch_name(p->cfg->arch));
 	t = positional(p, 1, "cpu number");
@@ -820,10 +778,10 @@ static int d_task(struct parser *p)
 static int d_event(struct parser *p)
 {
 	struct sm_config *cfg = p->cfg;
-	struct tok *t;
+	struct sm_tok *t;
 
 	if (cfg->nevents == SM_MAX_EVENTS)
-		return fail(p, p->tok[0].col, "too many events (max %d)",
+		return fail(p, p->in.tok[0].col, "too many events (max %d)",
 		            SM_MAX_EVENTS);
 	if (!(t = positional(p, 1, "event name")))
 		return -1;
@@ -846,7 +804,7 @@ static int d_writer(struct parser *p)
 	static const char *const modes[] = {
 		[SM_WRITER_LOCAL] = "local", [SM_WRITER_REMOTE] = "remote",
 	};
-	struct tok *t = positional(p, 1, "writer mode");
+	struct sm_tok *t = positional(p, 1, "writer mode");
 
 	if (!t)
 		return -1;
@@ -865,7 +823,7 @@ static int d_writer(struct parser *p)
 static int d_kernel(struct parser *p)
 {
 	char why[200];
-	struct tok *t = positional(p, 1, "kernel name (base or a variant)");
+	struct sm_tok *t = positional(p, 1, "kernel name (base or a variant)");
 
 	if (!t)
 		return -1;
@@ -906,9 +864,9 @@ static int finish_action(struct parser *p, struct sm_timed_action *ta)
 	    !key_col(p, KEYS(action_keys), "cycles"))
 		ta->act.cycles = DEFAULT_CYCLES;
 	if (kind == SM_ACT_PERIOD && !key_col(p, KEYS(action_keys), "period"))
-		return fail(p, p->endcol, "missing period");
+		return fail(p, p->in.endcol, "missing period");
 	if (kind == SM_ACT_PERIOD && period_of(p, &ta->act) == 0)
-		return fail(p, p->tok[2].col, "period applies to a sampling event "
+		return fail(p, p->in.tok[2].col, "period applies to a sampling event "
 		            "only: '%s' has no period= (the kernel's "
 		            "_perf_event_period() refuses a counting event with "
 		            "EINVAL)", p->cfg->nevents ? p->cfg->event[ta->act.event
@@ -920,13 +878,13 @@ static int finish_action(struct parser *p, struct sm_timed_action *ta)
 
 static int d_at(struct parser *p)
 {
-	struct sm_timed_action ta = { .line = p->lineno };
-	struct tok *t, *a;
+	struct sm_timed_action ta = { .line = p->in.lineno };
+	struct sm_tok *t, *a;
 	char buf[64];
 	int kind;
 
 	if (p->s->nactions == SM_MAX_TIMED)
-		return fail(p, p->tok[0].col, "too many actions (max %d)",
+		return fail(p, p->in.tok[0].col, "too many actions (max %d)",
 		            SM_MAX_TIMED);
 	if (!(t = positional(p, 1, "cycle count")) ||
 	    number(p, "cycle", t, &ta.at) < 0)
@@ -957,11 +915,11 @@ static int d_at(struct parser *p)
 
 static int d_end(struct parser *p)
 {
-	struct tok *t;
+	struct sm_tok *t;
 	uint64_t end;
 
 	if (p->have_end)
-		return fail(p, p->tok[0].col, "duplicate 'end'");
+		return fail(p, p->in.tok[0].col, "duplicate 'end'");
 	if (!(t = positional(p, 1, "cycle count")) ||
 	    number(p, "end", t, &end) < 0)
 		return -1;
@@ -978,7 +936,7 @@ static int d_end(struct parser *p)
 static int d_check(struct parser *p)
 {
 	if (p->have_check)
-		return fail(p, p->tok[0].col, "duplicate 'check'");
+		return fail(p, p->in.tok[0].col, "duplicate 'check'");
 	p->have_check = true;
 	p->base = p->s;
 	if (parse_keys(p, 1, KEYS(check_keys)) < 0)
@@ -999,51 +957,16 @@ static const struct directive {
 
 /* ---- lines -------------------------------------------------------------- */
 
-static bool is_blank(char c)
+/* The current line, which has tokens. */
+static int parse_line(struct parser *p)
 {
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* Split p->buf in place: drop the comment, NUL-terminate each token. */
-static void tokenize(struct parser *p)
-{
-	char *q = strchr(p->buf, '#');
-
-	if (q)
-		*q = '\0';
-	p->ntok = 0;
-	p->endcol = 1;
-	for (q = p->buf; *q;) {
-		if (is_blank(*q)) {
-			*q++ = '\0';
-			continue;
-		}
-		p->tok[p->ntok++] = (struct tok){ q, (unsigned)(q - p->buf) + 1 };
-		while (*q && !is_blank(*q))
-			q++;
-		p->endcol = (unsigned)(q - p->buf) + 1;
-	}
-}
-
-static int parse_line(struct parser *p, const char *line, size_t len)
-{
-	const struct directive *d = NULL;
+	int i = sm_keys_find(SM_KEYS(directives, name), p->in.tok[0].s);
+	const struct directive *d = i >= 0 ? &directives[i] : NULL;
 	int r;
 
-	if (len > LINE_MAX_LEN)
-		return fail(p, LINE_MAX_LEN + 1, "line too long (max %d)",
-		            LINE_MAX_LEN);
-	memcpy(p->buf, line, len);
-	p->buf[len] = '\0';
-	tokenize(p);
-	if (p->ntok == 0)
-		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(directives) && !d; i++)
-		if (strcmp(p->tok[0].s, directives[i].name) == 0)
-			d = &directives[i];
 	if (!d)
-		return fail(p, p->tok[0].col, "unknown directive '%s'",
-		            p->tok[0].s);
+		return fail(p, p->in.tok[0].col, "unknown directive '%s'",
+		            p->in.tok[0].s);
 	p->directive = d->name;
 	p->base = NULL;
 	p->clk = NULL;
@@ -1073,27 +996,21 @@ int sm_scenario_parse(const char *name, const char *text,
                       struct sm_scenario *s, char *err, size_t errlen)
 {
 	struct parser p = {
-		.name = name ? name : "", .s = s, .cfg = &s->cfg,
-		.err = err, .errlen = errlen, .cpus_used = 1, .action = -1,
+		.s = s, .cfg = &s->cfg, .cpus_used = 1, .action = -1,
 	};
-	const char *line = text ? text : "";
+	int rc;
 
-	if (err && errlen)
-		err[0] = '\0';
+	sm_lines_init(&p.in, &scenario_lines, name, text, err, errlen);
 	memset(s, 0, sizeof(*s));
 	s->explore = SM_EXPLORE_DEFAULT;
 	s->expect = -1;
-	snprintf(s->name, sizeof(s->name), "%s", p.name);
+	snprintf(s->name, sizeof(s->name), "%s", p.in.name);
 	sm_config_default(&s->cfg, SM_X86_64);
-	while (*line) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-
-		p.lineno++;
-		if (parse_line(&p, line, len) < 0)
-			return -1;
-		line += len + (nl != NULL);
-	}
+	while ((rc = sm_lines_next(&p.in)) == 1 && parse_line(&p) == 0)
+		;
+	sm_lines_free(&p.in);
+	if (rc != 0)
+		return -1;
 	finish(&p);
 	return 0;
 }

@@ -338,6 +338,43 @@ static void test_trace_syntax(void **state)
 }
 
 
+/* The line rules hw traces share with the other line formats
+ * (util/lines.c): the length is the line's, a missing field is reported
+ * just after the last one, and a comment line is text of any number of
+ * words. */
+static void test_trace_lines(void **state)
+{
+	(void)state;
+	static const char head[] = "arch x86_64\ncpus 2\nevent task-clock "
+	                           "software\n";
+	char text[1024];
+
+	snprintf(text, sizeof(text), "%sat 1 mark task-clock lock=%0*d\n", head,
+	         600 - 26, 2); /* a line of 600 bytes */
+	write_text("bad.trace", text);
+	expect_error_on("model --compare %s", "bad.trace",
+	                "bad.trace:4:600: line too long (max 599 bytes)");
+	snprintf(text, sizeof(text), "%sat 1 mark   \n", head);
+	write_text("bad.trace", text);
+	expect_error_on("model --compare %s", "bad.trace",
+	                "bad.trace:4:10: missing event");
+	/* the bundled trace after a comment of 40 words */
+	FILE *in = fopen(SELFMON_SRC "/traces/hw/swevents.trace", "r");
+	FILE *out = fopen(in_dir("words.trace"), "w");
+	assert_non_null(in);
+	assert_non_null(out);
+	for (int i = 0; i < 40; i++)
+		fputs(i ? " w" : "# w", out);
+	fputc('\n', out);
+	while (fgets(text, sizeof(text), in))
+		fputs(text, out);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+	snprintf(args, sizeof(args), "model --compare %s", in_dir("words.trace"));
+	run(args);
+	assert_int_equal(r.status, 0);
+}
+
 static bool is_kind(const char *p, mode_t kind)
 {
 	struct stat st;
@@ -643,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_trace_switch_caps),
 		cmocka_unit_test(test_trace_action_event),
 		cmocka_unit_test(test_trace_syntax),
+		cmocka_unit_test(test_trace_lines),
 		cmocka_unit_test(test_output_through_symlink),
 		cmocka_unit_test(test_names_refused),
 		cmocka_unit_test(test_inapplicable_refused),

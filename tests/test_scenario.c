@@ -631,7 +631,7 @@ static void test_line_too_long(void **state)
 	memcpy(text, "#\n#", 3);
 	strcpy(text + 1027, "\nend 5\n");
 	assert_int_equal(sm_scenario_parse("long", text, s, err, sizeof(err)), -1);
-	assert_string_equal(err, "long:2:1025: line too long (max 1024)");
+	assert_string_equal(err, "long:2:1025: line too long (max 1024 bytes)");
 }
 
 static void test_small_err_buffer(void **state)

@@ -12,12 +12,12 @@
 
 #include "action_filter.h"
 #include "bundled.h"
+#include "cex_trace.h"
 #include "commands.h"
 #include "options.h"
 #include "explain.h"
 #include "explore.h"
 #include "replay.h"
-#include "input.h"
 #include "teach.h"
 #include "user_reader.h"
 
@@ -41,27 +41,19 @@ static const char usage[] =
 	"selfmon's own error (ERROR), 4 UNSUPPORTED (the emulator cannot run\n"
 	"an instruction).\n";
 
-/* The `schedule` line of a trace file (a regular file within the trace
- * cap), in memory of its own (free() it), or NULL with the reason in
- * why. */
-static char *from_trace(const char *path, char *why, size_t whylen)
+/* The `schedule` line of a counterexample trace file (cex_trace.h), in
+ * memory of its own (free() it), or NULL with the error line in err. */
+static char *from_trace(const char *path, char *err, size_t n)
 {
-	size_t len;
-	char *text = sm_read_input(path, SM_TRACE_MAX_BYTES, &len, why, whylen);
+	struct sm_cex_trace t;
+	char *line;
 
-	if (!text)
+	if (sm_cex_trace_load(path, &t, err, n) < 0)
 		return NULL;
-	for (char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
-		if (!strncmp(p, "schedule ", 9)) {
-			char *line = strndup(p + 9, strcspn(p + 9, "\r\n"));
-			free(text);
-			if (!line)
-				snprintf(why, whylen, "out of memory");
-			return line;
-		}
-	free(text);
-	snprintf(why, whylen, "not a trace file with a 'schedule' line");
-	return NULL;
+	line = t.schedule;
+	t.schedule = NULL;
+	sm_cex_trace_free(&t);
+	return line;
 }
 
 /* What the reader returned, as its ABI returns it. */
@@ -242,7 +234,7 @@ int cmd_replay(int argc, char **argv)
 {
 	const char *arg = NULL;
 	struct opts o = { 0 };
-	char *line = NULL, err[512];
+	char *line = NULL, err[1024];
 
 	struct sm_opt op;
 	int c;
@@ -274,7 +266,7 @@ int cmd_replay(int argc, char **argv)
 		return usage_error("replay: %s: %s", o.html, err);
 	if (!strchr(arg, ':')) {
 		if (!(line = from_trace(arg, err, sizeof(err))))
-			return usage_error("replay: %s: %s", arg, err);
+			return usage_error("replay: %s", err);
 		arg = line;
 	}
 	int rc = replay(arg, &o);

@@ -2,14 +2,15 @@
  * engine_native.c — the reader compiled into selfmon, its primitives
  * routed to the model.
  *
- * Owns: selfmon_routed_rdpmc/rdtsc/read (what reader/prims.h calls in the
- * SELFMON_PRIMS_ROUTED build): each routed call is one step, where the
+ * Owns: the routed primitives (what reader/prims.h calls in the
+ * SELFMON_PRIMS_ROUTED build, through sim/readers/routed.c, bound at each
+ * run with sm_routed_bind()): each routed call is one step, where the
  * session moves time on, lands actions and samples the truth; the reader
  * loads the model's page directly, so kernel actions become visible only
  * at routed calls.  Faults (a #GP from the model, SIGFPE, SIGSEGV, ...)
  * and runaway loops (a CPU-time limit, guard.c) end the call with a
- * verdict.  No
- * snapshots: the explorer re-executes each schedule.  x86-64 hosts only.
+ * verdict.  No snapshots: the explorer re-executes each schedule.  x86-64
+ * hosts only.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -20,7 +21,6 @@
 
 #include "guard.h"
 #include "session.h"
-#include "prims.h"
 
 
 static _Thread_local struct sm_session *cur;
@@ -42,11 +42,11 @@ static void step(const char *what, uint64_t arg, const void *caller)
 	s->run.step++;
 }
 
-uint64_t selfmon_routed_rdpmc(uint32_t counter)
+static uint64_t routed_rdpmc(uint32_t counter, const void *caller)
 {
 	uint64_t v;
 
-	step("rdpmc", counter, __builtin_return_address(0));
+	step("rdpmc", counter, caller);
 	if (sm_model_rdpmc(&cur->model, counter, &v) != SM_OK) {
 		cur->res.steps = cur->run.step;
 		sm_result_set(&cur->res, SM_V_FAULT, "rdpmc with ECX=0x%x raised #GP",
@@ -60,17 +60,17 @@ uint64_t selfmon_routed_rdpmc(uint32_t counter)
 	return v;
 }
 
-uint64_t selfmon_routed_rdtsc(void)
+static uint64_t routed_rdtsc(const void *caller)
 {
-	step("rdtsc", 0, __builtin_return_address(0));
+	step("rdtsc", 0, caller);
 	return sm_model_timer(&cur->model);
 }
 
-long selfmon_routed_read(int fd, void *buf, size_t n)
+static long routed_read(int fd, void *buf, size_t n, const void *caller)
 {
 	long r;
 
-	step("read", (uint64_t)fd, __builtin_return_address(0));
+	step("read", (uint64_t)fd, caller);
 	if (fd != SM_EVENT_FD)
 		return -9;
 	cur->run.counter_last = false; /* the counter path (session.h) */
@@ -79,6 +79,10 @@ long selfmon_routed_read(int fd, void *buf, size_t n)
 	cur->run.deadline = sm_model_next_activity(&cur->model);
 	return r;
 }
+
+static const struct sm_routed routed = {
+	routed_rdpmc, routed_rdtsc, routed_read,
+};
 
 static void call(void *arg)
 {
@@ -95,6 +99,7 @@ static void call(void *arg)
 static bool n_run(struct sm_session *s, uint64_t stop)
 {
 	(void)stop;
+	sm_routed_bind(&routed);
 	cur = s;
 	int how = sm_guard_run(call, s, 1000);
 	if (how != 0 && how != ESCAPE_VERDICT) {

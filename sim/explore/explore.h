@@ -1,11 +1,13 @@
 /*
  * explore.h — schedules: exhaustive exploration up to a bound (a failure
- * at its least bound), seeded random sampling, minimisation, the one-line
- * form.  (Counterexample trace files are cmd_check.c's and cmd_replay.c's.)
+ * at its least bound), seeded random sampling, minimisation.  (A
+ * schedule's one-line form is schedule_line.h's, included here for the
+ * explorer's callers; counterexample trace files are cex_trace.h's.)
  */
 #ifndef SELFMON_EXPLORE_H
 #define SELFMON_EXPLORE_H
 
+#include "schedule_line.h"
 #include "session.h"
 
 #define SM_DEFAULT_BOUND 2 /* check's --bound */
@@ -50,32 +52,5 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
                 struct sm_cell *cell);
 /* Run one schedule from the start; the result is in s->res. */
 void sm_run_schedule(struct sm_session *s, const struct sm_schedule *sch);
-
-/* ARCH:ENGINE:READER:SCENARIO:ITEMS[;dropped=ACTION,...][;kernel=V,...]
- * ITEMS = "-" or action@step,...; the dropped set is sch->dropped, the
- * kernel variants sch->kernel.
- * sm_schedule_format() writes at most n bytes and returns the length of
- * the whole line (as snprintf); sm_schedule_text() returns it in memory
- * of its own (free() it; NULL when out of memory). */
-size_t sm_schedule_format(char *buf, size_t n, enum sm_arch arch,
-                          enum sm_engine_kind e, const char *reader,
-                          const char *scenario, const struct sm_schedule *sch);
-char *sm_schedule_text(enum sm_arch arch, enum sm_engine_kind e,
-                       const char *reader, const char *scenario,
-                       const struct sm_schedule *sch);
-/* A parsed line; reader and scenario point into memory the line owns:
- * release it with sm_schedule_line_free(). */
-struct sm_schedule_line {
-	enum sm_arch arch;
-	enum sm_engine_kind engine;
-	char *reader, *scenario;
-	struct sm_schedule sched;
-	char *text;
-};
-#define SM_SCHEDULE_MAX (64 * 1024) /* longest line parsed, in bytes */
-int sm_schedule_parse(const char *text, struct sm_schedule_line *out,
-                      char *err, size_t n);
-void sm_schedule_line_free(struct sm_schedule_line *l);
-
 
 #endif

@@ -2,24 +2,27 @@
  * hw_trace.c — the hw trace format (see hw_trace.h): each record's text,
  * the file's header and order, and the parser.
  *
- * Owns: the syntax of a trace and every check on it as input: a line of
- * at most HW_TRACE_LINE_MAX - 1 printable bytes, a known directive or
+ * Owns: the syntax of a trace and every check on it as input: its line
+ * format (one struct sm_line_format read by util/lines.c: a line of at
+ * most HW_TRACE_LINE_MAX - 1 printable bytes, fields apart by spaces,
+ * '#' first for a comment line), a known directive or
  * record, the keys of its kind each at most once with a well-formed
  * number, event names of the trace's own events, actions the model knows,
  * at most SM_TRACE_MAX_ACTIONS actions and SM_TRACE_MAX_SWITCHES switches
- * added by one line.  Errors are one line "NAME:LINE:COL: message", as
- * the scenario parser's (model/scenario.c).  Must not touch the model's
- * state or real events: the recorder and the comparison do.
+ * added by one line.  Errors are one line "NAME:LINE:COL: message", from
+ * the same line reader as the scenario parser's (model/scenario.c).
+ * Must not touch the model's state or real events: the recorder and the
+ * comparison do.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "hw_trace.h"
 #include "input.h"
+#include "lines.h"
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -90,84 +93,27 @@ void hw_trace_write(FILE *f, const char *path, const struct hw_event *ev,
 
 /* ---- reading: lines and tokens ---------------------------------------- */
 
-#define MAX_TOKENS 24
 #define EVENT_CHARS \
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 
-struct tok {
-	char *s;
-	unsigned col; /* from 1 */
+/* Lines and tokens (lines.h): printable, fields apart by spaces, a line
+ * starting with '#' a comment. */
+static const struct sm_line_format trace_lines = {
+	.max_len = HW_TRACE_LINE_MAX - 1, .blanks = " ",
+	.comment = SM_COMMENT_LINE, .controls_noun = "trace", .max_tokens = 24,
 };
 
 struct parser {
+	struct sm_lines in;          /* the text, its current line and tokens */
 	struct hw_trace *t;
-	char *err;
-	size_t errlen;
-	unsigned lineno;
-	char buf[HW_TRACE_LINE_MAX];
-	struct tok tok[MAX_TOKENS];
-	unsigned ntok, endcol;
 	size_t cap;                  /* of t->l */
 	unsigned actions;
 	bool have_arch, have_cpus, have_count;
 	uint64_t last_count;         /* of the last `switches` line */
 };
 
-static int fail(struct parser *p, unsigned col, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(struct parser *p, unsigned col, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(p->err, p->errlen, "%s:%u:%u: ", p->t->name, p->lineno,
-	                 col);
-
-	if (n >= 0 && (size_t)n < p->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-/* The line into p->buf, checked: length and printable bytes. */
-static int take_line(struct parser *p, const char *line, size_t len)
-{
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (len >= sizeof(p->buf))
-		return fail(p, HW_TRACE_LINE_MAX, "line too long for a selfmon hw "
-		            "trace (max %d bytes)", HW_TRACE_LINE_MAX - 1);
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
-			return fail(p, (unsigned)i + 1, "control character in a trace "
-			            "line");
-	memcpy(p->buf, line, len);
-	p->buf[len] = '\0';
-	p->endcol = (unsigned)len + 1;
-	return 0;
-}
-
-/* Split p->buf at spaces, in place. */
-static int tokenize(struct parser *p)
-{
-	char *q = p->buf;
-
-	p->ntok = 0;
-	for (;;) {
-		while (*q == ' ')
-			q++;
-		if (!*q)
-			return 0;
-		if (p->ntok == MAX_TOKENS)
-			return fail(p, (unsigned)(q - p->buf) + 1, "too many fields "
-			            "(max %d)", MAX_TOKENS);
-		p->tok[p->ntok++] = (struct tok){ q, (unsigned)(q - p->buf) + 1 };
-		while (*q && *q != ' ')
-			q++;
-		if (*q)
-			*q++ = '\0';
-	}
-}
+/* "NAME:LINE:COL: message" of the current line; -1. */
+#define fail(p, col, ...) sm_line_fail(&(p)->in, (col), __VA_ARGS__)
 
 /* Decimal or 0x-hex, 64 bits, nothing else; a '-' first only if
  * `negative_ok` (two's complement). */
@@ -188,29 +134,19 @@ static int number(struct parser *p, const char *s, unsigned col,
 
 /* ---- reading: directives ---------------------------------------------- */
 
-static int no_more(struct parser *p, unsigned i)
-{
-	if (i < p->ntok)
-		return fail(p, p->tok[i].col, "unexpected '%s'", p->tok[i].s);
-	return 0;
-}
-
-static struct tok *positional(struct parser *p, unsigned i, const char *what)
-{
-	if (i < p->ntok && !strchr(p->tok[i].s, '='))
-		return &p->tok[i];
-	fail(p, i < p->ntok ? p->tok[i].col : p->endcol, "missing %s", what);
-	return NULL;
-}
+/* Positional token i, or "missing WHAT"; an extra token is "unexpected"
+ * (lines.h). */
+#define positional(p, i, what) sm_line_word(&(p)->in, (i), (what))
+#define no_more(p, i) sm_line_no_more(&(p)->in, (i))
 
 static int d_arch(struct parser *p)
 {
-	struct tok *a = positional(p, 1, "arch");
+	struct sm_tok *a = positional(p, 1, "arch");
 	if (!a)
 		return -1;
 	int arch = sm_arch_from_name(a->s);
 	if (p->have_arch)
-		return fail(p, p->tok[0].col, "duplicate 'arch'");
+		return fail(p, p->in.tok[0].col, "duplicate 'arch'");
 	if (arch < 0)
 		return fail(p, a->col, "unknown arch '%s' (expected x86_64, arm64 "
 		            "or riscv64)", a->s);
@@ -222,12 +158,12 @@ static int d_arch(struct parser *p)
 /* Any count is taken (the comparison models at most SM_MAX_CPUS). */
 static int d_cpus(struct parser *p)
 {
-	struct tok *c = positional(p, 1, "number of CPUs");
+	struct sm_tok *c = positional(p, 1, "number of CPUs");
 	uint64_t v;
 	if (!c || number(p, c->s, c->col, false, "cpus", &v) < 0)
 		return -1;
 	if (p->have_cpus)
-		return fail(p, p->tok[0].col, "duplicate 'cpus'");
+		return fail(p, p->in.tok[0].col, "duplicate 'cpus'");
 	if (v > UINT32_MAX)
 		return fail(p, c->col, "cpus out of range (at most %u)", UINT32_MAX);
 	p->t->ncpus = (unsigned)v;
@@ -244,21 +180,21 @@ static bool valid_name(const char *s)
 static int d_event(struct parser *p)
 {
 	struct hw_trace *t = p->t;
-	struct tok *e = positional(p, 1, "event name");
+	struct sm_tok *e = positional(p, 1, "event name");
 	if (!e)
 		return -1;
 	if (t->nev == HW_TRACE_MAX_EVENTS)
-		return fail(p, p->tok[0].col, "too many events (max %d)",
+		return fail(p, p->in.tok[0].col, "too many events (max %d)",
 		            HW_TRACE_MAX_EVENTS);
 	if (!valid_name(e->s))
 		return fail(p, e->col, "bad event name '%s' (1 to %d of "
 		            "A-Z a-z 0-9 _ . -)", e->s, SM_NAME_MAX - 1);
 	if (hw_trace_event(t, e->s) >= 0)
 		return fail(p, e->col, "duplicate event '%s'", e->s);
-	bool sw = p->ntok > 2 && !strcmp(p->tok[2].s, "software");
-	if (p->ntok > 2 && !sw)
-		return fail(p, p->tok[2].col, "unexpected '%s' (expected "
-		            "'software' or nothing)", p->tok[2].s);
+	bool sw = p->in.ntok > 2 && !strcmp(p->in.tok[2].s, "software");
+	if (p->in.ntok > 2 && !sw)
+		return fail(p, p->in.tok[2].col, "unexpected '%s' (expected "
+		            "'software' or nothing)", p->in.tok[2].s);
 	snprintf(t->ev[t->nev], SM_NAME_MAX, "%s", e->s);
 	t->software[t->nev++] = sw;
 	return no_more(p, 2 + sw);
@@ -266,35 +202,47 @@ static int d_event(struct parser *p)
 
 /* ---- reading: records ------------------------------------------------- */
 
-static const char *const page_keys[] = {
-	"lock", "index", "offset", "time_enabled", "time_running",
-	"capabilities", "pmc_width", "time_shift", "time_mult", "time_offset",
-	"time_zero", "size", "time_cycles", "time_mask", NULL
+/* A kind's keys; negative: a '-' first is two's complement. */
+struct hwkey {
+	const char *name;
+	bool negative;
 };
-static const char *const switches_keys[] = { "count", NULL };
-static const char *const action_keys[] = { "event", "cpu", NULL };
-static const char *const read_keys[] = { "count", "enabled", "running",
-                                         NULL };
 
+static const struct hwkey page_keys[] = {
+	{ "lock", false }, { "index", false }, { "offset", true },
+	{ "time_enabled", false }, { "time_running", false },
+	{ "capabilities", false }, { "pmc_width", false },
+	{ "time_shift", false }, { "time_mult", false },
+	{ "time_offset", false }, { "time_zero", false }, { "size", false },
+	{ "time_cycles", false }, { "time_mask", false },
+};
+static const struct hwkey switches_keys[] = { { "count", false } };
+static const struct hwkey action_keys[] = {
+	{ "event", false }, { "cpu", false },
+};
+static const struct hwkey read_keys[] = {
+	{ "count", false }, { "enabled", false }, { "running", false },
+};
+_Static_assert(sizeof(page_keys) / sizeof(page_keys[0]) <= HW_TRACE_MAX_KEYS,
+               "a line holds every key of its kind");
+
+#define KIND(n, k) { n, k, sizeof(k) / sizeof((k)[0]) }
 static const struct kind {
 	const char *name;
-	const char *const *keys;
+	const struct hwkey *keys;
+	size_t nkeys;
 } kinds[] = {
-	[HW_REC_PAGE] = { "page", page_keys },
-	[HW_REC_MARK] = { "mark", page_keys },
-	[HW_REC_SWITCHES] = { "switches", switches_keys },
-	[HW_REC_ACTION] = { "action", action_keys },
-	[HW_REC_READ] = { "read", read_keys },
+	[HW_REC_PAGE] = KIND("page", page_keys),
+	[HW_REC_MARK] = KIND("mark", page_keys),
+	[HW_REC_SWITCHES] = KIND("switches", switches_keys),
+	[HW_REC_ACTION] = KIND("action", action_keys),
+	[HW_REC_READ] = KIND("read", read_keys),
 };
-#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
-static int key_index(enum hw_rec_kind kind, const char *key)
+static struct sm_keys kind_keys(enum hw_rec_kind kind)
 {
-	const char *const *k = kinds[kind].keys;
-	for (int i = 0; k[i]; i++)
-		if (!strcmp(k[i], key))
-			return i;
-	return -1;
+	const struct kind *k = &kinds[kind];
+	return (struct sm_keys){ &k->keys[0].name, k->nkeys, sizeof(k->keys[0]) };
 }
 
 /* An action's event=: one of the trace's events. */
@@ -308,26 +256,21 @@ static int action_event(struct parser *p, struct hw_trace_line *l,
 }
 
 static int parse_key(struct parser *p, struct hw_trace_line *l,
-                     const struct tok *t)
+                     struct sm_tok *t)
 {
-	char *eq = strchr(t->s, '=');
-	if (!eq)
-		return fail(p, t->col, "missing '=' in '%s'", t->s);
-	*eq = '\0';
-	int k = key_index(l->kind, t->s);
-	unsigned vcol = t->col + (unsigned)(eq + 1 - t->s);
+	struct sm_tok v;
+	int k = sm_line_key(&p->in, t, kind_keys(l->kind), kinds[l->kind].name,
+	                    &v);
+
 	if (k < 0)
-		return fail(p, t->col, "unknown key '%s' for '%s'", t->s,
-		            kinds[l->kind].name);
-	if (l->have & (1u << k))
-		return fail(p, t->col, "duplicate key '%s'", t->s);
+		return -1;
 	l->have |= 1u << k;
 	if (l->kind == HW_REC_SWITCHES)
-		l->col = vcol;
+		l->col = v.col;
 	if (l->kind == HW_REC_ACTION && k == 0)
-		return action_event(p, l, eq + 1, vcol);
-	bool neg = l->kind <= HW_REC_MARK && !strcmp(t->s, "offset");
-	return number(p, eq + 1, vcol, neg, t->s, &l->v[k]);
+		return action_event(p, l, v.s, v.col);
+	return number(p, v.s, v.col, kinds[l->kind].keys[k].negative, t->s,
+	              &l->v[k]);
 }
 
 /* A switches line's count: at most SM_TRACE_MAX_SWITCHES more than the
@@ -348,15 +291,15 @@ static int check_count(struct parser *p, struct hw_trace_line *l)
 
 /* What follows the kind: the event, the action or the switches' when. */
 static int record_subject(struct parser *p, struct hw_trace_line *l,
-                          const struct tok *w)
+                          const struct sm_tok *w)
 {
 	static const char *const when[] = { "open", "before", "after" };
+	int i;
 
 	switch (l->kind) {
 	case HW_REC_SWITCHES:
-		for (unsigned i = 0; i < 3; i++)
-			if (!strcmp(w->s, when[i]))
-				return l->sw = (enum hw_switches)i, 0;
+		if ((i = sm_keys_find(SM_NAMES(when), w->s)) >= 0)
+			return l->sw = (enum hw_switches)i, 0;
 		return fail(p, w->col, "bad value '%s' for switches (expected "
 		            "open, before or after)", w->s);
 	case HW_REC_ACTION:
@@ -388,24 +331,22 @@ static struct hw_trace_line *new_line(struct parser *p)
 	}
 	struct hw_trace_line *l = &t->l[t->n];
 	memset(l, 0, sizeof(*l));
-	l->line = p->lineno;
+	l->line = p->in.lineno;
 	l->event = -1;
-	l->col = p->endcol;
+	l->col = p->in.endcol;
 	return l;
 }
 
 static int d_at(struct parser *p)
 {
-	struct tok *tt = positional(p, 1, "time"), *k, *w;
+	struct sm_tok *tt = positional(p, 1, "time"), *k, *w;
 	struct hw_trace_line *l = new_line(p);
-	unsigned kind;
+	int kind;
 
 	if (!l || !tt || number(p, tt->s, tt->col, false, "time", &l->t) < 0 ||
 	    !(k = positional(p, 2, "record kind")))
 		return -1;
-	for (kind = 0; kind < NKINDS && strcmp(k->s, kinds[kind].name); kind++)
-		;
-	if (kind == NKINDS)
+	if ((kind = sm_keys_find(SM_KEYS(kinds, name), k->s)) < 0)
 		return fail(p, k->col, "unknown record '%s' (expected page, mark, "
 		            "switches, action or read)", k->s);
 	l->kind = (enum hw_rec_kind)kind;
@@ -413,8 +354,8 @@ static int d_at(struct parser *p)
 	                           : kind == HW_REC_SWITCHES ? "when" : "event"))
 	    || record_subject(p, l, w) < 0)
 		return -1;
-	for (unsigned i = 4; i < p->ntok; i++)
-		if (parse_key(p, l, &p->tok[i]) < 0)
+	for (unsigned i = 4; i < p->in.ntok; i++)
+		if (parse_key(p, l, &p->in.tok[i]) < 0)
 			return -1;
 	if (kind == HW_REC_SWITCHES && check_count(p, l) < 0)
 		return -1;
@@ -422,21 +363,18 @@ static int d_at(struct parser *p)
 	return 0;
 }
 
-static int parse_line(struct parser *p, const char *line, size_t len)
+/* The current line, which has tokens. */
+static int parse_line(struct parser *p)
 {
 	static const struct { const char *name; int (*fn)(struct parser *); }
 	directives[] = { { "arch", d_arch }, { "cpus", d_cpus },
 	                 { "event", d_event }, { "at", d_at } };
+	int d = sm_keys_find(SM_KEYS(directives, name), p->in.tok[0].s);
 
-	if (take_line(p, line, len) < 0 || tokenize(p) < 0)
-		return -1;
-	if (!p->ntok || p->tok[0].s[0] == '#')
-		return 0;
-	for (size_t i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
-		if (!strcmp(p->tok[0].s, directives[i].name))
-			return directives[i].fn(p);
-	return fail(p, p->tok[0].col, "not a selfmon hw trace line (unknown "
-	            "directive '%s')", p->tok[0].s);
+	if (d >= 0)
+		return directives[d].fn(p);
+	return fail(p, p->in.tok[0].col, "not a selfmon hw trace line (unknown "
+	            "directive '%s')", p->in.tok[0].s);
 }
 
 /* The trace as a whole: events, and a mark to compare with. */
@@ -449,34 +387,25 @@ static int finish(struct parser *p)
 		marks += t->l[k].kind == HW_REC_MARK;
 	if (t->nev && marks)
 		return 0;
-	snprintf(p->err, p->errlen, "%s: %s", t->name, t->nev
+	return sm_lines_fail(&p->in, "%s", t->nev
 	         ? "no marks (the pages as the recorded thread read them): "
 	           "record it again with 'selfmon hw record'"
 	         : "no events in the trace");
-	return -1;
 }
 
 int hw_trace_parse(const char *name, const char *text, struct hw_trace *t,
                    char *err, size_t errlen)
 {
-	struct parser p;
+	struct parser p = { .t = t };
+	int rc;
 
 	memset(t, 0, sizeof(*t));
-	memset(&p, 0, sizeof(p));
 	t->name = name;
-	p.t = t;
-	p.err = err;
-	p.errlen = errlen;
-	for (const char *q = text; *q;) {
-		size_t len = strcspn(q, "\n");
-		p.lineno++;
-		if (parse_line(&p, q, len) < 0) {
-			hw_trace_free(t);
-			return -1;
-		}
-		q += len + (q[len] == '\n');
-	}
-	if (finish(&p) < 0) {
+	sm_lines_init(&p.in, &trace_lines, name, text, err, errlen);
+	while ((rc = sm_lines_next(&p.in)) == 1 && parse_line(&p) == 0)
+		;
+	sm_lines_free(&p.in);
+	if (rc != 0 || finish(&p) < 0) {
 		hw_trace_free(t);
 		return -1;
 	}
@@ -493,7 +422,7 @@ void hw_trace_free(struct hw_trace *t)
 bool hw_trace_value(const struct hw_trace_line *l, const char *key,
                     uint64_t *v)
 {
-	int k = key_index(l->kind, key);
+	int k = sm_keys_find(kind_keys(l->kind), key);
 	if (k < 0 || !(l->have & (1u << k)))
 		return false;
 	*v = l->v[k];

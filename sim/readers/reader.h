@@ -11,6 +11,7 @@
 #define SELFMON_READER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model.h"
@@ -77,6 +78,16 @@ const struct sm_reader *sm_reader_find(const char *name);
  * the ABI does not return); the values ABI's return code, else 0. */
 int sm_reader_call(void (*fn)(void), enum sm_abi abi, const void *page,
                    int fd, uint64_t v[3]);
+
+/* The native engine's primitives, which the routed build of the built-in
+ * readers calls (routed.c): caller is the reader's return address.  Bound
+ * by the engine before it calls a reader; the same for every thread. */
+struct sm_routed {
+	uint64_t (*rdpmc)(uint32_t counter, const void *caller);
+	uint64_t (*rdtsc)(const void *caller);
+	long (*read)(int fd, void *buf, size_t n, const void *caller);
+};
+void sm_routed_bind(const struct sm_routed *r);
 
 /* The machine code of the built-in readers for one arch. */
 struct sm_blob {
