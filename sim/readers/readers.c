@@ -20,12 +20,30 @@
 int selfmon_ref_read(const void *, int, struct selfmon_value *);
 int selfmon_hw_read(const void *, int, struct selfmon_value *);
 
-/* list.h's columns: ARCHES (arm64-only code has no routed or hw build),
- * and the ENGINE of an expectation. */
+/* list.h's columns: ARCHES (arm64-only code has no routed or hw build
+ * here), and the ENGINE of an expectation.  In the guest program of
+ * `selfmon vm` (SELFMON_GUEST, built for that arch: vm/guest.c) there is
+ * no routed build, and the hw build is every reader the arch has. */
 #define ARCHES_ALL 0
 #define ARCHES_ARM64 (1u << SM_ARM64)
-#define BUILT_ALL(f) ((void (*)(void))f)
-#define BUILT_ARM64(f) NULL
+#define FN(f) ((void (*)(void))f)
+#if defined(SELFMON_GUEST)
+#define NATIVE_ALL(f) NULL
+#define NATIVE_ARM64(f) NULL
+#define NATIVE_REF NULL
+#define HW_ALL(f) FN(f)
+#if defined(__aarch64__)
+#define HW_ARM64(f) FN(f)
+#else
+#define HW_ARM64(f) NULL
+#endif
+#else
+#define NATIVE_ALL(f) FN(f)
+#define NATIVE_ARM64(f) NULL
+#define NATIVE_REF FN(selfmon_ref_read)
+#define HW_ALL(f) FN(f)
+#define HW_ARM64(f) NULL
+#endif
 #define ON_UNICORN (1u << SM_ENGINE_UNICORN)
 #define ON_NATIVE (1u << SM_ENGINE_NATIVE)
 #define ON_BOTH (ON_UNICORN | ON_NATIVE)
@@ -60,14 +78,14 @@ static const struct sm_expect expect_reference[] = {
 #define SELFMON_VARIANT(n, a, ar, text, flt, fx, ...)                        \
 	{ .name = #n, .what = text, .fault = flt, .fix = fx,                 \
 	  .expect = expect_##n, .abi = SM_ABI_##a, .arches = ARCHES_##ar,       \
-	  .native = BUILT_##ar(selfmon_v_##n), .symbol = "selfmon_v_" #n,    \
-	  .hw = BUILT_##ar(selfmon_hw_v_##n) },
+	  .native = NATIVE_##ar(selfmon_v_##n), .symbol = "selfmon_v_" #n,   \
+	  .hw = HW_##ar(selfmon_hw_v_##n) },
 const struct sm_reader sm_readers[] = {
 	{ .name = "reference",
 	  .what = "libselfmon's selfmon_read(): right in every case",
 	  .expect = expect_reference,
-	  .abi = SM_ABI_VALUES, .native = (void (*)(void))selfmon_ref_read,
-	  .symbol = "selfmon_read", .hw = (void (*)(void))selfmon_hw_read },
+	  .abi = SM_ABI_VALUES, .native = NATIVE_REF,
+	  .symbol = "selfmon_read", .hw = FN(selfmon_hw_read) },
 #include "variants/list.h"
 };
 #undef SELFMON_VARIANT

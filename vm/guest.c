@@ -1,0 +1,109 @@
+/*
+ * guest.c — /init of a `selfmon vm` guest: the checks of `selfmon hw` run
+ * on the real kernel the VM boots, printed as wire lines on the console
+ * (sim/hw/hw_run.h), then the machine powers off.
+ *
+ * Owns only what a process that is init must do itself (mount /proc, set
+ * kernel.perf_user_access, read its orders from the kernel command line,
+ * power off); the checks are sim/hw's and the readers sim/readers' (built
+ * for the guest's arch with SELFMON_GUEST).  Built statically with the
+ * cross compiler (CMakeLists.txt), never run on the host.
+ *
+ * Orders, on the kernel command line: selfmon.readers=A,B (default: every
+ * built-in reader the arch has), selfmon.iterations=N (default 1000),
+ * selfmon.user_access=N (kernel.perf_user_access, default 1).
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <unistd.h>
+
+#include "hw_run.h"
+#include "lines.h"
+
+static char cmdline[4096];
+
+/* The value of selfmon.KEY= on the command line (cut at a blank), or
+ * NULL. */
+static const char *order(const char *key, char *buf, size_t n)
+{
+	char pat[64];
+	snprintf(pat, sizeof(pat), "selfmon.%s=", key);
+	for (const char *p = cmdline; (p = strstr(p, pat)); p++)
+		if (p == cmdline || p[-1] == ' ') {
+			p += strlen(pat);
+			size_t len = strcspn(p, " \n");
+			if (len >= n)
+				len = n - 1;
+			memcpy(buf, p, len);
+			buf[len] = '\0';
+			return buf;
+		}
+	return NULL;
+}
+
+static void read_cmdline(void)
+{
+	int fd = open("/proc/cmdline", O_RDONLY);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, cmdline, sizeof(cmdline) - 1);
+	cmdline[n > 0 ? n : 0] = '\0';
+	close(fd);
+}
+
+static void user_access(void)
+{
+	char v[16];
+	const char *a = order("user_access", v, sizeof(v));
+	int fd = open("/proc/sys/kernel/perf_user_access", O_WRONLY);
+	if (fd < 0)
+		return;
+	if (write(fd, a ? a : "1", strlen(a ? a : "1")) < 0)
+		perror("@selfmon-note perf_user_access");
+	close(fd);
+}
+
+static void power_off(void)
+{
+	fflush(stdout);
+	sync();
+	reboot(RB_POWER_OFF);
+	_exit(0);
+}
+
+int main(void)
+{
+	static const struct sm_reader *readers[256];
+	struct hw_run run;
+	char buf[1024], *list;
+	unsigned n = 0, iterations = 1000;
+
+	mount("proc", "/proc", "proc", 0, NULL);
+	read_cmdline();
+	user_access();
+	if (order("iterations", buf, sizeof(buf)))
+		iterations = (unsigned)strtoul(buf, NULL, 10);
+	if (!iterations || iterations > 10000000)
+		iterations = 1000;
+	if ((list = (char *)order("readers", buf, sizeof(buf)))) {
+		for (char *r; (r = sm_split_next(&list, ',')) && n < 256;) {
+			const struct sm_reader *x = sm_reader_find(r);
+			if (x && x->hw)
+				readers[n++] = x;
+		}
+	} else
+		for (unsigned i = 0; i < sm_nreaders && n < 256; i++)
+			if (sm_readers[i].hw)
+				readers[n++] = &sm_readers[i];
+	if (hw_run_here(&run, readers, n, iterations) == 0)
+		hw_run_write(stdout, &run);
+	else
+		puts("@selfmon-note out of memory");
+	power_off();
+	return 0;
+}
