@@ -1,0 +1,322 @@
+/*
+ * render.c — a sweep's reports in every output (render.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "details.h"
+#include "json.h"
+#include "render.h"
+#include "result_json.h"
+
+/* What --actions, --without and --drop-scripted changed, under the
+ * arch's header. */
+static void print_filter(const struct sm_sweep_report *s, enum sm_arch arch)
+{
+	if (!s->filter)
+		return;
+	if (s->only)
+		printf("kernel actions injected: %s (--actions)\n", s->only);
+	if (s->without)
+		printf("never injected: %s (--without)\n", s->without);
+	for (size_t i = 0; i < s->ndropped; i++) {
+		const struct sm_dropped_report *d = &s->dropped[i];
+		if (d->arch == arch)
+			printf("%s: %" PRIu64 " scripted 'at' line%s skipped "
+			       "(--drop-scripted)\n", d->scenario, d->lines,
+			       d->lines == 1 ? "" : "s");
+	}
+	if (!s->drop_scripted)
+		printf("scripted 'at' lines still run (--drop-scripted skips those "
+		       "of the actions left out)\n");
+}
+
+/* A cell as a row of the table. */
+static void print_row(const struct sm_cell_report *c)
+{
+	struct sm_cell_facts f = sm_cell_report_facts(c);
+	struct sm_table_row r = {
+		.reader = c->reader, .scenario = c->scenario,
+		.verdict = sm_verdict_name(c->verdict),
+		.expected = sm_cell_report_expected(c),
+		.as_expected = sm_cell_as_expected(&f),
+		.unjudged = c->unjudged, .incomplete = sm_cell_incomplete(&f),
+		.unsupported = c->verdict == SM_V_UNSUPPORTED,
+		.runs = c->schedules, .counter_path = c->counter_path,
+		.cex = c->min, .least_bound = c->least_bound,
+		.error = c->error ? c->detail : NULL,
+	};
+	sm_table_row(&r);
+}
+
+/* explore's line under a cell: its counts and its last run. */
+static void print_stats(const struct sm_cell_report *c)
+{
+	printf("%-18s %" PRIu64 " schedules, %" PRIu64 " blocked, %" PRIu64
+	       " on the counter path", "", c->schedules, c->blocked,
+	       c->counter_path);
+	if (c->pruning)
+		printf("; %" PRIu64 " run, %" PRIu64 " counted from equal states "
+		       "at %" PRIu64 " branch points%s", c->schedules - c->pruned,
+		       c->pruned, c->cuts, c->prune_full ? " (table full: "
+		       "later equal states were run)" : "");
+	printf("; last run: %s\n", c->detail);
+}
+
+static void print_table(const struct sm_sweep_report *s)
+{
+	bool first = true;
+	enum sm_arch prev = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sm_cell_report *c = &s->cells[i];
+		if (first || c->arch != prev) {
+			char kernel[280] = "";
+			if (s->kernel_given || strcmp(c->kernel, "base"))
+				snprintf(kernel, sizeof(kernel), ", kernel %s", c->kernel);
+			printf("%s%s, %s engine, bound %" PRIu64 "%s%s\n",
+			       first ? "" : "\n", sm_arch_name(c->arch), s->engine,
+			       s->bound, s->random ? ", random" : "", kernel);
+			print_filter(s, c->arch);
+			sm_table_columns();
+			prev = c->arch;
+			first = false;
+		}
+		print_row(c);
+		if (!c->error && s->stats)
+			print_stats(c);
+	}
+}
+
+/* The cells not as expected, identical failures grouped (details.h):
+ * 0, or -1 out of memory. */
+static int print_details(const struct sm_sweep_report *s)
+{
+	struct sm_detail *d = calloc(s->n ? s->n : 1, sizeof(*d));
+	size_t n = 0;
+
+	if (!d)
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sm_cell_report *c = &s->cells[i];
+		if (c->error || sm_cell_report_as_expected(c))
+			continue;
+		d[n++] = (struct sm_detail){
+			.reader = c->reader, .scenario = c->scenario,
+			.verdict = sm_verdict_name(c->verdict),
+			.expected = sm_cell_report_expected(c), .detail = c->detail,
+			.found = c->found, .min = c->min, .trace = c->trace,
+		};
+	}
+	int rc = sm_details_print(d, n);
+	free(d);
+	return rc;
+}
+
+int sm_render_text(const struct sm_sweep_report *s, const char *cmd)
+{
+	struct sm_tally t = sm_sweep_tally(s);
+	int rc = 0;
+
+	print_table(s);
+	if (print_details(s) < 0) {
+		usage_error("%s: out of memory", cmd);
+		rc = -1;
+	}
+	sm_table_summary(s->n, &t);
+	if (s->merged)
+		printf("; %" PRIu64 " schedules, %u shard%s merged", t.runs,
+		       s->merged, s->merged == 1 ? "" : "s");
+	else
+		printf("; %" PRIu64 " schedules in %.0f s", t.runs, s->seconds);
+	printf("%s\n", s->random ? "; random sampling, not exhaustive" : "");
+	return rc;
+}
+
+/* What `merge` needs to join shards: the version, the sweep's identity
+ * and size, the options not already in the document. */
+static void json_sweep(struct json *js, const struct sm_sweep_report *s)
+{
+	json_str(js, "version", s->version);
+	json_str(js, "sweep", s->sweep);
+	json_u64(js, "cells_total", s->cells_total);
+	json_u64(js, "seed", s->seed);
+	json_u64(js, "time_limit", s->time_limit);
+	if (!s->filter)
+		return;
+	json_begin(js, "filter", '{');
+	if (s->only)
+		json_str(js, "actions", s->only);
+	if (s->without)
+		json_str(js, "without", s->without);
+	json_bool(js, "drop_scripted", s->drop_scripted);
+	json_begin(js, "scripted_dropped", '[');
+	for (size_t i = 0; i < s->ndropped; i++) {
+		json_begin(js, NULL, '{');
+		json_str(js, "arch", sm_arch_name(s->dropped[i].arch));
+		json_str(js, "scenario", s->dropped[i].scenario);
+		json_u64(js, "lines", s->dropped[i].lines);
+		json_end(js, '{');
+	}
+	json_end(js, '[');
+	json_end(js, '{');
+}
+
+static void json_cell(struct json *js, const struct sm_sweep_report *s,
+                      const struct sm_cell_report *c)
+{
+	json_begin(js, NULL, '{');
+	json_str(js, "arch", sm_arch_name(c->arch));
+	json_u64(js, "index", c->index);
+	json_str(js, "outcome", sm_outcome_name[sm_cell_report_outcome(c)]);
+	json_str(js, "reader", c->reader);
+	json_str(js, "abi", c->abi);
+	json_str(js, "scenario", c->scenario);
+	json_str(js, "kernel", c->kernel);
+	json_str(js, "verdict", sm_cell_report_verdict(c));
+	json_str(js, "expected", sm_cell_report_expected(c));
+	if (c->has_corpus) {
+		/* what the corpus declares, checked against the run's
+		 * least_bound and counterexample by the tests */
+		json_u64(js, "expected_least_bound", c->corpus_least_bound);
+		json_str(js, "expected_needs", c->corpus_needs);
+	}
+	json_bool(js, "as_expected", sm_cell_report_as_expected(c));
+	json_bool(js, "exhaustive", sm_cell_report_exhaustive(c, s->random));
+	json_u64(js, "schedules", c->schedules);
+	json_u64(js, "blocked", c->blocked);
+	json_u64(js, "pruned", c->pruned);
+	json_u64(js, "counter_path", c->counter_path);
+	json_str(js, "actions", c->actions);
+	json_u64(js, "scripted_dropped", c->scripted_dropped);
+	json_str(js, "detail", c->detail);
+	if (!c->error)
+		sm_result_json(js, &c->res);
+	if (c->min) {
+		if (c->least_bound >= 0)
+			json_u64(js, "least_bound", (uint64_t)c->least_bound);
+		json_str(js, "counterexample", c->found);
+		json_str(js, "minimised", c->min);
+		json_str(js, "trace", c->trace ? c->trace : "");
+	}
+	json_end(js, '{');
+}
+
+void sm_render_json(const struct sm_sweep_report *s)
+{
+	struct sm_tally t = sm_sweep_tally(s);
+	struct json js;
+	char shard[32]; /* two unsigned numbers fit */
+
+	json_init(&js, stdout);
+	json_begin(&js, NULL, '{');
+	json_str(&js, "engine", s->engine);
+	json_u64(&js, "bound", s->bound);
+	json_u64(&js, "random", s->random);
+	snprintf(shard, sizeof(shard), "%u/%u", s->shard, s->nshards);
+	json_str(&js, "shard", shard);
+	json_sweep(&js, s);
+	json_begin(&js, "cells", '[');
+	for (size_t i = 0; i < s->n; i++)
+		json_cell(&js, s, &s->cells[i]);
+	json_end(&js, '[');
+	sm_table_json_counts(&js, &t);
+	json_end(&js, '{');
+	putchar('\n');
+}
+
+/* A cell's result fields for the CI report (report.h knows no
+ * sm_result). */
+static void report_fields(const struct sm_cell_report *cr,
+                          struct sm_report_case *c,
+                          struct sm_report_wrong w[3])
+{
+	const struct sm_result *r = &cr->res;
+
+	c->wrong = w;
+	if (cr->error)
+		return;
+	if (r->verdict == SM_V_WRONG_VALUE)
+		for (unsigned i = 0; i < r->nwrong && i < 3; i++) {
+			const struct sm_wrong *x = &r->wrong[i];
+			w[i] = (struct sm_report_wrong){
+				.field = sm_wrong_field_name(x->field),
+				.rc = (int64_t)x->value, .value = x->value,
+				.truth_lo = x->truth_lo, .truth_hi = x->truth_hi,
+				.offset_bits = x->offset_bits,
+				.offset = x->above ? "above" : "below",
+				.cause = sm_cause_name(x->cause) };
+			c->nwrong = i + 1;
+		}
+	if (r->verdict == SM_V_FAULT && r->fault != SM_FK_NONE) {
+		c->fault = sm_fault_kind_name(r->fault);
+		c->has_pc = r->has_pc;
+		c->fault_pc = r->fault_pc;
+		c->has_addr = r->has_addr;
+		c->fault_addr = r->fault_addr;
+	}
+}
+
+/* TAP or JUnit to f: 0, -1 out of memory (said on stderr), -2 f reports
+ * a write error. */
+static int write_report(const struct sm_sweep_report *s, FILE *f, bool tap,
+                        const char *cmd)
+{
+	struct sm_report_case *c = calloc(s->n ? s->n : 1, sizeof(*c));
+	struct sm_report_wrong (*w)[3] = calloc(s->n ? s->n : 1, sizeof(*w));
+	int rc = c && w ? 0 : -1;
+
+	for (size_t i = 0; !rc && i < s->n; i++) {
+		const struct sm_cell_report *cr = &s->cells[i];
+		c[i] = (struct sm_report_case){
+			.arch = sm_arch_name(cr->arch), .reader = cr->reader,
+			.abi = cr->abi, .scenario = cr->scenario,
+			.expected = sm_cell_report_expected(cr),
+			.verdict = sm_cell_report_verdict(cr),
+			.kind = sm_cell_report_kind(cr), .trace = cr->trace,
+			.detail = cr->detail, .schedules = cr->schedules,
+			.blocked = cr->blocked, .counter_path = cr->counter_path,
+			.seconds = cr->seconds, .found = cr->found,
+			.minimised = cr->min };
+		report_fields(cr, &c[i], w[i]);
+	}
+	struct sm_report r = { s->engine, (unsigned)s->bound,
+	                       (unsigned)s->random, c, (unsigned)s->n };
+	if (!rc && (tap ? sm_report_tap(f, &r) : sm_report_junit(f, &r)) < 0)
+		rc = -2;
+	free(c);
+	free(w);
+	if (rc == -1)
+		usage_error("%s: cannot write the %s report: out of memory", cmd,
+		            tap ? "TAP" : "JUnit");
+	return rc;
+}
+
+int sm_render_tap(const struct sm_sweep_report *s, const char *cmd)
+{
+	int w = write_report(s, stdout, true, cmd);
+
+	if (w == -2 || (w == 0 && fflush(stdout) != 0))
+		usage_error("%s: cannot write the TAP report: %s", cmd,
+		            strerror(errno));
+	return w != 0 || ferror(stdout) ? -1 : 0;
+}
+
+int sm_render_junit(const struct sm_sweep_report *s, struct sm_out *o,
+                    const char *path, const char *cmd)
+{
+	char err[256];
+
+	if (write_report(s, o->f, false, cmd) == -1) {
+		sm_out_abort(o);
+		return -1;
+	}
+	if (sm_out_close(o, err, sizeof(err)) == 0) /* says a write error */
+		return 0;
+	usage_error("%s: cannot write %s: %s", cmd, path, err);
+	return -1;
+}
