@@ -19,9 +19,7 @@
 #include <stdint.h>
 
 #include "model.h"
-#include "report.h"
 #include "session.h"
-#include "table.h"
 #include "verdict.h"
 
 struct sm_cell_report {
@@ -81,10 +79,35 @@ struct sm_sweep_report {
 	unsigned merged;
 };
 
-/* The cell's primary fields, from which table.c derives the rest. */
-struct sm_cell_facts sm_cell_report_facts(const struct sm_cell_report *c);
+/* How a cell counts in the summary and the exit status: the JSON's
+ * "outcome". */
+enum sm_outcome {
+	SM_OC_AS_EXPECTED, SM_OC_UNEXPECTED, SM_OC_INCOMPLETE, SM_OC_UNSUPPORTED,
+	SM_OC_UNJUDGED, SM_OC_ERROR, SM_NOUTCOMES
+};
+extern const char *const sm_outcome_name[SM_NOUTCOMES];
+int sm_outcome_from_name(const char *s); /* -1: none */
+
+/* What a cell is for a CI system.  PASS also covers a built-in reader
+ * that got the failing verdict it is declared to get. */
+enum sm_case_kind {
+	SM_CASE_PASS,
+	SM_CASE_FAILURE,   /* a reader failed or missed its expected verdict */
+	SM_CASE_ERROR,     /* selfmon's own error: the cell could not run */
+	SM_CASE_SKIPPED,   /* INCOMPLETE or UNSUPPORTED: not judged in full */
+};
+
+/* Derived from the primary fields (error, verdict, expected, unjudged)
+ * alone, by check when it writes a cell and by merge when it reads one
+ * back. */
 enum sm_outcome sm_cell_report_outcome(const struct sm_cell_report *c);
+/* Not selfmon's error, and unjudged or the verdict expected ("as_expected"
+ * in the JSON). */
 bool sm_cell_report_as_expected(const struct sm_cell_report *c);
+/* INCOMPLETE where PASS was expected (not every schedule judged), or
+ * UNSUPPORTED: the table's "not every schedule judged" mark, JUnit's
+ * skipped case. */
+bool sm_cell_report_incomplete(const struct sm_cell_report *c);
 /* Every schedule judged: not selfmon's error, not --random (random is
  * the sweep's), not INCOMPLETE. */
 bool sm_cell_report_exhaustive(const struct sm_cell_report *c,
@@ -94,7 +117,13 @@ enum sm_case_kind sm_cell_report_kind(const struct sm_cell_report *c);
 const char *sm_cell_report_verdict(const struct sm_cell_report *c);
 /* The expected verdict's name, or "-" (unjudged). */
 const char *sm_cell_report_expected(const struct sm_cell_report *c);
-/* The counts of the cells' outcomes and their schedules. */
+
+/* The cells' outcomes (`outcome` in check --json), and their schedules. */
+struct sm_tally {
+	unsigned as_expected, unexpected, incomplete, unsupported, unjudged;
+	unsigned errors;
+	uint64_t runs;
+};
 struct sm_tally sm_sweep_tally(const struct sm_sweep_report *s);
 
 #endif

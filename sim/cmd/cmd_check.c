@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "outfile.h"
 #include "render.h"
+#include "table.h"
 
 /* The texts a report points at that no job holds. */
 struct cell_text {

@@ -11,7 +11,9 @@
 #include "details.h"
 #include "json.h"
 #include "render.h"
+#include "report.h"
 #include "result_json.h"
+#include "table.h"
 
 /* What --actions, --without and --drop-scripted changed, under the
  * arch's header. */
@@ -33,24 +35,6 @@ static void print_filter(const struct sm_sweep_report *s, enum sm_arch arch)
 	if (!s->drop_scripted)
 		printf("scripted 'at' lines still run (--drop-scripted skips those "
 		       "of the actions left out)\n");
-}
-
-/* A cell as a row of the table. */
-static void print_row(const struct sm_cell_report *c)
-{
-	struct sm_cell_facts f = sm_cell_report_facts(c);
-	struct sm_table_row r = {
-		.reader = c->reader, .scenario = c->scenario,
-		.verdict = sm_verdict_name(c->verdict),
-		.expected = sm_cell_report_expected(c),
-		.as_expected = sm_cell_as_expected(&f),
-		.unjudged = c->unjudged, .incomplete = sm_cell_incomplete(&f),
-		.unsupported = c->verdict == SM_V_UNSUPPORTED,
-		.runs = c->schedules, .counter_path = c->counter_path,
-		.cex = c->min, .least_bound = c->least_bound,
-		.error = c->error ? c->detail : NULL,
-	};
-	sm_table_row(&r);
 }
 
 /* explore's line under a cell: its counts and its last run. */
@@ -86,35 +70,10 @@ static void print_table(const struct sm_sweep_report *s)
 			prev = c->arch;
 			first = false;
 		}
-		print_row(c);
+		sm_table_row(c);
 		if (!c->error && s->stats)
 			print_stats(c);
 	}
-}
-
-/* The cells not as expected, identical failures grouped (details.h):
- * 0, or -1 out of memory. */
-static int print_details(const struct sm_sweep_report *s)
-{
-	struct sm_detail *d = calloc(s->n ? s->n : 1, sizeof(*d));
-	size_t n = 0;
-
-	if (!d)
-		return -1;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct sm_cell_report *c = &s->cells[i];
-		if (c->error || sm_cell_report_as_expected(c))
-			continue;
-		d[n++] = (struct sm_detail){
-			.reader = c->reader, .scenario = c->scenario,
-			.verdict = sm_verdict_name(c->verdict),
-			.expected = sm_cell_report_expected(c), .detail = c->detail,
-			.found = c->found, .min = c->min, .trace = c->trace,
-		};
-	}
-	int rc = sm_details_print(d, n);
-	free(d);
-	return rc;
 }
 
 int sm_render_text(const struct sm_sweep_report *s, const char *cmd)
@@ -123,7 +82,7 @@ int sm_render_text(const struct sm_sweep_report *s, const char *cmd)
 	int rc = 0;
 
 	print_table(s);
-	if (print_details(s) < 0) {
+	if (sm_details_print(s->cells, s->n) < 0) {
 		usage_error("%s: out of memory", cmd);
 		rc = -1;
 	}
@@ -229,81 +188,14 @@ void sm_render_json(const struct sm_sweep_report *s)
 	putchar('\n');
 }
 
-/* A cell's result fields for the CI report (report.h knows no
- * sm_result). */
-static void report_fields(const struct sm_cell_report *cr,
-                          struct sm_report_case *c,
-                          struct sm_report_wrong w[3])
-{
-	const struct sm_result *r = &cr->res;
-
-	c->wrong = w;
-	if (cr->error)
-		return;
-	if (r->verdict == SM_V_WRONG_VALUE)
-		for (unsigned i = 0; i < r->nwrong && i < 3; i++) {
-			const struct sm_wrong *x = &r->wrong[i];
-			w[i] = (struct sm_report_wrong){
-				.field = sm_wrong_field_name(x->field),
-				.rc = (int64_t)x->value, .value = x->value,
-				.truth_lo = x->truth_lo, .truth_hi = x->truth_hi,
-				.offset_bits = x->offset_bits,
-				.offset = x->above ? "above" : "below",
-				.cause = sm_cause_name(x->cause) };
-			c->nwrong = i + 1;
-		}
-	if (r->verdict == SM_V_FAULT && r->fault != SM_FK_NONE) {
-		c->fault = sm_fault_kind_name(r->fault);
-		c->has_pc = r->has_pc;
-		c->fault_pc = r->fault_pc;
-		c->has_addr = r->has_addr;
-		c->fault_addr = r->fault_addr;
-	}
-}
-
-/* TAP or JUnit to f: 0, -1 out of memory (said on stderr), -2 f reports
- * a write error. */
-static int write_report(const struct sm_sweep_report *s, FILE *f, bool tap,
-                        const char *cmd)
-{
-	struct sm_report_case *c = calloc(s->n ? s->n : 1, sizeof(*c));
-	struct sm_report_wrong (*w)[3] = calloc(s->n ? s->n : 1, sizeof(*w));
-	int rc = c && w ? 0 : -1;
-
-	for (size_t i = 0; !rc && i < s->n; i++) {
-		const struct sm_cell_report *cr = &s->cells[i];
-		c[i] = (struct sm_report_case){
-			.arch = sm_arch_name(cr->arch), .reader = cr->reader,
-			.abi = cr->abi, .scenario = cr->scenario,
-			.expected = sm_cell_report_expected(cr),
-			.verdict = sm_cell_report_verdict(cr),
-			.kind = sm_cell_report_kind(cr), .trace = cr->trace,
-			.detail = cr->detail, .schedules = cr->schedules,
-			.blocked = cr->blocked, .counter_path = cr->counter_path,
-			.seconds = cr->seconds, .found = cr->found,
-			.minimised = cr->min };
-		report_fields(cr, &c[i], w[i]);
-	}
-	struct sm_report r = { s->engine, (unsigned)s->bound,
-	                       (unsigned)s->random, c, (unsigned)s->n };
-	if (!rc && (tap ? sm_report_tap(f, &r) : sm_report_junit(f, &r)) < 0)
-		rc = -2;
-	free(c);
-	free(w);
-	if (rc == -1)
-		usage_error("%s: cannot write the %s report: out of memory", cmd,
-		            tap ? "TAP" : "JUnit");
-	return rc;
-}
-
 int sm_render_tap(const struct sm_sweep_report *s, const char *cmd)
 {
-	int w = write_report(s, stdout, true, cmd);
-
-	if (w == -2 || (w == 0 && fflush(stdout) != 0))
+	if (sm_report_tap(stdout, s) < 0 || fflush(stdout) != 0) {
 		usage_error("%s: cannot write the TAP report: %s", cmd,
 		            strerror(errno));
-	return w != 0 || ferror(stdout) ? -1 : 0;
+		return -1;
+	}
+	return ferror(stdout) ? -1 : 0;
 }
 
 int sm_render_junit(const struct sm_sweep_report *s, struct sm_out *o,
@@ -311,10 +203,7 @@ int sm_render_junit(const struct sm_sweep_report *s, struct sm_out *o,
 {
 	char err[256];
 
-	if (write_report(s, o->f, false, cmd) == -1) {
-		sm_out_abort(o);
-		return -1;
-	}
+	sm_report_junit(o->f, s);
 	if (sm_out_close(o, err, sizeof(err)) == 0) /* says a write error */
 		return 0;
 	usage_error("%s: cannot write %s: %s", cmd, path, err);
