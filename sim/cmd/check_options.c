@@ -233,6 +233,13 @@ static int take_kernel(struct opts *o, int c, const char *val)
 	return 0;
 }
 
+/* The switch a flag option sets. */
+static bool *flag(struct opts *o, int c)
+{
+	return c == O_JSON ? &o->json : c == O_NO_TRACES ? &o->no_traces
+	       : c == O_NO_PRUNE ? &o->x.no_prune : &o->tap;
+}
+
 /* One option or operand: 0, 1 after --help, 2 after an error line. */
 static int take(struct opts *o, int c, const char *val, bool *seeded)
 {
@@ -246,14 +253,8 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 		return 2;
 	case SM_OPT_OPERAND:
 		return take_reader(o, val);
-	case O_JSON:
-		o->json = true;
-		return 0;
-	case O_NO_TRACES:
-		o->no_traces = true;
-		return 0;
-	case O_NO_PRUNE:
-		o->x.no_prune = true;
+	case O_JSON: case O_NO_TRACES: case O_NO_PRUNE: case O_TAP:
+		*flag(o, c) = true;
 		return 0;
 	case O_SCENARIO:
 		if (o->nscenarios == MAX_SCENARIOS)
@@ -262,9 +263,6 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 		return 0;
 	case O_TRACES:
 		o->traces = val;
-		return 0;
-	case O_TAP:
-		o->tap = true;
 		return 0;
 	case O_JUNIT:
 		o->junit = val;

@@ -498,9 +498,12 @@ static int join(struct merge *m)
 	m->total = m->s[0].total;
 	if (!(m->cell = calloc(m->total ? m->total : 1, sizeof(*m->cell))))
 		return usage_error("merge: out of memory");
-	for (unsigned k = 0; k < m->ns; k++)
+	for (unsigned k = 0; k < m->ns; k++) {
 		for (size_t c = 0; c < m->s[k].ncells; c++)
 			m->cell[m->s[k].cells[c].index] = m->s[k].cells[c];
+		free(m->s[k].cells); /* one copy of the reports (their texts */
+		m->s[k].cells = NULL; /* stay in the shard's tree) */
+	}
 	return 0;
 }
 
@@ -558,27 +561,20 @@ static void free_merge(struct merge *m)
 /* One option or operand: 0, 1 after --help, 2 after an error line. */
 static int take(struct merge *m, int c, const char *val)
 {
-	switch (c) {
-	case 'h':
-		fputs(usage, stdout);
-		return 1;
-	case SM_OPT_BAD:
+	if (c == 'h')
+		return fputs(usage, stdout), 1;
+	if (c == SM_OPT_BAD)
 		return 2;
-	case SM_OPT_OPERAND:
+	if (c == SM_OPT_OPERAND)
 		m->s[m->ns++].path = val;
-		return 0;
-	case O_JSON:
-		m->json = true;
-		return 0;
-	case O_TAP:
-		m->tap = true;
-		return 0;
-	case O_JUNIT:
+	else if (c == O_JSON || c == O_TAP)
+		*(c == O_JSON ? &m->json : &m->tap) = true;
+	else if (c == O_JUNIT)
 		m->junit = val;
-		return 0;
-	}
-	/* an option in the table that no case takes: selfmon's own error */
-	return usage_error("merge: internal error: option %d is not handled", c);
+	else /* in the table, but no case takes it: selfmon's own error */
+		return usage_error("merge: internal error: option %d is not "
+		                   "handled", c);
+	return 0;
 }
 
 /* Options and the files: 0, 1 after --help, 2 after an error line. */

@@ -146,10 +146,12 @@ static void json_cell(struct json *js, const struct sm_sweep_report *s,
 	}
 	json_bool(js, "as_expected", sm_cell_report_as_expected(c));
 	json_bool(js, "exhaustive", sm_cell_report_exhaustive(c, s->random));
-	json_u64(js, "schedules", c->schedules);
-	json_u64(js, "blocked", c->blocked);
-	json_u64(js, "pruned", c->pruned);
-	json_u64(js, "counter_path", c->counter_path);
+	const struct { const char *key; uint64_t v; } count[] = {
+		{ "schedules", c->schedules }, { "blocked", c->blocked },
+		{ "pruned", c->pruned }, { "counter_path", c->counter_path },
+	};
+	for (size_t k = 0; k < sizeof(count) / sizeof(count[0]); k++)
+		json_u64(js, count[k].key, count[k].v);
 	json_str(js, "actions", c->actions);
 	json_u64(js, "scripted_dropped", c->scripted_dropped);
 	json_str(js, "detail", c->detail);
