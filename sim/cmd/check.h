@@ -7,9 +7,9 @@
  * what to them: check_options.c parses the command line into opts,
  * check_plan.c loads the readers and scenarios, plans the cells and runs
  * them on the workers, check_traces.c writes the counterexample trace
- * files, check_kernel_diff.c runs --kernel-diff, and cmd_check.c turns
- * the finished cells into reports (cell_report.h) for render.c.  Nothing
- * here prints a result.
+ * files, check_kernel_diff.c runs --kernel-diff (and prints its diff),
+ * and cmd_check.c turns the finished cells into reports (cell_report.h)
+ * for render.c, which prints every other output.
  */
 #ifndef SELFMON_CHECK_H
 #define SELFMON_CHECK_H
@@ -96,8 +96,6 @@ void check_run_all(struct plan *p);
 /* Each failing cell's schedule lines, made before anything is printed
  * or written: 0, or -1 out of memory. */
 int check_lines(struct plan *p);
-/* The job's expected verdict's name, or "-". */
-const char *check_expected_name(const struct job *j);
 /* Everything the plan holds, and the plan. */
 void check_free_plan(struct plan *p);
 

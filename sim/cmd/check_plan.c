@@ -240,11 +240,6 @@ static void add_job(struct plan *p, const struct sm_reader *r,
 	}
 }
 
-const char *check_expected_name(const struct job *j)
-{
-	return j->unjudged ? "-" : sm_verdict_name(j->expected);
-}
-
 int check_plan_jobs(struct plan *p)
 {
 	unsigned max = (sm_nreaders + p->o.nusers) * p->nscn;

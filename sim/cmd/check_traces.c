@@ -5,8 +5,9 @@
  *
  * Owns: the file's name and its text (schedule, verdict, detail and the
  * schedule found, one line each), written whole or not at all.  The
- * writing is all in write_trace(), to be swapped for a shared writer of
- * the trace format; it must not decide which cells fail.
+ * format is all in trace_text(), to be swapped for a shared writer of
+ * it (sim/explore/cex_trace.c, being written); it must not judge a cell
+ * or print a result.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +19,23 @@
 #include "commands.h"
 #include "input.h"
 #include "outfile.h"
+
+/* The file's text: the one place that knows the trace format, to be
+ * swapped for a shared writer of it. */
+static void trace_text(FILE *f, const struct job *j)
+{
+	/* one line a field, whatever the text holds: the names were
+	 * checked at the door, the detail is made printable */
+	char detail[sizeof(j->cell.res.detail)];
+
+	snprintf(detail, sizeof(detail), "%s", j->cell.res.detail);
+	sm_printable(detail);
+	fprintf(f, "# selfmon counterexample; re-run it with: selfmon replay "
+	        "%s [--explain]\nschedule %s\n", j->trace, j->min_line);
+	fprintf(f, "verdict %s\ndetail %s\n", sm_verdict_name(j->cell.verdict),
+	        detail);
+	fprintf(f, "found %s\n", j->found_line);
+}
 
 /* traces/cex/READER-SCENARIO-ENGINE.trace, written whole or not at all
  * (outfile.c); 0, or -1 with one line on stderr. */
@@ -45,17 +63,7 @@ static int write_trace(const struct plan *p, struct job *j)
 		snprintf(err, sizeof(err), "%s", strerror(ENAMETOOLONG));
 	else if (sm_mkdirs(dir, err, sizeof(err)) == 0 &&
 	         sm_out_open(&o, j->trace, err, sizeof(err)) == 0) {
-		/* one line a field, whatever the text holds: the names
-		 * were checked at the door, the detail is made printable */
-		char detail[sizeof(j->cell.res.detail)];
-		snprintf(detail, sizeof(detail), "%s", j->cell.res.detail);
-		sm_printable(detail);
-		fprintf(o.f, "# selfmon counterexample; re-run it with: selfmon "
-		        "replay %s [--explain]\nschedule %s\n", j->trace,
-		        j->min_line);
-		fprintf(o.f, "verdict %s\ndetail %s\n",
-		        sm_verdict_name(j->cell.verdict), detail);
-		fprintf(o.f, "found %s\n", j->found_line);
+		trace_text(o.f, j);
 		if (sm_out_close(&o, err, sizeof(err)) == 0)
 			return 0;
 	}

@@ -133,7 +133,7 @@ static const char *opt_str(const struct jr_value *obj, const char *key,
 	return jr_str(v);
 }
 
-/* A name or text of a cell: what check could have written (table.c's
+/* A name or text of a cell: what check could have written (the enums'
  * names, input.c's text rule), so no shard can forge a line. */
 static int check_text(const char *path, const char *where, const char *key,
                       const char *v, bool name)
@@ -150,7 +150,7 @@ static int check_text(const char *path, const char *where, const char *key,
 
 /* The derived fields of a cell (outcome, as_expected, exhaustive) must be
  * what check derives from its primary ones (cell_report.c): 0 with the
- * primary ones that give them in c, or -1 after the line.  Two facts are
+ * primary ones that give them in c, or 2 after the line.  Two facts are
  * not in the JSON, so each value they could have is tried: whether a
  * verdict "ERROR" is selfmon's own error (the cell could not run) or the
  * engine's, and, for an unjudged cell ("expected": "-"), the expectation
@@ -234,7 +234,7 @@ static int cell_names(const char *path, const char *where,
 	return 0;
 }
 
-/* The fields of one cell object, typed: 0, or -1 after the line. */
+/* The fields of one cell object, typed: 0, or not 0 after the line. */
 static int cell_fields(const char *path, const char *where,
                        const struct jr_value *o, struct sm_cell_report *c,
                        uint64_t random)
@@ -286,8 +286,13 @@ static int cell_fields(const char *path, const char *where,
 		if (text[k].v &&
 		    check_text(path, where, text[k].key, text[k].v, text[k].name))
 			return -1;
-	return check_derived(path, where, c, outcome, as_expected, exhaustive,
-	                     random);
+	if (check_derived(path, where, c, outcome, as_expected, exhaustive,
+	                  random))
+		return -1;
+	if (c->error && (jr_get(o, "wrong") || jr_get(o, "fault")))
+		return usage_error("%s: %sa cell that could not run has no "
+		                   "\"wrong\" or \"fault\"", path, where);
+	return 0;
 }
 
 /* How many of total cells shard i of n holds. */
