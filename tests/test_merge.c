@@ -1,7 +1,9 @@
 /*
  * test_merge.c — end-to-end tests of sharded sweeps: `selfmon merge` of
- * the shards of a sweep is the unsharded run (the same document byte for
- * byte, the same table and exit status); missing, duplicated and foreign
+ * the shards of a sweep is the unsharded run (the same document, table,
+ * TAP and JUnit report byte for byte, computed by running both, with
+ * the same exit status; with an action filter and a kernel variant too);
+ * missing, duplicated and foreign
  * shards and garbage are one line and exit 2; `check --shard auto` takes
  * I/N from Slurm's and Kubernetes' variables and says which it used; the
  * JSON reader is strict.
@@ -60,13 +62,39 @@ static void drop_last_line(char *s)
 	*(nl ? nl + 1 : s) = 0;
 }
 
-static char whole[1 << 20], table[1 << 20];
+static char whole[1 << 20], table[1 << 20], tap[1 << 20];
+static char junit_check[1 << 20], junit_merge[1 << 20];
 
-/* The shards 0/3, 1/3, 2/3 of `check SWEEP` merge to its document and
- * its table, with its exit status (want). */
+/* s with the value of every time="..." taken out: JUnit's times are the
+ * cells' wall clock, which no shard document carries. */
+static void drop_times(char *s)
+{
+	for (char *t = s; (t = strstr(t, "time=\"")) != NULL;) {
+		t += strlen("time=\"");
+		char *end = strchr(t, '"');
+		assert_non_null(end);
+		memmove(t, end, strlen(end) + 1);
+	}
+}
+
+/* `check SWEEP --junit FILE` (or merge's, args naming FILE): the report,
+ * times taken out, into buf; the exit status must be want. */
+static void junit_of(const char *args, const char *file, char *buf,
+                     size_t n, int want)
+{
+	run(args);
+	if (r.status != want)
+		fail_msg("'%s': exit %d, not %d: %s", args, r.status, want, r.err);
+	slurp(file, buf, n);
+	assert_non_null(strstr(buf, "<testcase "));
+	drop_times(buf);
+}
+
+/* The shards 0/3, 1/3, 2/3 of `check SWEEP` merge to its document, its
+ * table, its TAP and its JUnit report, with its exit status (want). */
 static void shards_add_up(const char *sweep, int want)
 {
-	char args[2048], name[32];
+	char args[4096], name[32], parts[2048];
 
 	snprintf(args, sizeof(args), "check %s --json", sweep);
 	assert_int_equal(run_to(args, "whole.json"), want);
@@ -76,6 +104,13 @@ static void shards_add_up(const char *sweep, int want)
 	assert_int_equal(r.status, want);
 	snprintf(table, sizeof(table), "%s", r.out);
 	drop_last_line(table);
+	snprintf(args, sizeof(args), "check %s --tap", sweep);
+	run(args);
+	assert_int_equal(r.status, want);
+	snprintf(tap, sizeof(tap), "%s", r.out);
+	snprintf(args, sizeof(args), "check %s --junit '%s'", sweep,
+	         tmp("check.xml"));
+	junit_of(args, tmp("check.xml"), junit_check, sizeof(junit_check), want);
 	for (int k = 0; k < 3; k++) {
 		snprintf(args, sizeof(args), "check %s --json --shard %d/3", sweep, k);
 		snprintf(name, sizeof(name), "part%d.json", k);
@@ -89,13 +124,22 @@ static void shards_add_up(const char *sweep, int want)
 	if (r.status != want)
 		fail_msg("merge: exit %d, not %d: %s", r.status, want, r.err);
 	assert_string_equal(r.out, whole);
-	snprintf(args, sizeof(args), "merge '%s' '%s' '%s'", tmp("part0.json"),
+	snprintf(parts, sizeof(parts), "'%s' '%s' '%s'", tmp("part0.json"),
 	         tmp("part1.json"), tmp("part2.json"));
+	snprintf(args, sizeof(args), "merge %s", parts);
 	run(args);
 	assert_int_equal(r.status, want);
 	assert_non_null(strstr(r.out, "3 shards merged"));
 	drop_last_line(r.out);
 	assert_string_equal(r.out, table);
+	snprintf(args, sizeof(args), "merge --tap %s", parts);
+	run(args);
+	assert_int_equal(r.status, want);
+	assert_string_equal(r.out, tap);
+	snprintf(args, sizeof(args), "merge --junit '%s' %s", tmp("merge.xml"),
+	         parts);
+	junit_of(args, tmp("merge.xml"), junit_merge, sizeof(junit_merge), want);
+	assert_string_equal(junit_merge, junit_check);
 	/* one document of the whole sweep merges to itself */
 	snprintf(args, sizeof(args), "merge --json '%s'", tmp("whole.json"));
 	run(args);
@@ -133,6 +177,35 @@ static void test_failing_sweep(void **state)
 	shards_add_up(sweep, 1);
 	assert_non_null(strstr(whole, "\"minimised\":\""));
 	assert_non_null(strstr(table, "<-- UNEXPECTED"));
+}
+
+/* --actions and --drop-scripted: the filter's lines head every arch's
+ * table, in merge's as in check's (they were never run before). */
+static void test_merge_filters(void **state)
+{
+	(void)state;
+	shards_add_up("--no-traces --scenario x86_reset --scenario x86_overflow "
+	              "--scenario x86_pinned --actions overflow,reset,rotate_out "
+	              "--drop-scripted", 0);
+	assert_non_null(strstr(table, "kernel actions injected: "));
+	assert_non_null(strstr(table, "(--drop-scripted)\n"));
+	assert_non_null(strstr(whole, "\"filter\":{\"actions\":"));
+	/* --actions with --without, and the scripted lines kept */
+	shards_add_up("--no-traces --scenario x86_reset --scenario x86_overflow "
+	              "--actions overflow,reset,rotate_out --without reset", 0);
+	assert_non_null(strstr(table, "never injected: reset (--without)"));
+	assert_non_null(strstr(table, "scripted 'at' lines still run"));
+}
+
+/* A kernel variant: merge's headers name it as check's do. */
+static void test_merge_kernel(void **state)
+{
+	(void)state;
+	if (!arch_built("x86_64"))
+		skip();
+	shards_add_up("--no-traces --scenario x86_reset --scenario x86_overflow "
+	              "--kernel reset_prev_count", 0);
+	assert_non_null(strstr(table, ", kernel reset_prev_count\n"));
 }
 
 #define SWEEP "--no-traces --scenario x86_reset --json"
@@ -222,6 +295,22 @@ static void test_refused(void **state)
 	refused("--bound 2", "unknown option '--bound'");
 }
 
+/* merge's outputs: one on standard output, a JUnit file it can write. */
+static void test_merge_outputs(void **state)
+{
+	char args[2048];
+	(void)state;
+	make_parts();
+	snprintf(args, sizeof(args), "merge --tap --json '%s' '%s' '%s'",
+	         tmp("s0.json"), tmp("s1.json"), tmp("s2.json"));
+	expect_usage_error(args, "--tap and --json both want standard output");
+	snprintf(args, sizeof(args), "merge --junit '%s' '%s' '%s' '%s'",
+	         tmp("no/such/dir/m.xml"), tmp("s0.json"), tmp("s1.json"),
+	         tmp("s2.json"));
+	expect_usage_error(args, "merge: cannot write ");
+	expect_usage_error("merge --junit", "--junit needs a file");
+}
+
 /* Shard 1 with its first match of sed expression `expr` rewritten, as
  * name, merged with shards 0 and 2: refused with msg. */
 static void lie(const char *expr, const char *name, const char *msg)
@@ -259,6 +348,13 @@ static void test_lying_shards(void **state)
 	    "lie5.json", "\"reader\": control character U+000A");
 	lie("s/\"scenario\":\"x86_reset\"/\"scenario\":\"x\\\\ufffe\"/",
 	    "lie6.json", "\"scenario\": non-character U+FFFE");
+	/* the result's fields are read by type, names against the enums */
+	lie("s/\"cause\":\"reset_quirk\"/\"cause\":\"bad_luck\"/", "lie7.json",
+	    "a bad \"wrong\" offset");
+	lie("s/\"field\":\"count\"/\"field\":\"cnt\"/", "lie8.json",
+	    "a \"wrong\" value with no known \"field\"");
+	lie("s/\"truth_lo\":\\([0-9]*\\)/\"truth_lo\":\"\\1\"/", "lie9.json",
+	    "a bad \"wrong\" count");
 	/* every shard of another version, agreeing with each other */
 	for (int k = 0; k < 3; k++) {
 		snprintf(cmd, sizeof(cmd), "sed 's/\"version\":\"[^\"]*\"/"
@@ -424,6 +520,9 @@ int main(void)
 		cmocka_unit_test(test_json_reader),
 		cmocka_unit_test(test_shards_add_up),
 		cmocka_unit_test(test_failing_sweep),
+		cmocka_unit_test(test_merge_filters),
+		cmocka_unit_test(test_merge_kernel),
+		cmocka_unit_test(test_merge_outputs),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_lying_shards),
 		cmocka_unit_test(test_shard_auto),

@@ -313,19 +313,23 @@ static void test_skipped(void **state)
  * "]]>" and TAP's '#'. */
 static void test_writers(void **state)
 {
-	static const struct sm_report_case cases[] = {
-		{ "x86_64", "r\x01<x>", "raw", "s#1\\", "PASS", "PASS",
-		  SM_CASE_PASS, "ok", NULL, NULL, "", 3, 0, 2, 0.5, NULL, 0, NULL,
-		  false, false, 0, 0 },
-		{ "x86_64", "bad\xff\xfe utf8 \xc3\xa9", "values", "s]]>", "ERROR",
-		  "PASS", SM_CASE_ERROR, "emulator \"stuck\"\tat\n0x10\x7f", NULL,
-		  NULL, NULL, 0, 0, 0, 0, NULL, 0, NULL, false, false, 0, 0 },
-		{ "arm64", "r", "times", "s", "FAULT", "PASS", SM_CASE_FAILURE,
-		  "#GP at 0x4000", "arm64:unicorn:r:s:reset@3",
-		  "arm64:unicorn:r:s:reset@3", "cex/r-s.trace", 9, 1, 7, 0.25, NULL,
-		  0, NULL, false, false, 0, 0 },
+	static const struct sm_cell_report cases[] = {
+		{ .arch = SM_X86_64, .reader = "r\x01<x>", .abi = "raw",
+		  .scenario = "s#1\\", .verdict = SM_V_PASS, .expected = SM_V_PASS,
+		  .detail = "ok", .trace = "", .schedules = 3, .counter_path = 2,
+		  .seconds = 0.5 },
+		{ .arch = SM_X86_64, .reader = "bad\xff\xfe utf8 \xc3\xa9",
+		  .abi = "values", .scenario = "s]]>", .error = true,
+		  .verdict = SM_V_ERROR, .expected = SM_V_PASS,
+		  .detail = "emulator \"stuck\"\tat\n0x10\x7f" },
+		{ .arch = SM_ARM64, .reader = "r", .abi = "times", .scenario = "s",
+		  .verdict = SM_V_FAULT, .expected = SM_V_PASS,
+		  .detail = "#GP at 0x4000", .found = "arm64:unicorn:r:s:reset@3",
+		  .min = "arm64:unicorn:r:s:reset@3", .trace = "cex/r-s.trace",
+		  .schedules = 9, .blocked = 1, .counter_path = 7, .seconds = 0.25 },
 	};
-	struct sm_report rep = { "unicorn", 2, 0, cases, 3 };
+	struct sm_sweep_report rep = { .engine = "unicorn", .bound = 2,
+	                               .cells = cases, .n = 3 };
 	char xml[512], doc[1 << 16];
 	unsigned bad, skips;
 	(void)state;

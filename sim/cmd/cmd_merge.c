@@ -1,16 +1,18 @@
 /*
  * cmd_merge.c — `selfmon merge PART.json...`: the `check --shard I/N
- * --json` outputs of one sweep joined into one verdict table or JSON
- * document, with check's exit status.
+ * --json` outputs of one sweep joined into what check prints of the whole
+ * sweep (table, JSON, TAP, JUnit), with check's exit status.
  *
- * Owns: what a shard document must hold, which shards belong together
- * (same selfmon version, options and sweep identity, one of each I of the
- * same N, each with exactly its cells), and the merged table, document and
- * exit status.  Every derived field of a cell (outcome, as_expected,
- * exhaustive) is checked against what table.c derives from its primary
- * ones, names and texts against what check could write; the shards
- * together are read within one cap, so memory is bounded across them.
- * Reading JSON is json_read.c; the sweep identity is made by check
+ * Owns: what a shard document must hold, read into typed cell reports
+ * (cell_report.h), which shards belong together (same selfmon version,
+ * options and sweep identity, one of each I of the same N, each with
+ * exactly its cells).  Every derived field of a cell (outcome,
+ * as_expected, exhaustive) is checked against what cell_report.c derives
+ * from its primary ones, names and texts against what check could write;
+ * the shards together are read within one cap, so memory is bounded
+ * across them.  It must not print a result itself: every output is
+ * render.c's, the same as check's.  Reading JSON is json_read.c, a
+ * result's fields result_read.c; the sweep identity is made by check
  * (shard.c).  Nothing is printed unless every shard is accepted.
  */
 #include <inttypes.h>
@@ -19,28 +21,18 @@
 #include <string.h>
 
 #include "commands.h"
-#include "details.h"
 #include "input.h"
 #include "json.h"
 #include "json_read.h"
 #include "model.h"
-#include "report.h"
 #include "session.h"
 #include "options.h"
+#include "outfile.h"
+#include "render.h"
+#include "result_read.h"
 #include "shard.h"
 #include "table.h"
 #include "verdict.h"
-
-/* One cell of a shard: the fields the table needs (pointers into the
- * shard's tree) and the object itself for --json. */
-struct mcell {
-	const struct jr_value *obj;
-	uint64_t index, schedules, counter_path;
-	const char *arch, *reader, *scenario, *verdict, *expected, *outcome;
-	const char *detail, *found, *min, *trace;
-	int least_bound;   /* -1: none */
-	bool as_expected;
-};
 
 struct shard {
 	const char *path;
@@ -48,37 +40,49 @@ struct shard {
 	const char *version, *sweep, *engine, *shard;
 	uint64_t total, bound, random, seed, time_limit;
 	unsigned i, n;
-	const struct jr_value *filter;  /* NULL: no --actions/--without */
-	struct mcell *cells;
+	/* --actions / --without / --drop-scripted, when the document has a
+	 * "filter" */
+	bool filter, drop_scripted;
+	const char *only, *without;
+	struct sm_dropped_report *dropped;
+	size_t ndropped;
+	struct sm_cell_report *cells;  /* texts point into doc */
 	size_t ncells;
 };
 
 struct merge {
-	bool json;
+	bool json, tap;
+	const char *junit;    /* --junit FILE */
 	struct shard *s;
 	unsigned ns;
-	struct mcell **cell;  /* the whole sweep, by index */
+	struct sm_cell_report *cell;  /* the whole sweep, by index */
 	uint64_t total;
 };
 
 static const char usage[] =
-	"usage: selfmon merge [--json] PART.json...\n\n"
+	"usage: selfmon merge [--json | --tap] [--junit FILE] PART.json...\n\n"
 	"Joins the outputs of 'selfmon check --shard I/N --json' (every shard\n"
-	"I = 0..N-1 of one sweep, each once) into one verdict table, or with\n"
-	"--json into one document as check writes it (shard \"0/1\").  Shards\n"
-	"made by another selfmon version, with other options, readers or\n"
-	"scenarios, or of another N are refused, as are missing and duplicated\n"
-	"shards.\n\n"
+	"I = 0..N-1 of one sweep, each once) into what check prints of the\n"
+	"whole sweep: its verdict table, or with --json its document (shard\n"
+	"\"0/1\"), with --tap its TAP report, with --junit FILE also its JUnit\n"
+	"report (the cells' times are not in the shards: 0).  Shards made by\n"
+	"another selfmon version, with other options, readers or scenarios,\n"
+	"or of another N are refused, as are missing and duplicated shards.\n\n"
+	"  --json          one JSON document, as check --json writes it\n"
+	"  --tap           TAP version 13 on standard output instead of the table\n"
+	"  --junit FILE    also write a JUnit XML report (a test case per cell)\n\n"
 	"Exit status: as check's, from the merged cells (0 every verdict as\n"
 	"expected, 1 a reader failed or got an unexpected verdict, 3 some cell\n"
-	"INCOMPLETE, 4 some cell UNSUPPORTED), 2 bad input or a cell that could\n"
-	"not run.\n";
+	"INCOMPLETE, 4 some cell UNSUPPORTED), 2 bad input, a cell that could\n"
+	"not run or an output not written.\n";
 
-enum { O_JSON = SM_OPT_LONG };
+enum { O_JSON = SM_OPT_LONG, O_TAP, O_JUNIT };
 
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
 	{ "json", no_argument, O_JSON, NULL },
+	{ "tap", no_argument, O_TAP, NULL },
+	{ "junit", required_argument, O_JUNIT, "a file" },
 	{ 0 },
 };
 
@@ -129,7 +133,7 @@ static const char *opt_str(const struct jr_value *obj, const char *key,
 	return jr_str(v);
 }
 
-/* A name or text of a cell: what check could have written (table.c's
+/* A name or text of a cell: what check could have written (the enums'
  * names, input.c's text rule), so no shard can forge a line. */
 static int check_text(const char *path, const char *where, const char *key,
                       const char *v, bool name)
@@ -145,65 +149,49 @@ static int check_text(const char *path, const char *where, const char *key,
 }
 
 /* The derived fields of a cell (outcome, as_expected, exhaustive) must be
- * what check derives from its primary ones (table.c): 0, or -1 after the
- * line.  Two facts are not in the JSON, so each value they could have is
- * tried: whether a verdict "ERROR" is selfmon's own error (the cell could
- * not run) or the engine's, and, for an unjudged cell ("expected": "-"),
- * the expectation it was not held to. */
+ * what check derives from its primary ones (cell_report.c): 0 with the
+ * primary ones that give them in c, or 2 after the line.  Two facts are
+ * not in the JSON, so each value they could have is tried: whether a
+ * verdict "ERROR" is selfmon's own error (the cell could not run) or the
+ * engine's, and, for an unjudged cell ("expected": "-"), the expectation
+ * it was not held to (PASS, or none). */
 static int check_derived(const char *path, const char *where,
-                         const struct mcell *c, bool exhaustive, bool random)
+                         struct sm_cell_report *c, const char *outcome,
+                         bool as_expected, bool exhaustive, uint64_t random)
 {
-	int v = sm_verdict_from_name(c->verdict), oc = sm_outcome_from_name(c->outcome);
-	bool unjudged = !strcmp(c->expected, "-");
-	int e = unjudged ? SM_V_PASS : sm_verdict_from_name(c->expected);
+	int oc = sm_outcome_from_name(outcome);
+	int e = c->expected;
 
-	for (int error = 0; error <= (v == SM_V_ERROR); error++)
-		for (int hidden = 0; hidden <= unjudged; hidden++) {
-			struct sm_cell_facts f = {
-				.error = error, .unjudged = unjudged, .verdict = v,
-				.expected = hidden ? -1 : e,
-			};
-			if ((int)sm_cell_outcome(&f) == oc &&
-			    sm_cell_as_expected(&f) == c->as_expected &&
-			    exhaustive == (!error && !random && v != SM_V_INCOMPLETE))
+	for (int error = 0; error <= (c->verdict == SM_V_ERROR); error++)
+		for (int hidden = 0; hidden <= c->unjudged; hidden++) {
+			c->error = error;
+			c->expected = hidden ? -1 : e;
+			if ((int)sm_cell_report_outcome(c) == oc &&
+			    sm_cell_report_as_expected(c) == as_expected &&
+			    sm_cell_report_exhaustive(c, random) == exhaustive)
 				return 0;
 		}
 	return usage_error("%s: %s\"outcome\" %s, \"as_expected\" %s and "
 	                   "\"exhaustive\" %s do not follow from verdict %s, "
-	                   "expected %s%s", path, where, c->outcome,
-	                   c->as_expected ? "true" : "false",
-	                   exhaustive ? "true" : "false", c->verdict, c->expected,
+	                   "expected %s%s", path, where, outcome,
+	                   as_expected ? "true" : "false",
+	                   exhaustive ? "true" : "false",
+	                   sm_verdict_name(c->verdict),
+	                   c->unjudged ? "-" : sm_verdict_name((enum sm_verdict)e),
 	                   random ? " under --random" : "");
 }
 
-/* The strings and numbers of one cell object: 0, or -1 after the line. */
-static int cell_fields(const char *path, const char *where,
-                       const struct jr_value *o, struct mcell *c, bool random)
+/* The counterexample's fields: 0, or 2 after the line. */
+static int cell_cex(const char *path, const char *where,
+                    const struct jr_value *o, struct sm_cell_report *c)
 {
-	uint64_t u, blocked;
-	bool bad = false, exhaustive;
+	bool bad = false;
+	uint64_t u;
 
-	c->obj = o;
-	if (!(c->arch = need_str(path, where, o, "arch")) ||
-	    !(c->reader = need_str(path, where, o, "reader")) ||
-	    !(c->scenario = need_str(path, where, o, "scenario")) ||
-	    !(c->verdict = need_str(path, where, o, "verdict")) ||
-	    !(c->expected = need_str(path, where, o, "expected")) ||
-	    !(c->outcome = need_str(path, where, o, "outcome")) ||
-	    !(c->detail = need_str(path, where, o, "detail")) ||
-	    !need_str(path, where, o, "abi") || !need_str(path, where, o, "actions") ||
-	    need_u64(path, where, o, "index", &c->index) ||
-	    need_u64(path, where, o, "schedules", &c->schedules) ||
-	    need_u64(path, where, o, "blocked", &blocked) ||
-	    need_u64(path, where, o, "counter_path", &c->counter_path) ||
-	    need_u64(path, where, o, "scripted_dropped", &u) ||
-	    need_bool(path, where, o, "as_expected", &c->as_expected) ||
-	    need_bool(path, where, o, "exhaustive", &exhaustive))
-		return -1;
 	c->found = opt_str(o, "counterexample", &bad);
 	c->min = opt_str(o, "minimised", &bad);
 	c->trace = opt_str(o, "trace", &bad);
-	if (bad || !c->found != !c->min)
+	if (bad || !c->found != !c->min || !c->found != !c->trace)
 		return usage_error("%s: %sa bad counterexample, minimised or trace",
 		                   path, where);
 	const struct jr_value *lb = jr_get(o, "least_bound");
@@ -214,29 +202,97 @@ static int cell_fields(const char *path, const char *where,
 			                   "most %d)", path, where, SM_MAX_BOUND);
 		c->least_bound = (int)u;
 	}
-	if (blocked > c->schedules || c->counter_path > c->schedules)
-		return usage_error("%s: %s\"blocked\" %" PRIu64 " or \"counter_path"
-		                   "\" %" PRIu64 " is more than its %" PRIu64
-		                   " schedules", path, where, blocked,
-		                   c->counter_path, c->schedules);
-	if (sm_verdict_from_name(c->verdict) < 0 ||
-	    (strcmp(c->expected, "-") && sm_verdict_from_name(c->expected) < 0) ||
-	    sm_outcome_from_name(c->outcome) < 0)
+	return 0;
+}
+
+/* The verdicts, the arch and the corpus's declaration: 0, or 2 after the
+ * line. */
+static int cell_names(const char *path, const char *where,
+                      const struct jr_value *o, struct sm_cell_report *c,
+                      const char *arch, const char *verdict,
+                      const char *expected, const char *outcome)
+{
+	int v = sm_verdict_from_name(verdict), a = sm_arch_from_name(arch);
+	bool bad = false;
+
+	c->unjudged = !strcmp(expected, "-");
+	c->expected = c->unjudged ? SM_V_PASS : sm_verdict_from_name(expected);
+	if (v < 0 || c->expected < 0 || sm_outcome_from_name(outcome) < 0)
 		return usage_error("%s: %sunknown verdict, expected verdict or "
 		                   "outcome", path, where);
-	if (sm_arch_from_name(c->arch) < 0)
-		return usage_error("%s: %sunknown arch '%.40s'", path, where,
-		                   c->arch);
+	if (a < 0)
+		return usage_error("%s: %sunknown arch '%.40s'", path, where, arch);
+	c->verdict = (enum sm_verdict)v;
+	c->arch = (enum sm_arch)a;
+	const struct jr_value *lb = jr_get(o, "expected_least_bound");
+	c->corpus_needs = opt_str(o, "expected_needs", &bad);
+	c->has_corpus = lb || c->corpus_needs;
+	if (bad || (c->has_corpus && (!c->corpus_needs ||
+	                              !jr_u64(lb, &c->corpus_least_bound))))
+		return usage_error("%s: %sa bad expected_least_bound or "
+		                   "expected_needs", path, where);
+	return 0;
+}
+
+/* The fields of one cell object, typed: 0, or not 0 after the line. */
+static int cell_fields(const char *path, const char *where,
+                       const struct jr_value *o, struct sm_cell_report *c,
+                       uint64_t random)
+{
+	const char *arch, *verdict, *expected, *outcome;
+	bool as_expected, exhaustive;
+	char err[160];
+
+	if (!(arch = need_str(path, where, o, "arch")) ||
+	    !(c->reader = need_str(path, where, o, "reader")) ||
+	    !(c->scenario = need_str(path, where, o, "scenario")) ||
+	    !(verdict = need_str(path, where, o, "verdict")) ||
+	    !(expected = need_str(path, where, o, "expected")) ||
+	    !(outcome = need_str(path, where, o, "outcome")) ||
+	    !(c->detail = need_str(path, where, o, "detail")) ||
+	    !(c->abi = need_str(path, where, o, "abi")) ||
+	    !(c->kernel = need_str(path, where, o, "kernel")) ||
+	    !(c->actions = need_str(path, where, o, "actions")) ||
+	    need_u64(path, where, o, "index", &c->index) ||
+	    need_u64(path, where, o, "schedules", &c->schedules) ||
+	    need_u64(path, where, o, "blocked", &c->blocked) ||
+	    need_u64(path, where, o, "pruned", &c->pruned) ||
+	    need_u64(path, where, o, "counter_path", &c->counter_path) ||
+	    need_u64(path, where, o, "scripted_dropped", &c->scripted_dropped) ||
+	    need_bool(path, where, o, "as_expected", &as_expected) ||
+	    need_bool(path, where, o, "exhaustive", &exhaustive) ||
+	    cell_cex(path, where, o, c) != 0)
+		return -1;
+	if (c->blocked > c->schedules || c->counter_path > c->schedules ||
+	    c->pruned > c->schedules)
+		return usage_error("%s: %s\"blocked\" %" PRIu64 ", \"pruned\" %"
+		                   PRIu64 " or \"counter_path\" %" PRIu64 " is more "
+		                   "than its %" PRIu64 " schedules", path, where,
+		                   c->blocked, c->pruned, c->counter_path,
+		                   c->schedules);
+	if (cell_names(path, where, o, c, arch, verdict, expected, outcome))
+		return -1;
+	if (sm_result_read(o, &c->res, err, sizeof(err)) < 0)
+		return usage_error("%s: %s%s", path, where, err);
 	const struct { const char *key, *v; bool name; } text[] = {
 		{ "reader", c->reader, true }, { "scenario", c->scenario, true },
-		{ "detail", c->detail, false }, { "counterexample", c->found, false },
+		{ "abi", c->abi, true }, { "kernel", c->kernel, true },
+		{ "actions", c->actions, false }, { "detail", c->detail, false },
+		{ "counterexample", c->found, false },
 		{ "minimised", c->min, false }, { "trace", c->trace, false },
+		{ "expected_needs", c->corpus_needs, false },
 	};
 	for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++)
 		if (text[k].v &&
 		    check_text(path, where, text[k].key, text[k].v, text[k].name))
 			return -1;
-	return check_derived(path, where, c, exhaustive, random);
+	if (check_derived(path, where, c, outcome, as_expected, exhaustive,
+	                  random))
+		return -1;
+	if (c->error && (jr_get(o, "wrong") || jr_get(o, "fault")))
+		return usage_error("%s: %sa cell that could not run has no "
+		                   "\"wrong\" or \"fault\"", path, where);
+	return 0;
 }
 
 /* How many of total cells shard i of n holds. */
@@ -260,7 +316,7 @@ static int shard_cells(struct shard *s)
 	if (!(s->cells = calloc(cells->n ? cells->n : 1, sizeof(*s->cells))))
 		return usage_error("merge: out of memory");
 	for (size_t k = 0; k < cells->n; k++) {
-		struct mcell *c = &s->cells[k];
+		struct sm_cell_report *c = &s->cells[k];
 		snprintf(where, sizeof(where), "cell %zu: ", k);
 		if (cells->items[k].type != JR_OBJECT)
 			return usage_error("%s: %snot an object", s->path, where);
@@ -271,6 +327,52 @@ static int shard_cells(struct shard *s)
 			                   "holds %" PRIu64 " there", s->path, where,
 			                   c->index, s->i, s->n, s->i + k * s->n);
 		s->ncells++;
+	}
+	return 0;
+}
+
+/* The document's "filter" (--actions, --without, --drop-scripted), when
+ * it has one: 0, or not 0 after the line. */
+static int shard_filter(struct shard *s)
+{
+	const struct jr_value *f = jr_get(&s->doc, "filter"), *lines;
+	bool bad = false;
+
+	if (!f)
+		return 0;
+	s->filter = true;
+	s->only = opt_str(f, "actions", &bad);
+	s->without = opt_str(f, "without", &bad);
+	lines = jr_get(f, "scripted_dropped");
+	if (f->type != JR_OBJECT || bad ||
+	    need_bool(s->path, "\"filter\": ", f, "drop_scripted",
+	              &s->drop_scripted) ||
+	    !lines || lines->type != JR_ARRAY)
+		return usage_error("%s: a bad \"filter\" (\"actions\", \"without\", "
+		                   "\"drop_scripted\", \"scripted_dropped\")",
+		                   s->path);
+	if ((s->only && check_text(s->path, "\"filter\": ", "actions", s->only,
+	                           false)) ||
+	    (s->without && check_text(s->path, "\"filter\": ", "without",
+	                              s->without, false)))
+		return -1;
+	if (!(s->dropped = calloc(lines->n ? lines->n : 1, sizeof(*s->dropped))))
+		return usage_error("merge: out of memory");
+	for (size_t i = 0; i < lines->n; i++) {
+		const struct jr_value *l = &lines->items[i];
+		struct sm_dropped_report *d = &s->dropped[i];
+		int a = sm_arch_from_name(jr_str(jr_get(l, "arch")) ?
+		                          jr_str(jr_get(l, "arch")) : "");
+		d->scenario = jr_str(jr_get(l, "scenario"));
+		if (a < 0 || !d->scenario || !jr_u64(jr_get(l, "lines"), &d->lines))
+			return usage_error("%s: \"filter\": a bad \"scripted_dropped\" "
+			                   "(an arch, a scenario and its lines)",
+			                   s->path);
+		if (check_text(s->path, "\"filter\": ", "scenario", d->scenario,
+		               true))
+			return -1;
+		d->arch = (enum sm_arch)a;
+		s->ndropped++;
 	}
 	return 0;
 }
@@ -306,9 +408,8 @@ static int shard_header(struct shard *s)
 	if (s->total > 100000000)
 		return usage_error("%s: %" PRIu64 " cells is more than a sweep has",
 		                   s->path, s->total);
-	s->filter = jr_get(d, "filter");
-	if (s->filter && s->filter->type != JR_OBJECT)
-		return usage_error("%s: \"filter\" is not an object", s->path);
+	if (shard_filter(s) != 0)
+		return 2;
 	return shard_cells(s);
 }
 
@@ -402,174 +503,53 @@ static int join(struct merge *m)
 	m->total = m->s[0].total;
 	if (!(m->cell = calloc(m->total ? m->total : 1, sizeof(*m->cell))))
 		return usage_error("merge: out of memory");
-	for (unsigned k = 0; k < m->ns; k++)
+	for (unsigned k = 0; k < m->ns; k++) {
 		for (size_t c = 0; c < m->s[k].ncells; c++)
-			m->cell[m->s[k].cells[c].index] = &m->s[k].cells[c];
+			m->cell[m->s[k].cells[c].index] = m->s[k].cells[c];
+		free(m->s[k].cells); /* one copy of the reports (their texts */
+		m->s[k].cells = NULL; /* stay in the shard's tree) */
+	}
 	return 0;
 }
 
-static struct sm_tally count(const struct merge *m)
-{
-	struct sm_tally t = { 0 };
-
-	for (uint64_t i = 0; i < m->total; i++) {
-		const struct mcell *c = m->cell[i];
-		unsigned *to[SM_NOUTCOMES] = {
-			[SM_OC_AS_EXPECTED] = &t.as_expected,
-			[SM_OC_UNEXPECTED] = &t.unexpected,
-			[SM_OC_INCOMPLETE] = &t.incomplete,
-			[SM_OC_UNSUPPORTED] = &t.unsupported,
-			[SM_OC_UNJUDGED] = &t.unjudged, [SM_OC_ERROR] = &t.errors,
-		};
-		(*to[sm_outcome_from_name(c->outcome)])++; /* checked on load */
-		t.runs += c->schedules;
-	}
-	return t;
-}
-
-/* A value of a shard's tree, as it was. */
-static void put_value(struct json *js, const char *key,
-                      const struct jr_value *v)
-{
-	switch (v->type) {
-	case JR_NULL:
-		json_raw(js, key, "null");
-		return;
-	case JR_BOOL:
-		json_bool(js, key, v->b);
-		return;
-	case JR_NUMBER:
-		json_raw(js, key, v->text);
-		return;
-	case JR_STRING:
-		json_str(js, key, v->text);
-		return;
-	case JR_ARRAY: case JR_OBJECT:
-		json_begin(js, key, v->type == JR_ARRAY ? '[' : '{');
-		for (size_t i = 0; i < v->n; i++)
-			put_value(js, v->type == JR_OBJECT ? v->keys[i] : NULL,
-			          &v->items[i]);
-		json_end(js, v->type == JR_ARRAY ? '[' : '{');
-	}
-}
-
-/* check's document, as one shard 0/1 of the sweep. */
-static void print_json(const struct merge *m, const struct sm_tally *t)
+/* The merged sweep as check's reports: one shard, 0/1, of the sweep. */
+static struct sm_sweep_report sweep_report(const struct merge *m)
 {
 	const struct shard *s = &m->s[0];
-	struct json js;
 
-	json_init(&js, stdout);
-	json_begin(&js, NULL, '{');
-	json_str(&js, "engine", s->engine);
-	json_u64(&js, "bound", s->bound);
-	json_u64(&js, "random", s->random);
-	json_str(&js, "shard", "0/1");
-	json_str(&js, "version", s->version);
-	json_str(&js, "sweep", s->sweep);
-	json_u64(&js, "cells_total", s->total);
-	json_u64(&js, "seed", s->seed);
-	json_u64(&js, "time_limit", s->time_limit);
-	if (s->filter)
-		put_value(&js, "filter", s->filter);
-	json_begin(&js, "cells", '[');
-	for (uint64_t i = 0; i < m->total; i++)
-		put_value(&js, NULL, m->cell[i]->obj);
-	json_end(&js, '[');
-	sm_table_json_counts(&js, t);
-	json_end(&js, '{');
-	putchar('\n');
-}
-
-/* check's lines for --actions, --without and --drop-scripted under the
- * header of arch (print_filter in cmd_check.c). */
-static void print_filter(const struct jr_value *f, const char *arch)
-{
-	const char *only = jr_str(jr_get(f, "actions"));
-	const char *without = jr_str(jr_get(f, "without"));
-	const struct jr_value *drop = jr_get(f, "drop_scripted");
-	const struct jr_value *lines = jr_get(f, "scripted_dropped");
-	uint64_t n;
-
-	if (!f)
-		return;
-	if (only)
-		printf("kernel actions injected: %s (--actions)\n", only);
-	if (without)
-		printf("never injected: %s (--without)\n", without);
-	for (size_t i = 0; lines && lines->type == JR_ARRAY && i < lines->n; i++) {
-		const struct jr_value *l = &lines->items[i];
-		const char *a = jr_str(jr_get(l, "arch"));
-		const char *scn = jr_str(jr_get(l, "scenario"));
-		if (a && scn && !strcmp(a, arch) && jr_u64(jr_get(l, "lines"), &n))
-			printf("%s: %" PRIu64 " scripted 'at' line%s skipped "
-			       "(--drop-scripted)\n", scn, n, n == 1 ? "" : "s");
-	}
-	if (!drop || drop->type != JR_BOOL || !drop->b)
-		printf("scripted 'at' lines still run (--drop-scripted skips those "
-		       "of the actions left out)\n");
-}
-
-/* A merged cell as a row of check's table. */
-static void print_row(const struct mcell *c)
-{
-	struct sm_table_row r = {
-		.reader = c->reader, .scenario = c->scenario, .verdict = c->verdict,
-		.expected = c->expected, .as_expected = c->as_expected,
-		.unjudged = !strcmp(c->expected, "-"),
-		.incomplete = !strcmp(c->outcome, "incomplete"),
-		.unsupported = !strcmp(c->verdict, "UNSUPPORTED"),
-		.runs = c->schedules, .counter_path = c->counter_path,
-		.cex = c->min, .least_bound = c->least_bound,
-		.error = !strcmp(c->outcome, "error") ? c->detail : NULL,
+	return (struct sm_sweep_report){
+		.engine = s->engine, .bound = s->bound, .random = s->random,
+		.seed = s->seed, .time_limit = s->time_limit, .shard = 0,
+		.nshards = 1, .version = s->version, .sweep = s->sweep,
+		.cells_total = s->total, .filter = s->filter,
+		.drop_scripted = s->drop_scripted, .only = s->only,
+		.without = s->without, .dropped = s->dropped,
+		.ndropped = s->ndropped, .cells = m->cell, .n = m->total,
+		.merged = m->ns,
 	};
-	sm_table_row(&r);
 }
 
-/* The table of check (print_table and print_details in cmd_check.c): 0,
- * or -1 out of memory. */
-static int print_table(const struct merge *m)
+/* The outputs, as check's: the exit status. */
+static int output(const struct merge *m)
 {
-	const struct shard *s = &m->s[0];
-	const char *prev = NULL;
+	struct sm_sweep_report r = sweep_report(m);
+	struct sm_tally t = sm_sweep_tally(&r);
+	struct sm_out junit;
+	char err[256];
+	bool failed = false;
 
-	for (uint64_t i = 0; i < m->total; i++) {
-		const struct mcell *c = m->cell[i];
-		if (!prev || strcmp(prev, c->arch)) {
-			printf("%s%s, %s engine, bound %" PRIu64 "%s\n", prev ? "\n" : "",
-			       c->arch, s->engine, s->bound, s->random ? ", random" : "");
-			print_filter(s->filter, c->arch);
-			sm_table_columns();
-			prev = c->arch;
-		}
-		print_row(c);
+	if (m->junit) {
+		if (sm_out_open(&junit, m->junit, err, sizeof(err)) < 0)
+			return usage_error("merge: cannot write %s: %s", m->junit, err);
+		failed = sm_render_junit(&r, &junit, m->junit, "merge") < 0;
 	}
-	struct sm_detail *d = calloc(m->total ? m->total : 1, sizeof(*d));
-	size_t n = 0;
-	if (!d)
-		return -1;
-	for (uint64_t i = 0; i < m->total; i++) {
-		const struct mcell *c = m->cell[i];
-		if (!strcmp(c->outcome, "error") || c->as_expected)
-			continue;
-		d[n++] = (struct sm_detail){
-			.reader = c->reader, .scenario = c->scenario,
-			.verdict = c->verdict, .expected = c->expected,
-			.detail = c->detail, .found = c->found, .min = c->min,
-			.trace = c->trace,
-		};
-	}
-	int rc = sm_details_print(d, n);
-	free(d);
-	return rc;
-}
-
-static void print_summary(const struct merge *m, const struct sm_tally *t)
-{
-	sm_table_summary(m->total, t);
-	printf("; %" PRIu64 " schedules, %u shard%s merged%s\n", t->runs, m->ns,
-	       m->ns == 1 ? "" : "s", m->s[0].random
-	       ? "; random sampling, not exhaustive" : "");
+	if (m->tap)
+		failed |= sm_render_tap(&r, "merge") < 0;
+	else if (m->json)
+		sm_render_json(&r);
+	else
+		failed |= sm_render_text(&r, "merge") < 0;
+	return failed ? 2 : sm_table_status(&t);
 }
 
 static void free_merge(struct merge *m)
@@ -577,62 +557,74 @@ static void free_merge(struct merge *m)
 	for (unsigned k = 0; m->s && k < m->ns; k++) {
 		jr_free(&m->s[k].doc);
 		free(m->s[k].cells);
+		free(m->s[k].dropped);
 	}
 	free(m->s);
 	free(m->cell);
+}
+
+/* One option or operand: 0, 1 after --help, 2 after an error line. */
+static int take(struct merge *m, int c, const char *val)
+{
+	if (c == 'h')
+		return fputs(usage, stdout), 1;
+	if (c == SM_OPT_BAD)
+		return 2;
+	if (c == SM_OPT_OPERAND)
+		m->s[m->ns++].path = val;
+	else if (c == O_JSON || c == O_TAP)
+		*(c == O_JSON ? &m->json : &m->tap) = true;
+	else if (c == O_JUNIT)
+		m->junit = val;
+	else /* in the table, but no case takes it: selfmon's own error */
+		return usage_error("merge: internal error: option %d is not "
+		                   "handled", c);
+	return 0;
 }
 
 /* Options and the files: 0, 1 after --help, 2 after an error line. */
 static int parse(int argc, char **argv, struct merge *m)
 {
 	struct sm_opt op;
-	int c;
+	int c, rc;
 
 	if (!(m->s = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*m->s))))
 		return usage_error("merge: out of memory");
 	sm_opt_init(&op, "merge", argc, argv, options);
-	while ((c = sm_opt_next(&op)) != -1) {
-		if (c == 'h')
-			return fputs(usage, stdout), 1;
-		if (c == SM_OPT_BAD)
-			return 2;
-		if (c == O_JSON)
-			m->json = true;
-		else
-			m->s[m->ns++].path = op.arg;
-	}
+	while ((c = sm_opt_next(&op)) != -1)
+		if ((rc = take(m, c, op.arg)) != 0)
+			return rc;
+	if (m->tap && m->json)
+		return usage_error("merge: --tap and --json both want standard "
+		                   "output: give one");
 	if (!m->ns)
 		return usage_error("merge: no shard given (selfmon merge "
 		                   "PART.json...)");
 	return 0;
 }
 
+/* Every step into m, which the caller frees: the exit status. */
+static int steps(struct merge *m, int argc, char **argv)
+{
+	int rc = parse(argc, argv, m);
+	size_t left = SM_SHARD_MAX_BYTES; /* for all shards together */
+
+	for (unsigned k = 0; !rc && k < m->ns; k++)
+		rc = load_shard(&m->s[k], &left);
+	for (unsigned k = 1; !rc && k < m->ns; k++)
+		rc = same_sweep(&m->s[0], &m->s[k]);
+	if (!rc && !(rc = all_shards(m)))
+		rc = join(m);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	return output(m);
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct merge m = { 0 };
-	int rc = parse(argc, argv, &m);
+	int rc = steps(&m, argc, argv);
 
-	size_t left = SM_SHARD_MAX_BYTES; /* for all shards together */
-	for (unsigned k = 0; !rc && k < m.ns; k++)
-		rc = load_shard(&m.s[k], &left);
-	for (unsigned k = 1; !rc && k < m.ns; k++)
-		rc = same_sweep(&m.s[0], &m.s[k]);
-	if (!rc && !(rc = all_shards(&m)))
-		rc = join(&m);
-	if (rc) {
-		free_merge(&m);
-		return rc == 1 ? 0 : rc;
-	}
-	struct sm_tally t = count(&m);
-	if (m.json) {
-		print_json(&m, &t);
-	} else {
-		if (print_table(&m) < 0) {
-			free_merge(&m);
-			return usage_error("merge: out of memory");
-		}
-		print_summary(&m, &t);
-	}
 	free_merge(&m);
-	return sm_table_status(&t);
+	return rc;
 }

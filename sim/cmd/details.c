@@ -62,27 +62,28 @@ static int by_key(const void *a, const void *b)
 	return c ? c : x->i < y->i ? -1 : x->i > y->i;
 }
 
-static char *key_of(const struct sm_detail *d)
+static char *key_of(const struct sm_cell_report *c)
 {
-	char *shape = sm_detail_shape(d->detail), *key = NULL;
+	char *shape = sm_detail_shape(c->detail), *key = NULL;
+	const char *v = sm_verdict_name(c->verdict);
+	const char *e = sm_cell_report_expected(c);
 	size_t n;
 
 	if (!shape)
 		return NULL;
 	/* \x1f: a unit separator no name or detail holds (input.c's rule) */
-	n = strlen(d->reader) + strlen(d->verdict) + strlen(d->expected) +
-	    strlen(shape) + 4;
+	n = strlen(c->reader) + strlen(v) + strlen(e) + strlen(shape) + 4;
 	if ((key = malloc(n)))
-		snprintf(key, n, "%s\x1f%s\x1f%s\x1f%s", d->reader, d->verdict,
-		         d->expected, shape);
+		snprintf(key, n, "%s\x1f%s\x1f%s\x1f%s", c->reader, v, e, shape);
 	free(shape);
 	return key;
 }
 
-static void block(const struct sm_detail *d)
+static void block(const struct sm_cell_report *d)
 {
 	printf("\n%s in %s: %s, expected %s\n  %s\n", d->reader, d->scenario,
-	       d->verdict, d->expected, d->detail);
+	       sm_verdict_name(d->verdict), sm_cell_report_expected(d),
+	       d->detail);
 	if (!d->min)
 		return;
 	char *replay = sm_report_replay(d->min);
@@ -94,7 +95,8 @@ static void block(const struct sm_detail *d)
 		printf("  trace:     %s\n", d->trace);
 }
 
-int sm_details_print(const struct sm_detail *d, size_t n)
+/* The blocks of the n cells d[] (each not as expected). */
+static int print_blocks(const struct sm_cell_report *const *d, size_t n)
 {
 	struct item *it = calloc(n ? n : 1, sizeof(*it));
 	size_t *run = calloc(n ? n : 1, sizeof(*run)); /* i's first in it[] */
@@ -102,7 +104,7 @@ int sm_details_print(const struct sm_detail *d, size_t n)
 	int rc = it && run && len ? 0 : -1;
 
 	for (size_t i = 0; !rc && i < n; i++)
-		if (!(it[i].key = key_of(&d[i])))
+		if (!(it[i].key = key_of(d[i])))
 			rc = -1;
 		else
 			it[i].i = i;
@@ -117,18 +119,17 @@ int sm_details_print(const struct sm_detail *d, size_t n)
 		for (size_t i = 0; i < n; i++) {
 			if (it[run[i]].i != i)
 				continue; /* in the block of an earlier cell */
-			block(&d[i]);
+			block(d[i]);
 			if (len[i] < 2)
 				continue;
 			/* an unexpected PASS is no failure of the reader's */
-			int v = sm_verdict_from_name(d[i].verdict);
 			printf("  the same %s in %zu cells (the detail alike but for "
 			       "its numbers; each one's counterexample is in its row):"
-			       " scenarios", v >= 0 && sm_verdict_fails(v) ? "failure"
-			       : "outcome", len[i]);
+			       " scenarios", sm_verdict_fails(d[i]->verdict)
+			       ? "failure" : "outcome", len[i]);
 			for (size_t k = run[i]; k < run[i] + len[i]; k++)
 				printf("%s %s", k > run[i] ? "," : "",
-				       d[it[k].i].scenario);
+				       d[it[k].i]->scenario);
 			putchar('\n');
 		}
 	}
@@ -137,5 +138,20 @@ int sm_details_print(const struct sm_detail *d, size_t n)
 	free(it);
 	free(run);
 	free(len);
+	return rc;
+}
+
+int sm_details_print(const struct sm_cell_report *c, size_t n)
+{
+	const struct sm_cell_report **d = calloc(n ? n : 1, sizeof(*d));
+	size_t k = 0;
+
+	if (!d)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!c[i].error && !sm_cell_report_as_expected(&c[i]))
+			d[k++] = &c[i];
+	int rc = print_blocks(d, k);
+	free(d);
 	return rc;
 }

@@ -75,14 +75,32 @@ static bool has(const char *s)
 	return s && *s;
 }
 
+/* The cell's wrong values (none for selfmon's error or another verdict). */
+static unsigned nwrong(const struct sm_cell_report *c)
+{
+	const struct sm_result *r = &c->res;
+
+	return c->error || r->verdict != SM_V_WRONG_VALUE ? 0
+	       : r->nwrong < 3 ? r->nwrong : 3;
+}
+
+/* A fault's kind's name, or NULL: none. */
+static const char *fault(const struct sm_cell_report *c)
+{
+	const struct sm_result *r = &c->res;
+
+	return !c->error && r->verdict == SM_V_FAULT && r->fault != SM_FK_NONE
+	       ? sm_fault_kind_name(r->fault) : NULL;
+}
+
 /* The counterexample's lines, for a failure's text and TAP's YAML. */
-static void junit_cex(FILE *f, const struct sm_report_case *c)
+static void junit_cex(FILE *f, const struct sm_cell_report *c)
 {
 	fputs("counterexample: ", f);
 	sm_xml_put(f, c->found);
 	fputs("&#10;minimised: ", f);
-	sm_xml_put(f, c->minimised);
-	char *replay = sm_report_replay(c->minimised);
+	sm_xml_put(f, c->min);
+	char *replay = sm_report_replay(c->min);
 	fputs("&#10;replay: ", f);
 	sm_xml_put(f, replay ? replay : "(out of memory)");
 	free(replay);
@@ -92,77 +110,77 @@ static void junit_cex(FILE *f, const struct sm_report_case *c)
 	}
 }
 
-static void junit_result(FILE *f, const struct sm_report_case *c)
+static void junit_result(FILE *f, const struct sm_cell_report *c)
 {
 	static const char *const tag[] = {
 		[SM_CASE_FAILURE] = "failure", [SM_CASE_ERROR] = "error",
 		[SM_CASE_SKIPPED] = "skipped",
 	};
 
-	if (c->kind == SM_CASE_PASS)
+	if (sm_cell_report_kind(c) == SM_CASE_PASS)
 		return;
-	fprintf(f, "      <%s message=\"", tag[c->kind]);
-	sm_xml_put(f, c->verdict);
-	if (c->kind == SM_CASE_FAILURE && strcmp(c->expected, "-")) {
+	fprintf(f, "      <%s message=\"", tag[sm_cell_report_kind(c)]);
+	sm_xml_put(f, sm_cell_report_verdict(c));
+	if (sm_cell_report_kind(c) == SM_CASE_FAILURE && strcmp(sm_cell_report_expected(c), "-")) {
 		fputs(", expected ", f);
-		sm_xml_put(f, c->expected);
+		sm_xml_put(f, sm_cell_report_expected(c));
 	}
-	if (c->kind == SM_CASE_SKIPPED)
-		fputs(strcmp(c->verdict, "INCOMPLETE")
+	if (sm_cell_report_kind(c) == SM_CASE_SKIPPED)
+		fputs(strcmp(sm_cell_report_verdict(c), "INCOMPLETE")
 		      ? " (an instruction the emulator cannot run)"
 		      : " (not every schedule judged)", f);
 	fputs(": ", f);
 	sm_xml_put(f, c->detail);
-	if (c->kind == SM_CASE_SKIPPED) {
+	if (sm_cell_report_kind(c) == SM_CASE_SKIPPED) {
 		fputs("\"/>\n", f);
 		return;
 	}
 	fputs("\" type=\"", f);
-	sm_xml_put(f, c->verdict);
+	sm_xml_put(f, sm_cell_report_verdict(c));
 	fputs("\">", f);
 	sm_xml_put(f, c->detail);
-	if (has(c->minimised)) {
+	if (has(c->min)) {
 		fputs("&#10;", f);
 		junit_cex(f, c);
 	}
-	fprintf(f, "</%s>\n", tag[c->kind]);
+	fprintf(f, "</%s>\n", tag[sm_cell_report_kind(c)]);
 }
 
 /* The result's fields as "key=value" words: one line per wrong value,
  * one for a fault (JUnit's system-out; TAP has them as YAML). */
-static void junit_fields(FILE *f, const struct sm_report_case *c)
+static void junit_fields(FILE *f, const struct sm_cell_report *c)
 {
-	for (unsigned i = 0; i < c->nwrong; i++) {
-		const struct sm_report_wrong *w = &c->wrong[i];
+	for (unsigned i = 0; i < nwrong(c); i++) {
+		const struct sm_wrong *w = &c->res.wrong[i];
 		fputs("&#10;wrong: field=", f);
-		sm_xml_put(f, w->field);
-		if (!strcmp(w->field, "rc")) {
-			fprintf(f, " value=%" PRId64, w->rc);
+		sm_xml_put(f, sm_wrong_field_name(w->field));
+		if (w->field == SM_WF_RC) {
+			fprintf(f, " value=%" PRId64, (int64_t)w->value);
 			continue;
 		}
 		fprintf(f, " value=%" PRIu64 " truth_lo=%" PRIu64 " truth_hi=%"
 		        PRIu64, w->value, w->truth_lo, w->truth_hi);
 		if (w->offset_bits) {
 			fprintf(f, " offset_bits=%u offset=", w->offset_bits);
-			sm_xml_put(f, w->offset);
+			sm_xml_put(f, w->above ? "above" : "below");
 			fputs(" cause=", f);
-			sm_xml_put(f, w->cause);
+			sm_xml_put(f, sm_cause_name(w->cause));
 		}
 	}
-	if (c->fault) {
+	if (fault(c)) {
 		fputs("&#10;fault: kind=", f);
-		sm_xml_put(f, c->fault);
-		if (c->has_pc)
-			fprintf(f, " pc=0x%" PRIx64, c->fault_pc);
-		if (c->has_addr)
-			fprintf(f, " address=0x%" PRIx64, c->fault_addr);
+		sm_xml_put(f, fault(c));
+		if (c->res.has_pc)
+			fprintf(f, " pc=0x%" PRIx64, c->res.fault_pc);
+		if (c->res.has_addr)
+			fprintf(f, " address=0x%" PRIx64, c->res.fault_addr);
 	}
 }
 
-static void junit_case(FILE *f, const struct sm_report_case *c)
+static void junit_case(FILE *f, const struct sm_cell_report *c)
 {
 	fputs("    <testcase classname=\"", f);
-	sm_xml_put(f, c->arch);
+	sm_xml_put(f, sm_arch_name(c->arch));
 	fputc(':', f);
 	sm_xml_put(f, c->reader);
 	fputs("\" name=\"", f);
@@ -170,9 +188,9 @@ static void junit_case(FILE *f, const struct sm_report_case *c)
 	fprintf(f, "\" time=\"%.3f\">\n", c->seconds);
 	junit_result(f, c);
 	fputs("      <system-out>verdict ", f);
-	sm_xml_put(f, c->verdict);
+	sm_xml_put(f, sm_cell_report_verdict(c));
 	fputs(", expected ", f);
-	sm_xml_put(f, c->expected);
+	sm_xml_put(f, sm_cell_report_expected(c));
 	fprintf(f, "; abi ");
 	sm_xml_put(f, c->abi);
 	fprintf(f, "; %" PRIu64 " schedules, %" PRIu64 " blocked, %" PRIu64
@@ -186,16 +204,17 @@ struct counts {
 	double seconds;
 };
 
-static struct counts count(const struct sm_report *r, const char *arch)
+/* The cases of arch (-1: of every arch). */
+static struct counts count(const struct sm_sweep_report *r, int arch)
 {
 	struct counts n = { 0 };
 
-	for (unsigned i = 0; i < r->n; i++) {
-		const struct sm_report_case *c = &r->cases[i];
-		if (arch && strcmp(arch, c->arch))
+	for (size_t i = 0; i < r->n; i++) {
+		const struct sm_cell_report *c = &r->cells[i];
+		if (arch >= 0 && (int)c->arch != arch)
 			continue;
 		n.tests++;
-		n.kind[c->kind]++;
+		n.kind[sm_cell_report_kind(c)]++;
 		n.seconds += c->seconds;
 	}
 	return n;
@@ -209,45 +228,46 @@ static void junit_counts(FILE *f, const struct counts *n)
 }
 
 /* Was arch already given its suite by an earlier case? */
-static bool seen(const struct sm_report *r, unsigned i)
+static bool seen(const struct sm_sweep_report *r, size_t i)
 {
-	for (unsigned k = 0; k < i; k++)
-		if (!strcmp(r->cases[k].arch, r->cases[i].arch))
+	for (size_t k = 0; k < i; k++)
+		if (r->cells[k].arch == r->cells[i].arch)
 			return true;
 	return false;
 }
 
-static void junit_suite(FILE *f, const struct sm_report *r, const char *arch)
+static void junit_suite(FILE *f, const struct sm_sweep_report *r,
+                        enum sm_arch arch)
 {
-	struct counts n = count(r, arch);
+	struct counts n = count(r, (int)arch);
 
 	fputs("  <testsuite name=\"selfmon check ", f);
-	sm_xml_put(f, arch);
+	sm_xml_put(f, sm_arch_name(arch));
 	fputc('"', f);
 	junit_counts(f, &n);
 	fprintf(f, ">\n    <properties>\n"
 	        "      <property name=\"engine\" value=\"");
 	sm_xml_put(f, r->engine);
-	fprintf(f, "\"/>\n      <property name=\"bound\" value=\"%u\"/>\n"
-	        "      <property name=\"random\" value=\"%u\"/>\n"
-	        "    </properties>\n", r->bound, r->random);
-	for (unsigned i = 0; i < r->n; i++)
-		if (!strcmp(r->cases[i].arch, arch))
-			junit_case(f, &r->cases[i]);
+	fprintf(f, "\"/>\n      <property name=\"bound\" value=\"%" PRIu64
+	        "\"/>\n      <property name=\"random\" value=\"%" PRIu64
+	        "\"/>\n    </properties>\n", r->bound, r->random);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->cells[i].arch == arch)
+			junit_case(f, &r->cells[i]);
 	fputs("  </testsuite>\n", f);
 }
 
-int sm_report_junit(FILE *f, const struct sm_report *r)
+int sm_report_junit(FILE *f, const struct sm_sweep_report *r)
 {
-	struct counts n = count(r, NULL);
+	struct counts n = count(r, -1);
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	      "<testsuites name=\"selfmon check\"", f);
 	junit_counts(f, &n);
 	fputs(">\n", f);
-	for (unsigned i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n; i++)
 		if (!seen(r, i))
-			junit_suite(f, r, r->cases[i].arch);
+			junit_suite(f, r, r->cells[i].arch);
 	fputs("</testsuites>\n", f);
 	return ferror(f) ? -1 : 0;
 }
@@ -261,7 +281,7 @@ static void yaml_field(FILE *f, const char *key, const char *val)
 	fputc('\n', f);
 }
 
-static void tap_yaml(FILE *f, const struct sm_report_case *c)
+static void tap_yaml(FILE *f, const struct sm_cell_report *c)
 {
 	static const char *const severity[] = {
 		[SM_CASE_FAILURE] = "fail", [SM_CASE_ERROR] = "error",
@@ -269,21 +289,21 @@ static void tap_yaml(FILE *f, const struct sm_report_case *c)
 	};
 
 	fputs("  ---\n", f);
-	fprintf(f, "  severity: %s\n", severity[c->kind]);
-	yaml_field(f, "verdict", c->verdict);
-	yaml_field(f, "expected", c->expected);
-	yaml_field(f, "arch", c->arch);
+	fprintf(f, "  severity: %s\n", severity[sm_cell_report_kind(c)]);
+	yaml_field(f, "verdict", sm_cell_report_verdict(c));
+	yaml_field(f, "expected", sm_cell_report_expected(c));
+	yaml_field(f, "arch", sm_arch_name(c->arch));
 	yaml_field(f, "reader", c->reader);
 	yaml_field(f, "abi", c->abi);
 	yaml_field(f, "scenario", c->scenario);
 	yaml_field(f, "detail", c->detail);
-	if (c->nwrong)
+	if (nwrong(c))
 		fputs("  wrong:\n", f);
-	for (unsigned i = 0; i < c->nwrong; i++) {
-		const struct sm_report_wrong *w = &c->wrong[i];
-		fprintf(f, "    - field: %s\n", w->field);
-		if (!strcmp(w->field, "rc")) {
-			fprintf(f, "      value: %" PRId64 "\n", w->rc);
+	for (unsigned i = 0; i < nwrong(c); i++) {
+		const struct sm_wrong *w = &c->res.wrong[i];
+		fprintf(f, "    - field: %s\n", sm_wrong_field_name(w->field));
+		if (w->field == SM_WF_RC) {
+			fprintf(f, "      value: %" PRId64 "\n", (int64_t)w->value);
 			continue;
 		}
 		fprintf(f, "      value: %" PRIu64 "\n      truth_lo: %" PRIu64
@@ -291,22 +311,23 @@ static void tap_yaml(FILE *f, const struct sm_report_case *c)
 		        w->truth_hi);
 		if (w->offset_bits)
 			fprintf(f, "      offset_bits: %u\n      offset: %s\n"
-			        "      cause: %s\n", w->offset_bits, w->offset, w->cause);
+			        "      cause: %s\n", w->offset_bits,
+			        w->above ? "above" : "below", sm_cause_name(w->cause));
 	}
-	if (c->fault) {
-		fprintf(f, "  fault:\n    kind: %s\n", c->fault);
-		if (c->has_pc)
-			fprintf(f, "    pc: 0x%" PRIx64 "\n", c->fault_pc);
-		if (c->has_addr)
-			fprintf(f, "    address: 0x%" PRIx64 "\n", c->fault_addr);
+	if (fault(c)) {
+		fprintf(f, "  fault:\n    kind: %s\n", fault(c));
+		if (c->res.has_pc)
+			fprintf(f, "    pc: 0x%" PRIx64 "\n", c->res.fault_pc);
+		if (c->res.has_addr)
+			fprintf(f, "    address: 0x%" PRIx64 "\n", c->res.fault_addr);
 	}
 	fprintf(f, "  schedules: %" PRIu64 "\n  blocked: %" PRIu64 "\n"
 	        "  counter_path: %" PRIu64 "\n", c->schedules, c->blocked,
 	        c->counter_path);
-	if (has(c->minimised)) {
-		char *replay = sm_report_replay(c->minimised);
+	if (has(c->min)) {
+		char *replay = sm_report_replay(c->min);
 		yaml_field(f, "counterexample", c->found);
-		yaml_field(f, "minimised", c->minimised);
+		yaml_field(f, "minimised", c->min);
 		yaml_field(f, "replay", replay ? replay : "(out of memory)");
 		free(replay);
 	}
@@ -315,30 +336,30 @@ static void tap_yaml(FILE *f, const struct sm_report_case *c)
 	fputs("  ...\n", f);
 }
 
-int sm_report_tap(FILE *f, const struct sm_report *r)
+int sm_report_tap(FILE *f, const struct sm_sweep_report *r)
 {
-	fprintf(f, "TAP version 13\n1..%u\n", r->n);
-	for (unsigned i = 0; i < r->n; i++) {
-		const struct sm_report_case *c = &r->cases[i];
-		bool ok = c->kind == SM_CASE_PASS || c->kind == SM_CASE_SKIPPED;
-		fprintf(f, "%s %u - ", ok ? "ok" : "not ok", i + 1);
-		tap_put(f, c->arch);
+	fprintf(f, "TAP version 13\n1..%zu\n", r->n);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct sm_cell_report *c = &r->cells[i];
+		bool ok = sm_cell_report_kind(c) == SM_CASE_PASS || sm_cell_report_kind(c) == SM_CASE_SKIPPED;
+		fprintf(f, "%s %zu - ", ok ? "ok" : "not ok", i + 1);
+		tap_put(f, sm_arch_name(c->arch));
 		fputc(' ', f);
 		tap_put(f, c->reader);
 		fputc(' ', f);
 		tap_put(f, c->scenario);
 		fputs(": ", f);
-		tap_put(f, c->verdict);
-		if (c->kind == SM_CASE_FAILURE && strcmp(c->expected, "-")) {
+		tap_put(f, sm_cell_report_verdict(c));
+		if (sm_cell_report_kind(c) == SM_CASE_FAILURE && strcmp(sm_cell_report_expected(c), "-")) {
 			fputs(", expected ", f);
-			tap_put(f, c->expected);
+			tap_put(f, sm_cell_report_expected(c));
 		}
-		if (c->kind == SM_CASE_SKIPPED)
-			fputs(strcmp(c->verdict, "INCOMPLETE")
+		if (sm_cell_report_kind(c) == SM_CASE_SKIPPED)
+			fputs(strcmp(sm_cell_report_verdict(c), "INCOMPLETE")
 			      ? " # SKIP an instruction the emulator cannot run"
 			      : " # SKIP not every schedule judged", f);
 		fputc('\n', f);
-		if (c->kind != SM_CASE_PASS)
+		if (sm_cell_report_kind(c) != SM_CASE_PASS)
 			tap_yaml(f, c);
 	}
 	return ferror(f) ? -1 : 0;

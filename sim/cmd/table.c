@@ -1,8 +1,7 @@
 /*
  * table.c — one row of the verdict table (see table.h).
  *
- * Owns: the column layout and the names cut to fit it, and a cell's
- * outcome from its primary fields.  The JSON and the
+ * Owns: the column layout and the names cut to fit it.  The JSON and the
  * counterexample lines keep whole names.
  */
 #include <inttypes.h>
@@ -14,45 +13,6 @@
 #include "verdict.h"
 
 #define COL SM_TABLE_COL
-
-const char *const sm_outcome_name[SM_NOUTCOMES] = {
-	"as_expected", "unexpected", "incomplete", "unsupported", "unjudged",
-	"error",
-};
-
-int sm_outcome_from_name(const char *s)
-{
-	for (int i = 0; i < SM_NOUTCOMES; i++)
-		if (!strcmp(s, sm_outcome_name[i]))
-			return i;
-	return -1;
-}
-
-bool sm_cell_as_expected(const struct sm_cell_facts *f)
-{
-	return !f->error && (f->unjudged || f->verdict == f->expected);
-}
-
-/* INCOMPLETE where PASS was expected (not every schedule judged), or an
- * instruction the emulator cannot run. */
-bool sm_cell_incomplete(const struct sm_cell_facts *f)
-{
-	return (f->verdict == SM_V_INCOMPLETE && f->expected == SM_V_PASS) ||
-	       f->verdict == SM_V_UNSUPPORTED;
-}
-
-enum sm_outcome sm_cell_outcome(const struct sm_cell_facts *f)
-{
-	if (f->error)
-		return SM_OC_ERROR;
-	if (f->verdict == SM_V_UNSUPPORTED)
-		return SM_OC_UNSUPPORTED;
-	if (sm_cell_incomplete(f))
-		return SM_OC_INCOMPLETE;
-	if (!sm_cell_as_expected(f))
-		return SM_OC_UNEXPECTED;
-	return f->unjudged ? SM_OC_UNJUDGED : SM_OC_AS_EXPECTED;
-}
 
 const char *sm_table_fit(const char *s, char buf[COL + 1])
 {
@@ -70,51 +30,51 @@ void sm_table_columns(void)
 	       "verdict", "k", "expected", "runs", "counterexample (minimised)");
 }
 
-static const char *mark(const struct sm_table_row *r)
+static const char *mark(const struct sm_cell_report *c)
 {
-	return r->as_expected ? ""
-	       : r->unsupported ? "   <-- selfmon cannot run this reader"
-	       : r->incomplete ? "   <-- not every schedule judged"
-	                       : "   <-- UNEXPECTED";
+	return sm_cell_report_as_expected(c) ? ""
+	       : c->verdict == SM_V_UNSUPPORTED
+	       ? "   <-- selfmon cannot run this reader"
+	       : sm_cell_report_incomplete(c) ? "   <-- not every schedule judged"
+	                                      : "   <-- UNEXPECTED";
 }
 
 /* A cell that found no failure (PASS, INCOMPLETE) says in how many of
  * its schedules the counter path was judged (session.h's criterion), and
  * is marked when in none: its verdict then says nothing of the reader's
  * counter code.  A failure's counterexample says enough. */
-static void counter_note(const struct sm_table_row *r)
+static void counter_note(const struct sm_cell_report *c)
 {
-	int v = sm_verdict_from_name(r->verdict);
-
-	if (v != SM_V_PASS && v != SM_V_INCOMPLETE)
+	if (c->verdict != SM_V_PASS && c->verdict != SM_V_INCOMPLETE)
 		return;
 	printf("  (counter path in %" PRIu64 " of %" PRIu64 " schedules)",
-	       r->counter_path, r->runs);
-	if (!r->counter_path)
+	       c->counter_path, c->schedules);
+	if (!c->counter_path)
 		printf("   <-- counter never read: only other paths (read(2), "
 		       "the page alone) were judged");
 }
 
-void sm_table_row(const struct sm_table_row *r)
+void sm_table_row(const struct sm_cell_report *c)
 {
 	char rb[COL + 1], sb[COL + 1];
-	const char *rn = sm_table_fit(r->reader, rb),
-	           *sn = sm_table_fit(r->scenario, sb);
+	const char *rn = sm_table_fit(c->reader, rb),
+	           *sn = sm_table_fit(c->scenario, sb);
 
-	if (r->error) {
+	if (c->error) {
 		printf("%-18s %-18s %-12s %-2s %-12s %8s  %s\n", rn, sn, "ERROR",
-		       "-", r->expected, "-", r->error);
+		       "-", sm_cell_report_expected(c), "-", c->detail);
 		return;
 	}
 	char k[12] = "-";
-	if (r->least_bound >= 0)
-		snprintf(k, sizeof(k), "%d", r->least_bound);
+	if (c->least_bound >= 0)
+		snprintf(k, sizeof(k), "%d", c->least_bound);
 	printf("%-18s %-18s %-12s %-2s %-12s %8" PRIu64 "  %s", rn, sn,
-	       r->verdict, k, r->unjudged ? "-" : r->as_expected ? "(as expected)"
-	                                                      : r->expected,
-	       r->runs, r->cex ? r->cex : "-");
-	counter_note(r);
-	printf("%s\n", mark(r));
+	       sm_verdict_name(c->verdict), k, c->unjudged ? "-"
+	       : sm_cell_report_as_expected(c) ? "(as expected)"
+	                                       : sm_cell_report_expected(c),
+	       c->schedules, c->min ? c->min : "-");
+	counter_note(c);
+	printf("%s\n", mark(c));
 }
 
 void sm_table_summary(uint64_t cells, const struct sm_tally *t)
