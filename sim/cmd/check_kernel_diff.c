@@ -136,13 +136,13 @@ int check_kernel_diff(struct plan *p)
 	unsigned changed = 0, nbroke = 0, errors = 0;
 
 	if (!old)
-		return usage_error("check: out of memory");
+		return sm_error("check: out of memory");
 	memcpy(old, p->jobs, p->njobs * sizeof(*old));
 	reset_jobs(p);
 	for (unsigned i = 0; i < p->nscn; i++)
 		p->scn[i]->cfg.kernel |= p->o.diff;
 	check_run_all(p);
-	int rc = check_lines(p) < 0 ? usage_error("check: out of memory") : 0;
+	int rc = check_lines(p) < 0 ? sm_error("check: out of memory") : 0;
 	for (unsigned i = 0; i < p->njobs && !rc; i++) {
 		changed += strcmp(verdict_of(&old[i]), verdict_of(&p->jobs[i])) != 0;
 		nbroke += broke(&old[i], &p->jobs[i]);

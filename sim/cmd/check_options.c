@@ -84,7 +84,7 @@ static int number_arg(const char *opt, const char *v, uint64_t max,
 	errno = 0;
 	unsigned long long x = strtoull(v, &end, 10);
 	if (!*v || *end || errno || x > max || *v == '-')
-		return usage_error("check: bad value '%s' for %s (0..%" PRIu64 ")",
+		return sm_error("check: bad value '%s' for %s (0..%" PRIu64 ")",
 		                   v, opt, max);
 	*out = x;
 	return 0;
@@ -125,14 +125,14 @@ static int take_reader(struct opts *o, const char *a)
 {
 	if (sm_reader_find(a)) {
 		if (o->nreaders == 64)
-			return usage_error("check: too many readers");
+			return sm_error("check: too many readers");
 		o->readers[o->nreaders++] = a;
 	} else if (strchr(a, ':')) {
 		if (o->nusers == 16)
-			return usage_error("check: too many readers");
+			return sm_error("check: too many readers");
 		o->users[o->nusers++] = a;
 	} else {
-		return usage_error("check: unknown reader '%s' (a built-in name "
+		return sm_error("check: unknown reader '%s' (a built-in name "
 		                   "from 'selfmon list', or PATH:SYMBOL)", a);
 	}
 	return 0;
@@ -142,7 +142,7 @@ static int take_reader(struct opts *o, const char *a)
  * option must be dispatched, never parsed as another). */
 static int not_dispatched(int c)
 {
-	return usage_error("check: internal error: option %d is not handled", c);
+	return sm_error("check: internal error: option %d is not handled", c);
 }
 
 /* --arch, --engine, --abi, --shard: 0, or 2 after the error line. */
@@ -155,24 +155,24 @@ static int take_choice(struct opts *o, int c, const char *val)
 	case O_ARCH:
 		o->arch = strcmp(val, "all") ? sm_arch_from_name(val) : -1;
 		if (o->arch < 0 && strcmp(val, "all"))
-			return usage_error("check: unknown arch '%s' (x86_64, "
+			return sm_error("check: unknown arch '%s' (x86_64, "
 			                   "arm64, riscv64 or all)", val);
 		return 0;
 	case O_ENGINE:
 		if (strcmp(val, "unicorn") && strcmp(val, "native"))
-			return usage_error("check: --engine must be unicorn or native");
+			return sm_error("check: --engine must be unicorn or native");
 		o->engine = strcmp(val, "native") ? SM_ENGINE_UNICORN
 		                                  : SM_ENGINE_NATIVE;
 		return 0;
 	case O_ABI:
 		if ((o->abi = sm_abi_from_name(val)) < 0)
-			return usage_error("check: --abi must be raw, times, scaled "
+			return sm_error("check: --abi must be raw, times, scaled "
 			                   "or values");
 		return 0;
 	case O_SHARD:
 		if (sm_shard_parse(val, &si, &sn, o->shard_note,
 		                   sizeof(o->shard_note), err, sizeof(err)) < 0)
-			return usage_error("check: %s", err);
+			return sm_error("check: %s", err);
 		o->shard = si;
 		o->nshards = sn;
 		return 0;
@@ -220,12 +220,12 @@ static int take_kernel(struct opts *o, int c, const char *val)
 	unsigned bits;
 
 	if (sm_kernel_parse(val, -1, &bits, why, sizeof(why)) < 0)
-		return usage_error("check: %s", why);
+		return sm_error("check: %s", why);
 	if (c == O_KERNEL) {
 		o->kernel_given = true;
 		o->kernel = bits;
 	} else if (!bits) {
-		return usage_error("check: --kernel-diff needs a variant, not "
+		return sm_error("check: --kernel-diff needs a variant, not "
 		                   "base (see 'selfmon list')");
 	} else {
 		o->diff = bits;
@@ -258,7 +258,7 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 		return 0;
 	case O_SCENARIO:
 		if (o->nscenarios == MAX_SCENARIOS)
-			return usage_error("check: too many scenarios");
+			return sm_error("check: too many scenarios");
 		o->scenarios[o->nscenarios++] = val;
 		return 0;
 	case O_TRACES:
@@ -273,7 +273,7 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 		return take_kernel(o, c, val);
 	case SM_AF_ACTIONS: case SM_AF_WITHOUT: case SM_AF_DROP:
 		if (sm_action_filter_opt(&o->af, c, val, err, sizeof(err)) < 0)
-			return usage_error("check: %s", err);
+			return sm_error("check: %s", err);
 		return 0;
 	case 'j': case O_BOUND: case O_RANDOM: case O_TIME_LIMIT: case O_SEED:
 		return take_number(o, c, val, seeded);
@@ -301,17 +301,17 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 		if ((rc = take(o, c, op.arg, &seeded)) != 0)
 			return rc;
 	if (o->nusers && o->abi < 0)
-		return usage_error("check: %s needs --abi raw|times|scaled|values",
+		return sm_error("check: %s needs --abi raw|times|scaled|values",
 		                   o->users[0]);
 	if (!o->nusers && o->abi >= 0)
-		return usage_error("check: --abi applies to PATH:SYMBOL readers only");
+		return sm_error("check: --abi applies to PATH:SYMBOL readers only");
 	if (o->tap && o->json)
-		return usage_error("check: --tap and --json both want standard "
+		return sm_error("check: --tap and --json both want standard "
 		                   "output: give one");
 	if (seeded && !o->x.random_runs)
-		return usage_error("check: --seed applies to --random N only");
+		return sm_error("check: --seed applies to --random N only");
 	if (o->diff && (o->tap || o->junit))
-		return usage_error("check: --kernel-diff prints its own table or "
+		return sm_error("check: --kernel-diff prints its own table or "
 		                   "--json, not --tap or --junit");
 	if (o->diff)
 		o->no_traces = true; /* the diff prints both sides' lines */
@@ -320,15 +320,15 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 		char why[200];
 		sm_kernel_check_arch(o->kernel | o->diff, (enum sm_arch)o->arch, why,
 		                     sizeof(why));
-		return usage_error("check: %s", why);
+		return sm_error("check: %s", why);
 	}
 	char why[256];
 	if (!o->no_traces && sm_text_check(o->traces, why, sizeof(why)) < 0)
-		return usage_error("check: bad --traces %s: %s (trace paths go "
+		return sm_error("check: bad --traces %s: %s (trace paths go "
 		                   "into the traces and the reports)", o->traces,
 		                   why);
 	if (!o->no_traces && sm_dir_writable(o->traces, why, sizeof(why)) < 0)
-		return usage_error("check: cannot write traces to %s: %s (--traces "
+		return sm_error("check: cannot write traces to %s: %s (--traces "
 		                   "DIR or --no-traces)", o->traces, why);
 	if (o->shard_note[0]) /* where --shard auto found I/N: stderr, once */
 		fprintf(stderr, "selfmon: %s\n", o->shard_note);

@@ -30,17 +30,17 @@ int check_load_users(struct plan *p)
 	if (!p->o.nusers)
 		return 0;
 	if (p->o.engine == SM_ENGINE_NATIVE)
-		return usage_error("check: PATH:SYMBOL readers run in the unicorn "
+		return sm_error("check: PATH:SYMBOL readers run in the unicorn "
 		                   "engine only");
 	if (!(p->users = calloc(p->o.nusers, sizeof(*p->users))))
-		return usage_error("check: out of memory");
+		return sm_error("check: out of memory");
 	for (unsigned i = 0; i < p->o.nusers; i++) {
 		struct sm_user_reader *u = &p->users[i];
 		if (sm_user_reader_load(p->o.users[i], (enum sm_abi)p->o.abi, u, err,
 		                        sizeof(err)) < 0)
-			return usage_error("%s", err);
+			return sm_error("%s", err);
 		if (p->o.arch >= 0 && p->o.arch != (int)u->img.arch)
-			return usage_error("check: %s is %s code, not %s", p->o.users[i],
+			return sm_error("check: %s is %s code, not %s", p->o.users[i],
 			                   sm_arch_name(u->img.arch),
 			                   sm_arch_name((enum sm_arch)p->o.arch));
 	}
@@ -88,7 +88,7 @@ static int apply_kernel(const struct plan *p, struct sm_scenario *s)
 	if (p->o.nscenarios &&
 	    sm_kernel_check_arch(bits | p->o.diff, s->cfg.arch, why,
 	                         sizeof(why)) < 0)
-		return usage_error("check: %s: %s", s->name, why);
+		return sm_error("check: %s: %s", s->name, why);
 	s->cfg.kernel = bits;
 	return 0;
 }
@@ -102,7 +102,7 @@ static int check_actions(const struct plan *p, const struct sm_scenario *s)
 		if ((p->o.af.only & (1u << k)) &&
 		    (p->o.arch < 0 || p->o.arch == (int)s->cfg.arch) &&
 		    !sm_action_applies((enum sm_action_kind)k, s->cfg.arch))
-			return usage_error("check: --actions %s does not apply to %s "
+			return sm_error("check: --actions %s does not apply to %s "
 			                   "(scenario %s; choose another arch with "
 			                   "--arch)", sm_action_name((enum sm_action_kind)k),
 			                   sm_arch_name(s->cfg.arch), s->name);
@@ -116,14 +116,14 @@ int check_load_scenarios(struct plan *p)
 
 	if (n < 0 || alloc_scenarios(p, n) < 0) {
 		sm_names_free(names, n);
-		return usage_error("check: out of memory");
+		return sm_error("check: out of memory");
 	}
 	for (int i = 0; i < n && !rc; i++) {
 		struct sm_scenario *s = malloc(sizeof(*s));
 		if (!s)
-			rc = usage_error("check: out of memory");
+			rc = sm_error("check: out of memory");
 		else if (sm_scenario_open(names[i], s, err, sizeof(err)) < 0)
-			rc = usage_error("%s", err);
+			rc = sm_error("%s", err);
 		if (rc) {
 			free(s);
 			break;
@@ -247,7 +247,7 @@ int check_plan_jobs(struct plan *p)
 	if (!p->o.nusers || p->o.nreaders)
 		note_skipped(p);
 	if (!(p->jobs = calloc(max ? max : 1, sizeof(*p->jobs))))
-		return usage_error("check: out of memory");
+		return sm_error("check: out of memory");
 	sweep_options(p);
 	for (unsigned si = 0; si < p->nscn; si++) {
 		const struct sm_scenario *scn = p->scn[si];

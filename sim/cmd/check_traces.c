@@ -3,11 +3,9 @@
  * cell, traces/cex/READER-SCENARIO-ENGINE.trace (--traces DIR), its path
  * kept in the cell for the reports (check.h).
  *
- * Owns: the file's name and its text (schedule, verdict, detail and the
- * schedule found, one line each), written whole or not at all.  The
- * format is all in trace_text(), to be swapped for a shared writer of
- * it (sim/explore/cex_trace.c, being written); it must not judge a cell
- * or print a result.
+ * Owns: the file's name, and writing it whole or not at all; the text is
+ * the trace format's (sim/explore/cex_trace.c, which replay reads with).
+ * It must not judge a cell or print a result.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,27 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cex_trace.h"
 #include "check.h"
 #include "commands.h"
-#include "input.h"
 #include "outfile.h"
-
-/* The file's text: the one place that knows the trace format, to be
- * swapped for a shared writer of it. */
-static void trace_text(FILE *f, const struct job *j)
-{
-	/* one line a field, whatever the text holds: the names were
-	 * checked at the door, the detail is made printable */
-	char detail[sizeof(j->cell.res.detail)];
-
-	snprintf(detail, sizeof(detail), "%s", j->cell.res.detail);
-	sm_printable(detail);
-	fprintf(f, "# selfmon counterexample; re-run it with: selfmon replay "
-	        "%s [--explain]\nschedule %s\n", j->trace, j->min_line);
-	fprintf(f, "verdict %s\ndetail %s\n", sm_verdict_name(j->cell.verdict),
-	        detail);
-	fprintf(f, "found %s\n", j->found_line);
-}
 
 /* traces/cex/READER-SCENARIO-ENGINE.trace, written whole or not at all
  * (outfile.c); 0, or -1 with one line on stderr. */
@@ -63,11 +44,14 @@ static int write_trace(const struct plan *p, struct job *j)
 		snprintf(err, sizeof(err), "%s", strerror(ENAMETOOLONG));
 	else if (sm_mkdirs(dir, err, sizeof(err)) == 0 &&
 	         sm_out_open(&o, j->trace, err, sizeof(err)) == 0) {
-		trace_text(o.f, j);
-		if (sm_out_close(&o, err, sizeof(err)) == 0)
+		if (sm_cex_trace_write(o.f, j->trace, j->min_line, j->cell.verdict,
+		                       j->cell.res.detail, j->found_line) < 0) {
+			sm_out_abort(&o);
+			snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
+		} else if (sm_out_close(&o, err, sizeof(err)) == 0)
 			return 0;
 	}
-	usage_error("check: cannot write the trace %s: %s", j->trace, err);
+	sm_error("check: cannot write the trace %s: %s", j->trace, err);
 	j->trace[0] = '\0';
 	return -1;
 }

@@ -138,7 +138,7 @@ static int output(struct plan *p, struct sm_out *junit, time_t t0)
 		if (p->o.junit)
 			sm_out_abort(junit);
 		free_reports(&r);
-		return usage_error("check: out of memory");
+		return sm_error("check: out of memory");
 	}
 	if (p->o.junit &&
 	    sm_render_junit(&r.s, junit, p->o.junit, "check") < 0)
@@ -165,28 +165,28 @@ static int steps(struct plan *p, int argc, char **argv, bool stats)
 		return rc == 1 ? 0 : rc;
 	p->o.explore_stats = stats;
 	if (p->o.engine == SM_ENGINE_NATIVE && p->o.arch > 0)
-		return usage_error("check: the native engine runs x86_64 only");
+		return sm_error("check: the native engine runs x86_64 only");
 	if (p->o.arch >= 0 && !p->o.nusers &&
 	    !sm_blob_for((enum sm_arch)p->o.arch))
-		return usage_error("check: no reader code was built for %s (its "
+		return sm_error("check: no reader code was built for %s (its "
 		                   "cross compiler was not found)",
 		                   sm_arch_name((enum sm_arch)p->o.arch));
 	if ((rc = check_load_users(p)) != 0 ||
 	    (rc = check_load_scenarios(p)) != 0 || (rc = check_plan_jobs(p)) != 0)
 		return rc;
 	if (p->ncells == 0) /* (a shard may be empty: the others have cells) */
-		return usage_error("check: nothing to check (no scenario of a "
+		return sm_error("check: nothing to check (no scenario of a "
 		                   "built arch)");
 	struct sm_out junit;
 	char err[256];
 	if (p->o.junit && sm_out_open(&junit, p->o.junit, err, sizeof(err)) < 0)
-		return usage_error("check: cannot write %s: %s", p->o.junit, err);
+		return sm_error("check: cannot write %s: %s", p->o.junit, err);
 	time_t t0 = time(NULL);
 	check_run_all(p);
 	if (check_lines(p) < 0) {
 		if (p->o.junit)
 			sm_out_abort(&junit);
-		return usage_error("check: out of memory");
+		return sm_error("check: out of memory");
 	}
 	if (p->o.diff) /* (no --junit with it) */
 		return check_kernel_diff(p);
@@ -198,7 +198,7 @@ static int run_check(int argc, char **argv, bool stats)
 	struct plan *p = calloc(1, sizeof(*p));
 
 	if (!p)
-		return usage_error("check: out of memory");
+		return sm_error("check: out of memory");
 	int rc = steps(p, argc, argv, stats);
 	check_free_plan(p);
 	return rc;

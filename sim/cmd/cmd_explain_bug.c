@@ -132,17 +132,17 @@ static int parse_args(int argc, char **argv, struct sm_action_filter *af,
 		if (c == SM_OPT_BAD)
 			return 2;
 		if (c == SM_OPT_OPERAND && *name)
-			return usage_error("explain-bug: unexpected argument '%s'",
+			return sm_error("explain-bug: unexpected argument '%s'",
 			                   op.arg);
 		if (c == SM_OPT_OPERAND)
 			*name = op.arg;
 		else if (c == O_HTML)
 			*html = op.arg;
 		else if (sm_action_filter_opt(af, c, op.arg, err, sizeof(err)) < 0)
-			return usage_error("explain-bug: %s", err);
+			return sm_error("explain-bug: %s", err);
 	}
 	if (!*name)
-		return usage_error("explain-bug: missing NAME, a corpus reader (see "
+		return sm_error("explain-bug: missing NAME, a corpus reader (see "
 		                   "'selfmon explain-bug --help')");
 	return -1;
 }
@@ -189,9 +189,9 @@ static int write_html(const char *html, const struct sm_reader *r,
 	                      .fix = r->fix };
 
 	if (x->oom)
-		return usage_error("explain-bug: out of memory");
+		return sm_error("explain-bug: out of memory");
 	if (sm_teach_html_file(html, &t, err, sizeof(err)) < 0)
-		return usage_error("explain-bug: %s: %s", html, err);
+		return sm_error("explain-bug: %s: %s", html, err);
 	return 0;
 }
 
@@ -209,17 +209,17 @@ static int show(const struct sm_reader *r, enum sm_arch arch,
 	struct sm_session *s = NULL;
 
 	if (!line)
-		return usage_error("explain-bug: out of memory");
+		return sm_error("explain-bug: out of memory");
 	if (!(s = sm_replay_open(&b->scn, r, SM_ENGINE_UNICORN, &l, err,
 	                         sizeof(err)))) {
 		free(line);
-		return usage_error("explain-bug: %s", err);
+		return sm_error("explain-bug: %s", err);
 	}
 	printf("\nShortest counterexample (%s): %s\n  %s\n\n", sm_verdict_name(
 	       b->cell.verdict), line, b->cell.res.detail);
 	sm_run_schedule(s, &b->cell.min);
 	sm_explain_done(&x);
-	int rc = x.oom ? usage_error("explain-bug: out of memory (the listing)")
+	int rc = x.oom ? sm_error("explain-bug: out of memory (the listing)")
 	         : 0;
 	if (!rc)
 		printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict),
@@ -240,9 +240,9 @@ static int explain(const struct sm_reader *r, const struct sm_action_filter *af,
 	int arch = find_best(r, af, w);
 
 	if (arch < 0)
-		return usage_error("explain-bug: out of memory");
+		return sm_error("explain-bug: out of memory");
 	if (arch == SM_NARCH)
-		return usage_error("explain-bug: no reader code for '%s' in this "
+		return sm_error("explain-bug: no reader code for '%s' in this "
 		                   "selfmon", r->name);
 	printf("%s (%s ABI): %s\n\n", r->name, sm_abi_name(r->abi), r->what);
 	paragraph("The fault", r->fault);
@@ -268,17 +268,17 @@ int cmd_explain_bug(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (html && sm_teach_html_probe(html, err, sizeof(err)) < 0)
-		return usage_error("explain-bug: %s: %s", html, err);
+		return sm_error("explain-bug: %s: %s", html, err);
 	const struct sm_reader *r = sm_reader_find(name);
 	if (!r)
-		return usage_error("explain-bug: unknown reader '%s' (see 'selfmon "
+		return sm_error("explain-bug: unknown reader '%s' (see 'selfmon "
 		                   "list')", name);
 	if (!r->fault)
-		return usage_error("explain-bug: '%s' has no bug to explain (the "
+		return sm_error("explain-bug: '%s' has no bug to explain (the "
 		                   "reference reader passes every scenario)", name);
 	struct work *w = calloc(1, sizeof(*w));
 	if (!w)
-		return usage_error("explain-bug: out of memory");
+		return sm_error("explain-bug: out of memory");
 	rc = explain(r, &af, w, html);
 	free(w->best.scenario);
 	free(w->cand.scenario);

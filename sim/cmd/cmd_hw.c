@@ -58,7 +58,7 @@ static int add_reader(struct hw_opts *o, const char *name)
 	const struct sm_reader *r = sm_reader_find(name);
 
 	if (!r || !r->hw)
-		return usage_error("hw: unknown reader '%s' (built-in readers "
+		return sm_error("hw: unknown reader '%s' (built-in readers "
 		                   "only; see 'selfmon list')", name);
 	o->readers[o->nreaders++] = r;
 	return 0;
@@ -70,7 +70,7 @@ static int iterations(const char *s, unsigned *out)
 	unsigned long v = strtoul(s, &end, 10);
 
 	if (!v || *end || v > 10000000)
-		return usage_error("hw: --iterations needs 1..10000000");
+		return sm_error("hw: --iterations needs 1..10000000");
 	*out = (unsigned)v;
 	return 0;
 }
@@ -93,7 +93,7 @@ static int parse(int argc, char **argv, struct hw_opts *o)
 	o->iterations = 1000;
 	o->readers = malloc(((size_t)argc + sm_nreaders) * sizeof(*o->readers));
 	if (!o->readers)
-		return usage_error("hw: out of memory");
+		return sm_error("hw: out of memory");
 	sm_opt_init(&op, "hw", argc, argv, hw_options);
 	while (!rc && (c = sm_opt_next(&op)) != -1)
 		switch (c) {
@@ -127,7 +127,7 @@ int cmd_hw(int argc, char **argv)
 			o.readers[o.nreaders++] = &sm_readers[i];
 	if (hw_run_here(&run, o.readers, o.nreaders, o.iterations) < 0) {
 		free(o.readers);
-		return usage_error("hw: out of memory");
+		return sm_error("hw: out of memory");
 	}
 	hw_report(o.json ? stderr : stdout, o.json, "selfmon hw", named, &run,
 	          &out);
@@ -149,7 +149,7 @@ static int duration(const char *s, unsigned long *ms)
 
 	*ms = strtoul(s, &end, 10);
 	if (*end || *ms < 10 || *ms > 600000)
-		return usage_error("hw record: --duration needs 10..600000 (ms)");
+		return sm_error("hw record: --duration needs 10..600000 (ms)");
 	return 0;
 }
 
@@ -177,13 +177,13 @@ static int record_opts(int argc, char **argv, struct record_opts *o)
 				return 2;
 			break;
 		case SM_OPT_OPERAND:
-			return usage_error("hw record: unexpected '%s' (see 'selfmon "
+			return sm_error("hw record: unexpected '%s' (see 'selfmon "
 			                   "hw --help')", op.arg);
 		default:
 			return 2;
 		}
 	if (!o->out)
-		return usage_error("hw record: missing --out FILE");
+		return sm_error("hw record: missing --out FILE");
 	return 0;
 }
 
@@ -194,10 +194,10 @@ static int write_recording(struct hw_recorder *rc, const char *path)
 	char err[256];
 
 	if (sm_out_open(&o, path, err, sizeof(err)) < 0)
-		return usage_error("hw record: %s: %s", path, err);
+		return sm_error("hw record: %s: %s", path, err);
 	hw_trace_write(o.f, path, rc->ev, rc->nev, rc->r, rc->n);
 	if (sm_out_close(&o, err, sizeof(err)) < 0)
-		return usage_error("hw record: %s: %s", path, err);
+		return sm_error("hw record: %s: %s", path, err);
 	return 0;
 }
 
@@ -211,9 +211,9 @@ static int cmd_hw_record(int argc, char **argv)
 		return r;
 	struct hw_recorder *rc = calloc(1, sizeof(*rc));
 	if (!rc)
-		return usage_error("hw record: out of memory");
+		return sm_error("hw record: out of memory");
 	if (hw_record(rc, o.events, o.ms, err, sizeof(err)) < 0)
-		r = usage_error("hw record: %s", err);
+		r = sm_error("hw record: %s", err);
 	else
 		r = write_recording(rc, o.out);
 	if (r == 0)

@@ -21,7 +21,7 @@ static int scenarios(void)
 	if (n < 0 || !s) {
 		sm_names_free(names, n);
 		free(s);
-		return usage_error("list: out of memory");
+		return sm_error("list: out of memory");
 	}
 	for (int i = 0; i < n; i++)
 		if (sm_scenario_open(names[i], s, err, sizeof(err)) == 0)
@@ -57,7 +57,7 @@ int cmd_list(int argc, char **argv)
 		            "the bundled scenarios, the arches, the kernel "
 		            "actions and the kernel variants."), 0;
 	if (argc > 0)
-		return usage_error("list: unexpected argument '%s'", argv[0]);
+		return sm_error("list: unexpected argument '%s'", argv[0]);
 	printf("readers:\n");
 	for (unsigned i = 0; i < sm_nreaders; i++)
 		printf("  %-22s %-7s %s\n", sm_readers[i].name,

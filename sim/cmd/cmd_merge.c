@@ -93,7 +93,7 @@ static const char *need_str(const char *path, const char *where,
 	const char *s = jr_str(jr_get(obj, key));
 
 	if (!s)
-		usage_error("%s: %sno string \"%s\" (not the --json of 'selfmon "
+		sm_error("%s: %sno string \"%s\" (not the --json of 'selfmon "
 		            "check --shard', or of an older selfmon)", path, where,
 		            key);
 	return s;
@@ -106,7 +106,7 @@ static int need_u64(const char *path, const char *where,
 {
 	if (jr_u64(jr_get(obj, key), out))
 		return 0;
-	usage_error("%s: %sno whole number \"%s\" (not the --json of 'selfmon "
+	sm_error("%s: %sno whole number \"%s\" (not the --json of 'selfmon "
 	            "check --shard', or of an older selfmon)", path, where, key);
 	return -1;
 }
@@ -118,7 +118,7 @@ static int need_bool(const char *path, const char *where,
 
 	if (v && v->type == JR_BOOL)
 		return *out = v->b, 0;
-	usage_error("%s: %sno true/false \"%s\"", path, where, key);
+	sm_error("%s: %sno true/false \"%s\"", path, where, key);
 	return -1;
 }
 
@@ -141,10 +141,10 @@ static int check_text(const char *path, const char *where, const char *key,
 	char why[96];
 
 	if (name && (!v[0] || strlen(v) > 4096))
-		return usage_error("%s: %s\"%s\" is empty or longer than 4096 "
+		return sm_error("%s: %s\"%s\" is empty or longer than 4096 "
 		                   "bytes", path, where, key);
 	if (sm_text_check(v, why, sizeof(why)) < 0)
-		return usage_error("%s: %s\"%s\": %s", path, where, key, why);
+		return sm_error("%s: %s\"%s\": %s", path, where, key, why);
 	return 0;
 }
 
@@ -171,7 +171,7 @@ static int check_derived(const char *path, const char *where,
 			    sm_cell_report_exhaustive(c, random) == exhaustive)
 				return 0;
 		}
-	return usage_error("%s: %s\"outcome\" %s, \"as_expected\" %s and "
+	return sm_error("%s: %s\"outcome\" %s, \"as_expected\" %s and "
 	                   "\"exhaustive\" %s do not follow from verdict %s, "
 	                   "expected %s%s", path, where, outcome,
 	                   as_expected ? "true" : "false",
@@ -192,13 +192,13 @@ static int cell_cex(const char *path, const char *where,
 	c->min = opt_str(o, "minimised", &bad);
 	c->trace = opt_str(o, "trace", &bad);
 	if (bad || !c->found != !c->min || !c->found != !c->trace)
-		return usage_error("%s: %sa bad counterexample, minimised or trace",
+		return sm_error("%s: %sa bad counterexample, minimised or trace",
 		                   path, where);
 	const struct jr_value *lb = jr_get(o, "least_bound");
 	c->least_bound = -1;
 	if (lb) {
 		if (!jr_u64(lb, &u) || u > SM_MAX_BOUND || !c->found)
-			return usage_error("%s: %sa bad least_bound (a failure's, at "
+			return sm_error("%s: %sa bad least_bound (a failure's, at "
 			                   "most %d)", path, where, SM_MAX_BOUND);
 		c->least_bound = (int)u;
 	}
@@ -218,10 +218,10 @@ static int cell_names(const char *path, const char *where,
 	c->unjudged = !strcmp(expected, "-");
 	c->expected = c->unjudged ? SM_V_PASS : sm_verdict_from_name(expected);
 	if (v < 0 || c->expected < 0 || sm_outcome_from_name(outcome) < 0)
-		return usage_error("%s: %sunknown verdict, expected verdict or "
+		return sm_error("%s: %sunknown verdict, expected verdict or "
 		                   "outcome", path, where);
 	if (a < 0)
-		return usage_error("%s: %sunknown arch '%.40s'", path, where, arch);
+		return sm_error("%s: %sunknown arch '%.40s'", path, where, arch);
 	c->verdict = (enum sm_verdict)v;
 	c->arch = (enum sm_arch)a;
 	const struct jr_value *lb = jr_get(o, "expected_least_bound");
@@ -229,7 +229,7 @@ static int cell_names(const char *path, const char *where,
 	c->has_corpus = lb || c->corpus_needs;
 	if (bad || (c->has_corpus && (!c->corpus_needs ||
 	                              !jr_u64(lb, &c->corpus_least_bound))))
-		return usage_error("%s: %sa bad expected_least_bound or "
+		return sm_error("%s: %sa bad expected_least_bound or "
 		                   "expected_needs", path, where);
 	return 0;
 }
@@ -265,7 +265,7 @@ static int cell_fields(const char *path, const char *where,
 		return -1;
 	if (c->blocked > c->schedules || c->counter_path > c->schedules ||
 	    c->pruned > c->schedules)
-		return usage_error("%s: %s\"blocked\" %" PRIu64 ", \"pruned\" %"
+		return sm_error("%s: %s\"blocked\" %" PRIu64 ", \"pruned\" %"
 		                   PRIu64 " or \"counter_path\" %" PRIu64 " is more "
 		                   "than its %" PRIu64 " schedules", path, where,
 		                   c->blocked, c->pruned, c->counter_path,
@@ -273,7 +273,7 @@ static int cell_fields(const char *path, const char *where,
 	if (cell_names(path, where, o, c, arch, verdict, expected, outcome))
 		return -1;
 	if (sm_result_read(o, &c->res, err, sizeof(err)) < 0)
-		return usage_error("%s: %s%s", path, where, err);
+		return sm_error("%s: %s%s", path, where, err);
 	const struct { const char *key, *v; bool name; } text[] = {
 		{ "reader", c->reader, true }, { "scenario", c->scenario, true },
 		{ "abi", c->abi, true }, { "kernel", c->kernel, true },
@@ -290,7 +290,7 @@ static int cell_fields(const char *path, const char *where,
 	                  random))
 		return -1;
 	if (c->error && (jr_get(o, "wrong") || jr_get(o, "fault")))
-		return usage_error("%s: %sa cell that could not run has no "
+		return sm_error("%s: %sa cell that could not run has no "
 		                   "\"wrong\" or \"fault\"", path, where);
 	return 0;
 }
@@ -308,22 +308,22 @@ static int shard_cells(struct shard *s)
 	char where[48];
 
 	if (!cells || cells->type != JR_ARRAY)
-		return usage_error("%s: no array \"cells\"", s->path);
+		return sm_error("%s: no array \"cells\"", s->path);
 	if (cells->n != shard_size(s->total, s->i, s->n))
-		return usage_error("%s: %zu cells, but shard %u/%u of %" PRIu64
+		return sm_error("%s: %zu cells, but shard %u/%u of %" PRIu64
 		                   " cells has %" PRIu64, s->path, cells->n, s->i,
 		                   s->n, s->total, shard_size(s->total, s->i, s->n));
 	if (!(s->cells = calloc(cells->n ? cells->n : 1, sizeof(*s->cells))))
-		return usage_error("merge: out of memory");
+		return sm_error("merge: out of memory");
 	for (size_t k = 0; k < cells->n; k++) {
 		struct sm_cell_report *c = &s->cells[k];
 		snprintf(where, sizeof(where), "cell %zu: ", k);
 		if (cells->items[k].type != JR_OBJECT)
-			return usage_error("%s: %snot an object", s->path, where);
+			return sm_error("%s: %snot an object", s->path, where);
 		if (cell_fields(s->path, where, &cells->items[k], c, s->random) != 0)
 			return 2;
 		if (c->index != s->i + k * s->n)
-			return usage_error("%s: %sindex %" PRIu64 ", but shard %u/%u "
+			return sm_error("%s: %sindex %" PRIu64 ", but shard %u/%u "
 			                   "holds %" PRIu64 " there", s->path, where,
 			                   c->index, s->i, s->n, s->i + k * s->n);
 		s->ncells++;
@@ -348,7 +348,7 @@ static int shard_filter(struct shard *s)
 	    need_bool(s->path, "\"filter\": ", f, "drop_scripted",
 	              &s->drop_scripted) ||
 	    !lines || lines->type != JR_ARRAY)
-		return usage_error("%s: a bad \"filter\" (\"actions\", \"without\", "
+		return sm_error("%s: a bad \"filter\" (\"actions\", \"without\", "
 		                   "\"drop_scripted\", \"scripted_dropped\")",
 		                   s->path);
 	if ((s->only && check_text(s->path, "\"filter\": ", "actions", s->only,
@@ -357,7 +357,7 @@ static int shard_filter(struct shard *s)
 	                              s->without, false)))
 		return -1;
 	if (!(s->dropped = calloc(lines->n ? lines->n : 1, sizeof(*s->dropped))))
-		return usage_error("merge: out of memory");
+		return sm_error("merge: out of memory");
 	for (size_t i = 0; i < lines->n; i++) {
 		const struct jr_value *l = &lines->items[i];
 		struct sm_dropped_report *d = &s->dropped[i];
@@ -365,7 +365,7 @@ static int shard_filter(struct shard *s)
 		                          jr_str(jr_get(l, "arch")) : "");
 		d->scenario = jr_str(jr_get(l, "scenario"));
 		if (a < 0 || !d->scenario || !jr_u64(jr_get(l, "lines"), &d->lines))
-			return usage_error("%s: \"filter\": a bad \"scripted_dropped\" "
+			return sm_error("%s: \"filter\": a bad \"scripted_dropped\" "
 			                   "(an arch, a scenario and its lines)",
 			                   s->path);
 		if (check_text(s->path, "\"filter\": ", "scenario", d->scenario,
@@ -384,7 +384,7 @@ static int shard_header(struct shard *s)
 	char note[8], err[256];
 
 	if (d->type != JR_OBJECT)
-		return usage_error("%s: not a JSON object", s->path);
+		return sm_error("%s: not a JSON object", s->path);
 	if (!(s->version = need_str(s->path, "", d, "version")) ||
 	    !(s->sweep = need_str(s->path, "", d, "sweep")) ||
 	    !(s->engine = need_str(s->path, "", d, "engine")) ||
@@ -396,17 +396,17 @@ static int shard_header(struct shard *s)
 	    need_u64(s->path, "", d, "time_limit", &s->time_limit))
 		return 2;
 	if (strcmp(s->version, SELFMON_VERSION))
-		return usage_error("%s: made by selfmon %.40s, not by this selfmon "
+		return sm_error("%s: made by selfmon %.40s, not by this selfmon "
 		                   "(%s): merge the shards with the selfmon that "
 		                   "made them", s->path, s->version, SELFMON_VERSION);
 	/* I/N only: "auto" in a document must not read this environment */
 	if (s->shard[0] < '0' || s->shard[0] > '9' ||
 	    sm_shard_parse(s->shard, &s->i, &s->n, note, sizeof(note), err,
 	                   sizeof(err)) < 0)
-		return usage_error("%s: bad \"shard\" '%.40s' (I/N)", s->path,
+		return sm_error("%s: bad \"shard\" '%.40s' (I/N)", s->path,
 		                   s->shard);
 	if (s->total > 100000000)
-		return usage_error("%s: %" PRIu64 " cells is more than a sweep has",
+		return sm_error("%s: %" PRIu64 " cells is more than a sweep has",
 		                   s->path, s->total);
 	if (shard_filter(s) != 0)
 		return 2;
@@ -422,15 +422,15 @@ static int load_shard(struct shard *s, size_t *left)
 	char *text = sm_read_input(s->path, *left, &len, why, sizeof(why));
 
 	if (!text && *left < SM_SHARD_MAX_BYTES && strstr(why, "too large"))
-		return usage_error("%s: the shards together are over merge's cap "
+		return sm_error("%s: the shards together are over merge's cap "
 		                   "of %zu MiB", s->path, SM_SHARD_MAX_BYTES >> 20);
 	if (!text)
-		return usage_error("%s: %s", s->path, why);
+		return sm_error("%s: %s", s->path, why);
 	*left -= len;
 	int rc = jr_parse(text, len, &s->doc, err, sizeof(err));
 	free(text);
 	if (rc < 0)
-		return usage_error("%s: %s", s->path, err);
+		return sm_error("%s: %s", s->path, err);
 	return shard_header(s);
 }
 
@@ -445,22 +445,22 @@ static int same_sweep(const struct shard *a, const struct shard *b)
 	};
 
 	if (strcmp(a->version, b->version))
-		return usage_error("%s: made by selfmon %.40s, but %s by selfmon "
+		return sm_error("%s: made by selfmon %.40s, but %s by selfmon "
 		                   "%.40s", b->path, b->version, a->path, a->version);
 	if (strcmp(a->engine, b->engine))
-		return usage_error("%s: engine %.40s, but %s has engine %.40s",
+		return sm_error("%s: engine %.40s, but %s has engine %.40s",
 		                   b->path, b->engine, a->path, a->engine);
 	for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++)
 		if (num[k].x != num[k].y)
-			return usage_error("%s: %s %" PRIu64 ", but %s has %s %" PRIu64,
+			return sm_error("%s: %s %" PRIu64 ", but %s has %s %" PRIu64,
 			                   b->path, num[k].what, num[k].x, a->path,
 			                   num[k].what, num[k].y);
 	if (strcmp(a->sweep, b->sweep) || a->total != b->total)
-		return usage_error("%s: another sweep than %s (other readers, "
+		return sm_error("%s: another sweep than %s (other readers, "
 		                   "scenarios or --actions/--without)", b->path,
 		                   a->path);
 	if (a->n != b->n)
-		return usage_error("%s: shard %u/%u, but %s is %u/%u: not one split "
+		return sm_error("%s: shard %u/%u, but %s is %u/%u: not one split "
 		                   "of the sweep", b->path, b->i, b->n, a->path, a->i,
 		                   a->n);
 	return 0;
@@ -472,13 +472,13 @@ static int all_shards(const struct merge *m)
 	unsigned n = m->s[0].n, *who = malloc(n * sizeof(*who)), missing = 0;
 
 	if (!who)
-		return usage_error("merge: out of memory");
+		return sm_error("merge: out of memory");
 	for (unsigned i = 0; i < n; i++)
 		who[i] = m->ns;
 	for (unsigned k = 0; k < m->ns; k++) {
 		const struct shard *s = &m->s[k];
 		if (who[s->i] != m->ns) {
-			usage_error("merge: shard %u/%u given twice: %s and %s", s->i,
+			sm_error("merge: shard %u/%u given twice: %s and %s", s->i,
 			            n, m->s[who[s->i]].path, s->path);
 			return free(who), 2;
 		}
@@ -488,7 +488,7 @@ static int all_shards(const struct merge *m)
 		missing += who[i] == m->ns;
 	for (unsigned i = 0; missing && i < n; i++)
 		if (who[i] == m->ns) {
-			usage_error("merge: shard %u/%u is missing%s (%u of %u shards "
+			sm_error("merge: shard %u/%u is missing%s (%u of %u shards "
 			            "given)", i, n, missing > 1 ? ", and more" : "",
 			            m->ns, n);
 			return free(who), 2;
@@ -502,7 +502,7 @@ static int join(struct merge *m)
 {
 	m->total = m->s[0].total;
 	if (!(m->cell = calloc(m->total ? m->total : 1, sizeof(*m->cell))))
-		return usage_error("merge: out of memory");
+		return sm_error("merge: out of memory");
 	for (unsigned k = 0; k < m->ns; k++) {
 		for (size_t c = 0; c < m->s[k].ncells; c++)
 			m->cell[m->s[k].cells[c].index] = m->s[k].cells[c];
@@ -540,7 +540,7 @@ static int output(const struct merge *m)
 
 	if (m->junit) {
 		if (sm_out_open(&junit, m->junit, err, sizeof(err)) < 0)
-			return usage_error("merge: cannot write %s: %s", m->junit, err);
+			return sm_error("merge: cannot write %s: %s", m->junit, err);
 		failed = sm_render_junit(&r, &junit, m->junit, "merge") < 0;
 	}
 	if (m->tap)
@@ -577,7 +577,7 @@ static int take(struct merge *m, int c, const char *val)
 	else if (c == O_JUNIT)
 		m->junit = val;
 	else /* in the table, but no case takes it: selfmon's own error */
-		return usage_error("merge: internal error: option %d is not "
+		return sm_error("merge: internal error: option %d is not "
 		                   "handled", c);
 	return 0;
 }
@@ -589,16 +589,16 @@ static int parse(int argc, char **argv, struct merge *m)
 	int c, rc;
 
 	if (!(m->s = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*m->s))))
-		return usage_error("merge: out of memory");
+		return sm_error("merge: out of memory");
 	sm_opt_init(&op, "merge", argc, argv, options);
 	while ((c = sm_opt_next(&op)) != -1)
 		if ((rc = take(m, c, op.arg)) != 0)
 			return rc;
 	if (m->tap && m->json)
-		return usage_error("merge: --tap and --json both want standard "
+		return sm_error("merge: --tap and --json both want standard "
 		                   "output: give one");
 	if (!m->ns)
-		return usage_error("merge: no shard given (selfmon merge "
+		return sm_error("merge: no shard given (selfmon merge "
 		                   "PART.json...)");
 	return 0;
 }

@@ -203,14 +203,14 @@ static int cmd_model_compare(const char *path)
 	int rc = -1;
 
 	if (!err)
-		return usage_error("model: out of memory");
+		return sm_error("model: out of memory");
 	text = sm_read_input(path, SM_TRACE_MAX_BYTES, &len, err, errlen);
 	if (!text) {
-		usage_error("%s: %s", path, err);
+		sm_error("%s: %s", path, err);
 	} else if (memchr(text, '\0', len)) {
-		usage_error("%s: file contains a NUL byte", path);
+		sm_error("%s: file contains a NUL byte", path);
 	} else if ((rc = compare_report(path, text, &report, err, errlen)) < 0) {
-		usage_error("%s", err);
+		sm_error("%s", err);
 	} else {
 		fputs(report, stdout);
 	}
@@ -237,7 +237,7 @@ static int take_kernel(struct printer *p, const char *val)
 	char why[200];
 
 	if (sm_kernel_parse(val, -1, &p->kernel, why, sizeof(why)) < 0)
-		return usage_error("model: %s", why), -1;
+		return sm_error("model: %s", why), -1;
 	p->kernel_given = true;
 	return 0;
 }
@@ -264,12 +264,12 @@ static int parse_args(int argc, char **argv, struct printer *p,
 				return 2;
 		}
 		else if (*path)
-			return usage_error("model: unexpected argument '%s' "
+			return sm_error("model: unexpected argument '%s' "
 			                   "(one scenario at a time)", op.arg);
 		else
 			*path = op.arg;
 	if (!*path)
-		return usage_error("model: missing SCENARIO (see 'selfmon model "
+		return sm_error("model: missing SCENARIO (see 'selfmon model "
 		                   "--help')");
 	return -1;
 }
@@ -281,10 +281,10 @@ static int play(const char *path, struct printer *p, struct sm_scenario *scn,
 	char err[1024];
 
 	if (sm_scenario_load(path, scn, err, sizeof(err)) < 0)
-		return usage_error("%s", err);
+		return sm_error("%s", err);
 	if (p->kernel_given &&
 	    sm_kernel_check_arch(p->kernel, scn->cfg.arch, err, sizeof(err)) < 0)
-		return usage_error("model: %s: %s", path, err);
+		return sm_error("model: %s: %s", path, err);
 	if (p->kernel_given)
 		scn->cfg.kernel = p->kernel;
 	if (!p->json && (p->kernel_given || scn->cfg.kernel))
@@ -292,10 +292,10 @@ static int play(const char *path, struct printer *p, struct sm_scenario *scn,
 		                                      sizeof(err)));
 	p->s = scn;
 	if (sm_model_init(m, &scn->cfg, on_update, p, err, sizeof(err)) < 0)
-		return usage_error("%s: %s", path, err);
+		return sm_error("%s: %s", path, err);
 	/* loading checked the run stays within the cap: no partial output */
 	if (sm_scenario_run(m, scn, scn->end, err, sizeof(err)) < 0)
-		return usage_error("%s", err);
+		return sm_error("%s", err);
 	return 0;
 }
 
@@ -311,7 +311,7 @@ int cmd_model(int argc, char **argv)
 	size_t al = _Alignof(struct sm_model); /* its pages are page-aligned */
 	struct sm_model *m = aligned_alloc(al, (sizeof(*m) + al - 1) / al * al);
 	rc = scn && m ? play(path, &p, scn, m)
-	              : usage_error("model: out of memory");
+	              : sm_error("model: out of memory");
 	free(scn);
 	free(m);
 	return rc;

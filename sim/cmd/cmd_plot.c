@@ -73,14 +73,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 		else if (c != SM_OPT_OPERAND)
 			rc = sm_action_filter_opt(&a->af, c, op.arg, err, sizeof(err));
 		else if (a->path)
-			return usage_error("plot: unexpected argument '%s'", op.arg);
+			return sm_error("plot: unexpected argument '%s'", op.arg);
 		else
 			a->path = op.arg;
 		if (rc < 0)
-			return usage_error("plot: %s", err);
+			return sm_error("plot: %s", err);
 	}
 	if (!a->path || !a->out)
-		return usage_error("plot: needs SCENARIO and -o FILE.svg");
+		return sm_error("plot: needs SCENARIO and -o FILE.svg");
 	return -1;
 }
 
@@ -96,16 +96,16 @@ static int schedule(const struct args *a, struct sm_schedule_line *sl)
 		return 0;
 	char *line = malloc(strlen(a->sched) + 32);
 	if (!line)
-		return usage_error("plot: out of memory");
+		return sm_error("plot: out of memory");
 	sprintf(line, "x86_64:unicorn:r:s:%s", a->sched);
 	rc = sm_schedule_parse(line, sl, err, sizeof(err));
 	free(line);
 	if (rc < 0)
-		return usage_error("plot: %s", err);
+		return sm_error("plot: %s", err);
 	for (unsigned k = 0; k < sl->sched.n; k++)
 		if (sm_action_filter_excludes(&a->af, sl->sched.item[k].kind)) {
 			sm_schedule_line_free(sl);
-			return usage_error("plot: --schedule has %s, which "
+			return sm_error("plot: --schedule has %s, which "
 			                   "--actions/--without leave out",
 			                   sm_action_name(sl->sched.item[k].kind));
 		}
@@ -121,13 +121,13 @@ static int write_svg(const struct args *a, const struct sm_scenario *scn,
 	char err[600];
 
 	if (sm_out_open(&o, a->out, err, sizeof(err)) < 0)
-		return usage_error("plot: %s: %s", a->out, err);
+		return sm_error("plot: %s: %s", a->out, err);
 	if (sm_timeline_svg(o.f, scn, call, to, err, sizeof(err)) < 0) {
 		sm_out_abort(&o);
-		return usage_error("plot: %s: %s", scn->name, err);
+		return sm_error("plot: %s: %s", scn->name, err);
 	}
 	if (sm_out_close(&o, err, sizeof(err)) < 0)
-		return usage_error("plot: %s: %s", a->out, err);
+		return sm_error("plot: %s: %s", a->out, err);
 	return 0;
 }
 
@@ -138,16 +138,16 @@ static int plot(const struct args *a, struct sm_scenario *scn)
 	int rc;
 
 	if (sm_scenario_open(a->path, scn, err, sizeof(err)) < 0)
-		return usage_error("%s", err);
+		return sm_error("%s", err);
 	if (a->kernel && sm_kernel_parse(a->kernel, (int)scn->cfg.arch,
 	                                 &scn->cfg.kernel, err, sizeof(err)) < 0)
-		return usage_error("plot: %s: %s", a->path, err);
+		return sm_error("plot: %s: %s", a->path, err);
 	struct sm_timeline_opts to = {
 		.dropped = sm_action_filter_apply(&a->af, scn, NULL),
 		.kernel_mark = a->kernel != NULL };
 	struct sm_timeline_call call = { .engine = SM_ENGINE_UNICORN };
 	if (a->reader && !(call.reader = sm_reader_find(a->reader)))
-		return usage_error("plot: unknown reader '%s'", a->reader);
+		return sm_error("plot: unknown reader '%s'", a->reader);
 	struct sm_schedule_line sl;
 	if ((rc = schedule(a, &sl)) != 0)
 		return rc;
@@ -165,7 +165,7 @@ int cmd_plot(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct sm_scenario *scn = malloc(sizeof(*scn));
-	rc = scn ? plot(&a, scn) : usage_error("plot: out of memory");
+	rc = scn ? plot(&a, scn) : sm_error("plot: out of memory");
 	free(scn);
 	return rc;
 }

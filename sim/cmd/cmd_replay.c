@@ -103,11 +103,11 @@ static int teach(const struct opts *o, const struct sm_schedule_line *sl,
 	char err[600];
 
 	if (x->oom)
-		return usage_error("replay: out of memory");
+		return sm_error("replay: out of memory");
 	if (o->json)
 		sm_teach_json(stdout, &t);
 	if (o->html && sm_teach_html_file(o->html, &t, err, sizeof(err)) < 0)
-		return usage_error("replay: %s: %s", o->html, err);
+		return sm_error("replay: %s: %s", o->html, err);
 	return 0;
 }
 
@@ -127,7 +127,7 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
 	                                      sizeof(err));
 
 	if (!s)
-		return usage_error("replay: %s", err);
+		return sm_error("replay: %s", err);
 	if (o->explain && !o->json)
 		printf("replay %s\n  %s: %s (%s ABI)\n", text, r->name, r->what,
 		       sm_abi_name(r->abi));
@@ -136,7 +136,7 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
 	int rc = res->verdict == SM_V_ERROR ? 2 : res->verdict == SM_V_UNSUPPORTED ? 4
 	         : sm_verdict_fails(res->verdict) ? 1 : 0;
 	if (explain && x.oom)
-		rc = usage_error("replay: out of memory (the listing)");
+		rc = sm_error("replay: out of memory (the listing)");
 	else if (!o->json)
 		print_verdict(r, res, o->explain);
 	if (explain) {
@@ -202,12 +202,12 @@ static int replay(const char *text, const struct opts *o)
 	int rc;
 
 	if (!user || !scn)
-		rc = usage_error("replay: out of memory");
+		rc = sm_error("replay: out of memory");
 	else if (sm_schedule_parse(text, &sl, err, sizeof(err)) < 0)
-		rc = usage_error("replay: %s", err);
+		rc = sm_error("replay: %s", err);
 	else if ((rc = resolve(&sl, user, &r, scn, o->kernel, err,
 	                       sizeof(err))) < 0)
-		rc = usage_error("%s", err);
+		rc = sm_error("%s", err);
 	else
 		rc = run_line(&sl, text, r, scn, o);
 	if (user && r == &user->r)
@@ -254,19 +254,19 @@ int cmd_replay(int argc, char **argv)
 		else if (c == O_KERNEL)
 			o.kernel = op.arg;
 		else if (arg)
-			return usage_error("replay: unexpected argument '%s'", op.arg);
+			return sm_error("replay: unexpected argument '%s'", op.arg);
 		else
 			arg = op.arg;
 	if (!arg)
-		return usage_error("replay: missing SCHEDULE or TRACE (see "
+		return sm_error("replay: missing SCHEDULE or TRACE (see "
 		                   "'selfmon replay --help')");
 	if (o.json && !o.explain)
-		return usage_error("replay: --json needs --explain");
+		return sm_error("replay: --json needs --explain");
 	if (o.html && sm_teach_html_probe(o.html, err, sizeof(err)) < 0)
-		return usage_error("replay: %s: %s", o.html, err);
+		return sm_error("replay: %s: %s", o.html, err);
 	if (!strchr(arg, ':')) {
 		if (!(line = from_trace(arg, err, sizeof(err))))
-			return usage_error("replay: %s", err);
+			return sm_error("replay: %s", err);
 		arg = line;
 	}
 	int rc = replay(arg, &o);

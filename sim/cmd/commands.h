@@ -17,8 +17,7 @@ int cmd_hw(int argc, char **argv);
 int cmd_explain_bug(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 
-/* The commands' one-line errors go to util/error.h's sink; returns 2. */
+/* The commands' one-line errors: sm_error() (util/error.h), exit 2. */
 #include "error.h"
-#define usage_error sm_error
 
 #endif

@@ -67,6 +67,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 2, argv + 2);
-	return usage_error("unknown command '%s' (try 'selfmon --help')",
+	return sm_error("unknown command '%s' (try 'selfmon --help')",
 	                   argv[1]);
 }

@@ -55,15 +55,15 @@ static int bad(const struct sm_opt *o, int c, const char *word)
 	int len = (int)strcspn(word, "=");
 
 	if (c == ':' && is_long)
-		usage_error("%s: %.*s needs %s", o->cmd, len, word, needs);
+		sm_error("%s: %.*s needs %s", o->cmd, len, word, needs);
 	else if (c == ':')
-		usage_error("%s: -%c needs %s", o->cmd, optopt, needs);
+		sm_error("%s: -%c needs %s", o->cmd, optopt, needs);
 	else if (is_long && d)              /* a flag given "=VALUE" */
-		usage_error("%s: --%s takes no value", o->cmd, d->name);
+		sm_error("%s: --%s takes no value", o->cmd, d->name);
 	else if (is_long)
-		usage_error("%s: unknown option '%.*s'", o->cmd, len, word);
+		sm_error("%s: unknown option '%.*s'", o->cmd, len, word);
 	else
-		usage_error("%s: unknown option '-%c'", o->cmd, optopt);
+		sm_error("%s: unknown option '-%c'", o->cmd, optopt);
 	return SM_OPT_BAD;
 }
 

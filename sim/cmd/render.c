@@ -83,7 +83,7 @@ int sm_render_text(const struct sm_sweep_report *s, const char *cmd)
 
 	print_table(s);
 	if (sm_details_print(s->cells, s->n) < 0) {
-		usage_error("%s: out of memory", cmd);
+		sm_error("%s: out of memory", cmd);
 		rc = -1;
 	}
 	sm_table_summary(s->n, &t);
@@ -193,7 +193,7 @@ void sm_render_json(const struct sm_sweep_report *s)
 int sm_render_tap(const struct sm_sweep_report *s, const char *cmd)
 {
 	if (sm_report_tap(stdout, s) < 0 || fflush(stdout) != 0) {
-		usage_error("%s: cannot write the TAP report: %s", cmd,
+		sm_error("%s: cannot write the TAP report: %s", cmd,
 		            strerror(errno));
 		return -1;
 	}
@@ -208,6 +208,6 @@ int sm_render_junit(const struct sm_sweep_report *s, struct sm_out *o,
 	sm_report_junit(o->f, s);
 	if (sm_out_close(o, err, sizeof(err)) == 0) /* says a write error */
 		return 0;
-	usage_error("%s: cannot write %s: %s", cmd, path, err);
+	sm_error("%s: cannot write %s: %s", cmd, path, err);
 	return -1;
 }
