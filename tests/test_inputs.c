@@ -16,15 +16,6 @@
 /* sysconf as this process sees it: the CPU count can be made larger than
  * this machine's, for check's default -j. */
 extern long __sysconf(int name);
-int usage_error(const char *fmt, ...) /* main.c's, for cmd_check() here */
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
 static long fake_cpus;
 long sysconf(int name)
 {
