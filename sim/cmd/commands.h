@@ -16,6 +16,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_explain_bug(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_vm(int argc, char **argv);
 
 /* The commands' one-line errors: sm_error() (util/error.h), exit 2. */
 #include "error.h"

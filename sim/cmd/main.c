@@ -30,6 +30,8 @@ static const struct command {
 	  "run a scenario through the kernel model, print every page update" },
 	{ "hw", cmd_hw,
 	  "check the readers on this machine's real perf events; record traces" },
+	{ "vm", cmd_vm,
+	  "the hw checks on a real Linux kernel under QEMU (arm64, riscv64)" },
 	{ "list", cmd_list, "the built-in readers, scenarios, arches, actions" },
 };
 

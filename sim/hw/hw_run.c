@@ -18,17 +18,23 @@
 /* ---- here ------------------------------------------------------------ */
 
 /* The events: software ones always; with a PMU the pinned pair and a set
- * larger than the counters, multiplexed. */
+ * larger than the counters, multiplexed (at most HW_RUN_MAX_EVENTS). */
 static unsigned pick_events(const struct hw_machine *m, struct hw_event *ev)
 {
 	static const char *const sw[] = { "task-clock", "cpu-clock",
 	                                  "page-faults" };
 	static const char *const pinned[] = { "instructions", "cycles" };
+	/* more than any PMU's counters even where only cycles and
+	 * instructions exist (QEMU's arm64 PMU: 6 counters and the cycle
+	 * counter; its riscv64 one) */
 	static const char *const mux[] = { "instructions", "cycles", "branches",
 	                                   "branch-misses", "cache-references",
 	                                   "cache-misses", "bus-cycles",
 	                                   "ref-cycles", "branches",
-	                                   "cache-misses" };
+	                                   "cache-misses", "instructions",
+	                                   "cycles", "instructions", "cycles",
+	                                   "instructions", "cycles",
+	                                   "instructions", "cycles" };
 	unsigned n = 0;
 
 	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
@@ -319,8 +325,12 @@ static int check(struct parse *p)
 	struct hw_run_check *c = &run->checks[run->nchecks];
 	if (keys_of(p, SM_NAMES(check_keys), "check", v, true) < 0)
 		return -1;
+	/* a built-in reader of the machine's arch (the host may have no hw
+	 * build of it: arm64-only code on an x86-64 host) */
 	c->reader = sm_reader_find(v[0].s);
-	if (!c->reader || !c->reader->hw)
+	int arch = sm_arch_from_name(run->m.arch);
+	if (!c->reader || c->reader->image || arch < 0 ||
+	    !sm_reader_on(c->reader, (enum sm_arch)arch))
 		return sm_line_fail(&p->l, v[0].col, "unknown reader '%s'", v[0].s);
 	static const uint64_t max[8] = { HW_RUN_MAX_EVENTS - 1, UINT32_MAX,
 		UINT32_MAX, 1, 1, UINT64_MAX, UINT64_MAX, UINT64_MAX };

@@ -1,0 +1,284 @@
+/*
+ * cmd_vm.c — `selfmon vm ARCH`: the checks of `selfmon hw`, with hardware
+ * events, on a real Linux kernel booted under QEMU (arm64, riscv64).
+ *
+ * Owns: the options, where the kernel, QEMU and OpenSBI are (found at
+ * configure time, --kernel-image for the user's own kernel), the guest's
+ * initramfs (the embedded guest program as /init, and /dev/console), the
+ * kernel command line that carries the guest's orders, and the exit
+ * status.  The boot is sim/vm's (vm_boot.c, killed on time-out); the
+ * guest's output is parsed strictly by sim/hw/hw_run.c (the guest is
+ * untrusted) and reported by hw_report.c, as `hw` reports.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "cpio.h"
+#include "guest_image.h"
+#include "hw_report.h"
+#include "hw_run.h"
+#include "input.h"
+#include "options.h"
+#include "vm_boot.h"
+
+#ifndef SELFMON_QEMU_ARM64
+#define SELFMON_QEMU_ARM64 ""
+#endif
+#ifndef SELFMON_QEMU_RISCV64
+#define SELFMON_QEMU_RISCV64 ""
+#endif
+#ifndef SELFMON_OPENSBI
+#define SELFMON_OPENSBI ""
+#endif
+#ifndef SELFMON_VM_KERNELS
+#define SELFMON_VM_KERNELS ""
+#endif
+
+/* What each arch boots with, and the package each comes from. */
+static const struct vm_arch {
+	enum sm_arch arch;
+	const char *qemu, *qemu_pkg, *console;
+	bool icount;   /* the instructions event needs it (arm64); riscv64
+	                * hangs with it on two CPUs (QEMU 7.2) */
+} arches[] = {
+	{ SM_ARM64, SELFMON_QEMU_ARM64, "qemu-system-arm", "ttyAMA0", true },
+	{ SM_RISCV64, SELFMON_QEMU_RISCV64, "qemu-system-misc", "ttyS0", false },
+};
+
+struct vm_opts {
+	const struct vm_arch *a;
+	const char *kernel;           /* --kernel-image */
+	unsigned iterations, timeout, user_access;
+	bool json;
+	const struct sm_reader **readers;
+	unsigned nreaders;
+};
+
+static const char usage[] =
+	"usage: selfmon vm ARCH [READER...] [--iterations N] [--json]\n"
+	"                  [--kernel-image IMAGE] [--user-access N] "
+	"[--timeout S]\n\n"
+	"Boots a real Linux kernel for ARCH (arm64 or riscv64) under QEMU's\n"
+	"system emulation, whose PMU the kernel's own driver runs, with the\n"
+	"checks of 'selfmon hw' as its init: each built-in reader, built for\n"
+	"ARCH with the real instructions (mrs, csrr), against read(2) on\n"
+	"hardware events (cycles, instructions, a multiplexed set) and software\n"
+	"ones, also after IOC_RESET, disable/enable and a migration.  The\n"
+	"kernel is the one built from Debian's linux-source-6.12 by\n"
+	"'./dev.sh vm-kernels', or IMAGE (your own build).  --user-access sets\n"
+	"kernel.perf_user_access in the guest (arm64; default 1).  The VM is\n"
+	"killed after S seconds (default 600).\n"
+	"Exit status: 0 every check that could run passed (for the readers\n"
+	"named, or the reference reader when none is), 1 a reader disagreed\n"
+	"with the kernel, 2 bad usage or the VM failed.\n";
+
+enum { O_JSON = SM_OPT_LONG, O_ITERATIONS, O_KERNEL, O_TIMEOUT, O_ACCESS };
+
+static const struct sm_optdef vm_options[] = {
+	{ "help", no_argument, 'h', NULL },
+	{ "json", no_argument, O_JSON, NULL },
+	{ "iterations", required_argument, O_ITERATIONS, "1..1000000" },
+	{ "kernel-image", required_argument, O_KERNEL, "a kernel IMAGE" },
+	{ "timeout", required_argument, O_TIMEOUT, "10..3600 (seconds)" },
+	{ "user-access", required_argument, O_ACCESS, "0, 1 or 2" },
+	{ 0 },
+};
+
+static int number(const char *opt, const char *s, unsigned lo, unsigned hi,
+                  unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || v < lo || v > hi || s[0] == '-')
+		return sm_error("vm: bad value '%s' for --%s (%u..%u)", s, opt, lo,
+		                hi);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int operand(struct vm_opts *o, const char *arg)
+{
+	if (!o->a) {
+		for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+			if (!strcmp(arg, sm_arch_name(arches[i].arch)))
+				o->a = &arches[i];
+		return o->a ? 0 : sm_error("vm: unknown arch '%s' (arm64 or "
+		                           "riscv64)", arg);
+	}
+	const struct sm_reader *r = sm_reader_find(arg);
+	if (!r || r->image || !sm_reader_on(r, o->a->arch))
+		return sm_error("vm: unknown reader '%s' for %s (built-in readers "
+		                "only; see 'selfmon list')", arg,
+		                sm_arch_name(o->a->arch));
+	o->readers[o->nreaders++] = r;
+	return 0;
+}
+
+/* 0, 1 after --help, or 2 after the message. */
+static int parse(int argc, char **argv, struct vm_opts *o)
+{
+	struct sm_opt op;
+	int c, rc = 0;
+
+	o->iterations = 1000;
+	o->timeout = 600;
+	o->user_access = 1;
+	if (!(o->readers = malloc(((size_t)argc + 1) * sizeof(*o->readers))))
+		return sm_error("vm: out of memory");
+	sm_opt_init(&op, "vm", argc, argv, vm_options);
+	while (!rc && (c = sm_opt_next(&op)) != -1)
+		switch (c) {
+		case SM_OPT_OPERAND: rc = operand(o, op.arg); break;
+		case O_JSON: o->json = true; break;
+		case O_ITERATIONS:
+			rc = number("iterations", op.arg, 1, 1000000, &o->iterations);
+			break;
+		case O_KERNEL: {
+			char why[128];
+			o->kernel = op.arg;
+			if (sm_text_check(op.arg, why, sizeof(why)) < 0)
+				rc = sm_error("vm: --kernel-image: %s", why);
+			break;
+		}
+		case O_TIMEOUT:
+			rc = number("timeout", op.arg, 10, 3600, &o->timeout);
+			break;
+		case O_ACCESS:
+			rc = number("user-access", op.arg, 0, 2, &o->user_access);
+			break;
+		case 'h': fputs(usage, stdout); return 1;
+		default: return 2;
+		}
+	if (!rc && !o->a)
+		rc = sm_error("vm: missing ARCH (arm64 or riscv64)");
+	return rc;
+}
+
+/* The default kernel of arch a, in kbuf. */
+static const char *default_kernel(const struct vm_arch *a, char *kbuf,
+                                  size_t n)
+{
+	snprintf(kbuf, n, "%s/%s/Image", SELFMON_VM_KERNELS,
+	         sm_arch_name(a->arch));
+	return kbuf;
+}
+
+/* What the VM needs, each present, or one line saying what to install. */
+static int ready(const struct vm_opts *o, const char *kernel)
+{
+	struct stat st;
+	const char *an = sm_arch_name(o->a->arch);
+	size_t gsize;
+
+	if (!sm_vm_guest(o->a->arch, &gsize))
+		return sm_error("vm: this selfmon was built without the %s cross "
+		                "compiler: no guest program for %s", an, an);
+	if (!o->a->qemu[0] || access(o->a->qemu, X_OK) != 0)
+		return sm_error("vm: no QEMU for %s: install %s and build selfmon "
+		                "again (./dev.sh vm-kernels does both)", an,
+		                o->a->qemu_pkg);
+	if (o->a->arch == SM_RISCV64 &&
+	    (!SELFMON_OPENSBI[0] || access(SELFMON_OPENSBI, R_OK) != 0))
+		return sm_error("vm: no OpenSBI firmware for riscv64: install "
+		                "opensbi and build selfmon again");
+	if (stat(kernel, &st) != 0 || !S_ISREG(st.st_mode))
+		return sm_error(o->kernel ? "vm: %s: not a kernel image file" :
+		                "vm: no kernel for %s at %s: build it with "
+		                "'./dev.sh vm-kernels' (from linux-source-6.12), or "
+		                "give --kernel-image", o->kernel ? kernel : an, kernel);
+	return 0;
+}
+
+/* The guest's orders on its kernel command line. */
+static void command_line(const struct vm_opts *o, bool named, char *buf,
+                         size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, "console=%s panic=-1 quiet "
+	                            "loglevel=1 selfmon.iterations=%u "
+	                            "selfmon.user_access=%u", o->a->console,
+	                            o->iterations, o->user_access);
+	for (unsigned i = 0; named && i < o->nreaders && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "," :
+		                      " selfmon.readers=", o->readers[i]->name);
+}
+
+static int boot(const struct vm_opts *o, const char *kernel,
+                struct hw_run *run, struct sm_vm_result *res)
+{
+	size_t gsize, isize;
+	const unsigned char *guest = sm_vm_guest(o->a->arch, &gsize);
+	const struct sm_cpio_entry files[] = {
+		{ "dev", 040755, 0, 0, NULL, 0 },
+		{ "dev/console", 020600, 5, 1, NULL, 0 },
+		{ "proc", 040755, 0, 0, NULL, 0 },
+		{ "init", 0100755, 0, 0, guest, gsize },
+	};
+	void *initrd = sm_cpio(files, 4, &isize);
+	char append[2048], err[512];
+	const char *an = sm_arch_name(o->a->arch);
+
+	if (!initrd)
+		return sm_error("vm: out of memory");
+	command_line(o, o->nreaders > 0, append, sizeof(append));
+	struct sm_vm_spec spec = {
+		.arch = o->a->arch, .qemu = o->a->qemu, .kernel = kernel,
+		.bios = o->a->arch == SM_RISCV64 ? SELFMON_OPENSBI : NULL,
+		.initrd = initrd, .initrd_size = isize, .append = append,
+		.cpus = 2, .mem_mb = 1024, .icount = o->a->icount,
+		.timeout_s = o->timeout, .max_output = (size_t)16 << 20,
+	};
+	int rc = sm_vm_boot(&spec, res, err, sizeof(err));
+	free(initrd);
+	if (rc < 0)
+		return sm_error("vm: %s", err);
+	if (res->timed_out)
+		return sm_error("vm: the %s guest did not power off within %u s "
+		                "(QEMU killed; --timeout S allows more)", an,
+		                o->timeout);
+	if (res->too_long)
+		return sm_error("vm: the %s guest wrote more than 16 MiB (QEMU "
+		                "killed)", an);
+	if (hw_run_parse("the guest's console", res->out, run, err,
+	                 sizeof(err)) == 0)
+		return 0;
+	if (res->status) /* QEMU's own complaint says more than the parser */
+		return sm_error("vm: QEMU exited with status %d: %.*s", res->status,
+		                (int)strcspn(res->out, "\n"), res->out);
+	return sm_error("vm: %s", err);
+}
+
+int cmd_vm(int argc, char **argv)
+{
+	struct vm_opts o = { 0 };
+	struct hw_run run;
+	struct sm_vm_result res = { 0 };
+	struct hw_outcome out;
+	char kbuf[4096], title[4096 + 128];
+	int rc = parse(argc, argv, &o);
+
+	if (rc) {
+		free(o.readers);
+		return rc == 1 ? 0 : rc;
+	}
+	const char *kernel = o.kernel ? o.kernel
+	                     : default_kernel(o.a, kbuf, sizeof(kbuf));
+	if ((rc = ready(&o, kernel)) == 0 &&
+	    (rc = boot(&o, kernel, &run, &res)) == 0) {
+		snprintf(title, sizeof(title), "selfmon vm %s (%s, booted and "
+		         "checked in %.1f s)", sm_arch_name(o.a->arch), kernel,
+		         res.seconds);
+		hw_report(o.json ? stderr : stdout, o.json, title, o.nreaders > 0,
+		          &run, &out);
+		rc = out.bad ? 1 : 0;
+		hw_run_free(&run);
+	}
+	free(res.out);
+	free(o.readers);
+	return rc;
+}
