@@ -11,6 +11,9 @@
 #   ./dev.sh fuzz [S]   the libFuzzer targets (fuzz/, clang, build-fuzz/):
 #                       each S seconds (default 300) from its seed corpus
 #                       and regression inputs; fails on a crash
+#   ./dev.sh vm-kernels the kernels `selfmon vm` boots: Linux from Debian's
+#                       linux-source-6.12, tinyconfig + vm/ARCH.config, for
+#                       arm64 and riscv64 into build-vm/ (kept; ~3 min each)
 #   ./dev.sh build      only install and build
 #
 # Debian packages are installed with apt-get when run as root; otherwise the
@@ -20,7 +23,9 @@ cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-dev libdw-dev clang lld libclang-rt-14-dev libcapstone-dev chromium libxml2-utils perl strace
           gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
-          libc6-dev-arm64-cross libc6-dev-riscv64-cross)
+          libc6-dev-arm64-cross libc6-dev-riscv64-cross
+          qemu-system-arm qemu-system-misc opensbi
+          linux-source-6.12 flex bison bc xz-utils)
 
 need_packages() {
 	local missing=() p
@@ -86,6 +91,14 @@ fuzz() {
 	done
 }
 
+# The kernels of `selfmon vm` (test_vm boots them).
+kernels() {
+	local a
+	for a in arm64 riscv64; do
+		sh vm/build-kernel.sh "$a" build-vm
+	done
+}
+
 need_packages
 case "${1:-}" in
 run)
@@ -96,6 +109,7 @@ run)
 	;;
 test)
 	build build
+	kernels
 	ctest --test-dir build --output-on-failure
 	;;
 quick)
@@ -104,6 +118,7 @@ quick)
 	;;
 sanitize)
 	build build-asan -DSELFMON_SANITIZE=ON
+	kernels
 	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
 	;;
 bench)
@@ -117,11 +132,15 @@ nocross)
 fuzz)
 	fuzz "${2:-300}"
 	;;
+vm-kernels)
+	build build
+	kernels
+	;;
 build)
 	build build
 	;;
 *)
-	sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 	;;
 esac

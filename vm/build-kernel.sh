@@ -6,7 +6,9 @@
 # when present and built from the same fragment and source; about three
 # minutes on two cores otherwise.
 set -eu
-arch=$1 dir=$2 here=$(cd "$(dirname "$0")" && pwd)
+arch=$1 here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$2"
+dir=$(cd "$2" && pwd)
 tarball=/usr/src/linux-source-6.12.tar.xz
 case $arch in
 arm64) karch=arm64 cross=aarch64-linux-gnu- image=arch/arm64/boot/Image ;;
@@ -20,7 +22,6 @@ if [ -f "$out/Image" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "build-kernel.sh: $out/Image is up to date"
 	exit 0
 fi
-mkdir -p "$dir"
 src=$dir/linux-source-6.12
 if [ ! -f "$src/Makefile" ]; then
 	echo "build-kernel.sh: unpacking $tarball"

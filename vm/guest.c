@@ -11,7 +11,8 @@
  *
  * Orders, on the kernel command line: selfmon.readers=A,B (default: every
  * built-in reader the arch has), selfmon.iterations=N (default 1000),
- * selfmon.user_access=N (kernel.perf_user_access, default 1).
+ * selfmon.user_access=N (kernel.perf_user_access, default 1),
+ * selfmon.slow=K (the checks' CPU budgets K times `hw`'s, default 1).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -81,7 +82,7 @@ int main(void)
 	static const struct sm_reader *readers[256];
 	struct hw_run run;
 	char buf[1024], *list;
-	unsigned n = 0, iterations = 1000;
+	unsigned n = 0, iterations = 1000, slow = 1;
 
 	mount("proc", "/proc", "proc", 0, NULL);
 	read_cmdline();
@@ -90,6 +91,10 @@ int main(void)
 		iterations = (unsigned)strtoul(buf, NULL, 10);
 	if (!iterations || iterations > 10000000)
 		iterations = 1000;
+	if (order("slow", buf, sizeof(buf)))
+		slow = (unsigned)strtoul(buf, NULL, 10);
+	if (!slow || slow > 1000)
+		slow = 1;
 	if ((list = (char *)order("readers", buf, sizeof(buf)))) {
 		for (char *r; (r = sm_split_next(&list, ',')) && n < 256;) {
 			const struct sm_reader *x = sm_reader_find(r);
@@ -100,7 +105,7 @@ int main(void)
 		for (unsigned i = 0; i < sm_nreaders && n < 256; i++)
 			if (sm_readers[i].hw)
 				readers[n++] = &sm_readers[i];
-	if (hw_run_here(&run, readers, n, iterations) == 0)
+	if (hw_run_here(&run, readers, n, iterations, slow) == 0)
 		hw_run_write(stdout, &run);
 	else
 		puts("@selfmon-note out of memory");

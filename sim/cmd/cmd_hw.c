@@ -125,7 +125,7 @@ int cmd_hw(int argc, char **argv)
 	for (unsigned i = 0; !named && i < sm_nreaders; i++)
 		if (sm_readers[i].hw)
 			o.readers[o.nreaders++] = &sm_readers[i];
-	if (hw_run_here(&run, o.readers, o.nreaders, o.iterations) < 0) {
+	if (hw_run_here(&run, o.readers, o.nreaders, o.iterations, 1) < 0) {
 		free(o.readers);
 		return sm_error("hw: out of memory");
 	}

@@ -107,6 +107,7 @@ void hw_report(FILE *f, bool json, const char *title, bool named,
                const struct hw_run *run, struct hw_outcome *out)
 {
 	struct json j;
+	uint64_t budget = hw_budget_ms(run->iterations, run->slow);
 
 	out->bad = out->hung = 0;
 	machine_report(f, title, run);
@@ -114,9 +115,9 @@ void hw_report(FILE *f, bool json, const char *title, bool named,
 	if (json)
 		json_head(&j, &run->m);
 	fprintf(f, "\nchecks (%u reads each, then after IOC_RESET, "
-	        "disable/enable, migration; each reader at most %d ms of CPU "
+	        "disable/enable, migration; each reader at most %u ms of CPU "
 	        "time a read and %" PRIu64 " ms an event):\n", run->iterations,
-	        HW_CALL_CPU_MS, hw_budget_ms(run->iterations));
+	        HW_CALL_CPU_MS * run->slow, budget);
 	fprintf(f, "%-20s %-16s %8s %8s %10s %10s %6s  %s\n", "reader", "event",
 	        "checks", "wrong", "ns/read", "ns/read(2)", "ratio", "first");
 	check_all(f, &j, json, named, run, out);
@@ -124,14 +125,14 @@ void hw_report(FILE *f, bool json, const char *title, bool named,
 		json_end(&j, '[');
 		json_u64(&j, "disagreements", out->bad);
 		json_u64(&j, "hanging", out->hung);
-		json_u64(&j, "budget_ms", hw_budget_ms(run->iterations));
+		json_u64(&j, "budget_ms", budget);
 		json_end(&j, '{');
 		putchar('\n');
 	}
 	if (out->hung)
-		fprintf(f, "\n%u checks stopped: the reader hangs (more than %d ms "
+		fprintf(f, "\n%u checks stopped: the reader hangs (more than %u ms "
 		        "of CPU time for a read or %" PRIu64 " ms for the event)\n",
-		        out->hung, HW_CALL_CPU_MS, hw_budget_ms(run->iterations));
+		        out->hung, HW_CALL_CPU_MS * run->slow, budget);
 	fprintf(f, "\n%s\n", out->bad ? "a reader disagreed with the kernel"
 	                              : "every check that could run passed");
 }

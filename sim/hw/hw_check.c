@@ -21,11 +21,13 @@
 
 struct budget {
 	uint64_t start, limit; /* the thread's CPU time, ns */
+	unsigned call_ms;      /* of one call */
 };
 
-uint64_t hw_budget_ms(unsigned iterations)
+uint64_t hw_budget_ms(unsigned iterations, unsigned slow)
 {
-	return BUDGET_BASE_MS + (uint64_t)iterations * BUDGET_PER_READ_US / 1000;
+	return (BUDGET_BASE_MS + (uint64_t)iterations * BUDGET_PER_READ_US /
+	        1000) * slow;
 }
 
 /* CPU ms left of the budget, 0 when spent. */
@@ -125,17 +127,17 @@ static void check_once(const struct sm_reader *r, const struct hw_event *e,
 		return spent(t, bu, why, sizeof(why)), hang(t, phase, why);
 	if (hw_read(e, b) < 0)
 		return;
-	int how = sm_guard_run(guarded_call, &g, left < HW_CALL_CPU_MS
-	                                         ? left : HW_CALL_CPU_MS);
+	int how = sm_guard_run(guarded_call, &g, left < bu->call_ms
+	                                         ? left : bu->call_ms);
 	if (hw_read(e, a) < 0)
 		return;
 	t->runs++;
 	if (how == SIGALRM) {
-		if (left < HW_CALL_CPU_MS)
+		if (left < bu->call_ms)
 			spent(t, bu, why, sizeof(why));
 		else
-			snprintf(why, sizeof(why), "a read did not return within %d ms "
-			         "of CPU time", HW_CALL_CPU_MS);
+			snprintf(why, sizeof(why), "a read did not return within %u ms "
+			         "of CPU time", bu->call_ms);
 		return hang(t, phase, why);
 	}
 	const char *bad = NULL;
@@ -234,10 +236,12 @@ static double reader_ns(const struct sm_reader *r, const struct hw_event *e,
 }
 
 void hw_check_reader(const struct sm_reader *r, struct hw_event *e,
-                     unsigned iterations, int ncpus, struct hw_tally *t)
+                     unsigned iterations, unsigned slow, int ncpus,
+                     struct hw_tally *t)
 {
 	struct budget bu = { hw_thread_cpu_ns(),
-	                     hw_budget_ms(iterations) * 1000000 };
+	                     hw_budget_ms(iterations, slow) * 1000000,
+	                     HW_CALL_CPU_MS * slow };
 
 	memset(t, 0, sizeof(*t));
 	check_reads(r, e, iterations, ncpus, &bu, t);

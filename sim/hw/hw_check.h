@@ -14,11 +14,12 @@
 /* A read takes microseconds.  Each reader gets, on each event, at most
  * HW_CALL_CPU_MS of CPU time for one call and hw_budget_ms(iterations)
  * for all of its work there (the checked reads with their read(2) calls,
- * and the timed ones).  A reader over either is stopped and reported as
- * hanging, so the command's CPU time is bounded by readers x events x
- * budget (README). */
+ * and the timed ones), both times `slow` on a machine that many times
+ * slower than hardware (1 here; an emulated guest of `selfmon vm` more).
+ * A reader over either is stopped and reported as hanging, so the
+ * command's CPU time is bounded by readers x events x budget (README). */
 #define HW_CALL_CPU_MS 10
-uint64_t hw_budget_ms(unsigned iterations);
+uint64_t hw_budget_ms(unsigned iterations, unsigned slow);
 
 struct hw_tally {
 	unsigned runs, fails;
@@ -34,6 +35,7 @@ struct hw_tally {
  * a migration (to at most 2 of `ncpus`), each between two read(2) calls;
  * then the cost of a read and of read(2). */
 void hw_check_reader(const struct sm_reader *r, struct hw_event *e,
-                     unsigned iterations, int ncpus, struct hw_tally *t);
+                     unsigned iterations, unsigned slow, int ncpus,
+                     struct hw_tally *t);
 
 #endif

@@ -51,12 +51,13 @@ static unsigned pick_events(const struct hw_machine *m, struct hw_event *ev)
 }
 
 int hw_run_here(struct hw_run *run, const struct sm_reader *const *readers,
-                unsigned n, unsigned iterations)
+                unsigned n, unsigned iterations, unsigned slow)
 {
 	struct hw_event ev[HW_RUN_MAX_EVENTS];
 
 	memset(run, 0, sizeof(*run));
 	run->iterations = iterations;
+	run->slow = slow;
 	hw_describe(&run->m);
 	run->nev = pick_events(&run->m, ev);
 	for (unsigned i = 0; i < run->nev; i++) {
@@ -77,7 +78,7 @@ int hw_run_here(struct hw_run *run, const struct sm_reader *const *readers,
 			struct hw_run_check *c = &run->checks[run->nchecks++];
 			c->reader = readers[k];
 			c->event = i;
-			hw_check_reader(readers[k], &ev[i], iterations,
+			hw_check_reader(readers[k], &ev[i], iterations, slow,
 			                run->m.ncpus, &c->t);
 		}
 	for (unsigned i = 0; i < run->nev; i++)
@@ -112,8 +113,8 @@ void hw_run_write(FILE *f, const struct hw_run *run)
 
 	fprintf(f, "@selfmon begin version=%d\n", HW_RUN_VERSION);
 	fprintf(f, "@selfmon machine arch=%s cpus=%d paranoid=%d pmu=%d "
-	        "iterations=%u", m->arch, m->ncpus, m->paranoid, m->pmu,
-	        run->iterations);
+	        "iterations=%u slow=%u", m->arch, m->ncpus, m->paranoid, m->pmu,
+	        run->iterations, run->slow);
 	put_text(f, "user_access", m->user_access);
 	put_text(f, "no_pmu", m->no_pmu);
 	fputc('\n', f);
@@ -221,13 +222,13 @@ static int keys_of(struct parse *p, struct sm_keys keys, const char *owner,
 }
 
 static const char *const machine_keys[] = { "arch", "cpus", "paranoid",
-	"pmu", "iterations", "user_access", "no_pmu" };
+	"pmu", "iterations", "slow", "user_access", "no_pmu" };
 
 static int machine(struct parse *p)
 {
-	struct sm_tok v[7];
+	struct sm_tok v[8];
 	struct hw_machine *m = &p->run->m;
-	uint64_t x[4];
+	uint64_t x[5];
 
 	if (keys_of(p, SM_NAMES(machine_keys), "machine", v, true) < 0)
 		return -1;
@@ -238,13 +239,17 @@ static int machine(struct parse *p)
 	if (number(p, &v[1], 4096, &x[0]) < 0 ||
 	    number(p, &v[2], 99, &x[1]) < 0 || number(p, &v[3], 1, &x[2]) < 0 ||
 	    number(p, &v[4], 10000000, &x[3]) < 0 ||
-	    text(p, &v[5], m->user_access, sizeof(m->user_access)) < 0 ||
-	    text(p, &v[6], m->no_pmu, sizeof(m->no_pmu)) < 0)
+	    number(p, &v[5], 1000, &x[4]) < 0 ||
+	    text(p, &v[6], m->user_access, sizeof(m->user_access)) < 0 ||
+	    text(p, &v[7], m->no_pmu, sizeof(m->no_pmu)) < 0)
 		return -1;
+	if (x[4] == 0)
+		return sm_line_fail(&p->l, v[5].col, "slow=0 (1..1000)");
 	m->ncpus = (int)x[0];
 	m->paranoid = (int)x[1];
 	m->pmu = x[2];
 	p->run->iterations = (unsigned)x[3];
+	p->run->slow = (unsigned)x[4];
 	return 0;
 }
 

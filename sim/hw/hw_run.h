@@ -50,6 +50,7 @@ struct hw_run_check {
 struct hw_run {
 	struct hw_machine m;
 	unsigned iterations;
+	unsigned slow;           /* the budgets' factor (hw_check.h) */
 	unsigned nev;
 	struct hw_run_event ev[HW_RUN_MAX_EVENTS];
 	unsigned nchecks;
@@ -57,9 +58,10 @@ struct hw_run {
 };
 
 /* Check readers[0..n) on this machine's events, `iterations` reads each:
- * 0, or -1 out of memory.  Free with hw_run_free(). */
+ * 0, or -1 out of memory, the budgets `slow` times hw_check.h's.  Free
+ * with hw_run_free(). */
 int hw_run_here(struct hw_run *run, const struct sm_reader *const *readers,
-                unsigned n, unsigned iterations);
+                unsigned n, unsigned iterations, unsigned slow);
 void hw_run_free(struct hw_run *run);
 
 /* The run as wire lines. */

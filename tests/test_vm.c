@@ -1,0 +1,157 @@
+/*
+ * test_vm.c — `selfmon vm` end to end: a real Linux kernel (built from
+ * linux-source-6.12 by ./dev.sh vm-kernels) booted under QEMU with the hw
+ * checks as init.  Labelled vm and slow (each boot takes seconds to a
+ * minute); built only where a cross compiler and QEMU were found.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cli.h"
+
+/* The lines of the check table: reader, event, checks, wrong. */
+struct row {
+	char reader[64], event[32];
+	unsigned checks, wrong;
+};
+
+static unsigned rows(struct row *out, unsigned max)
+{
+	unsigned n = 0;
+	const char *p = strstr(r.out, "\nreader ");
+	assert_non_null(p);
+	for (p = strchr(p + 1, '\n'); p && n < max; p = strchr(p + 1, '\n')) {
+		struct row x;
+		if (sscanf(p + 1, "%63s %31s %u %u", x.reader, x.event, &x.checks,
+		           &x.wrong) != 4)
+			break;
+		out[n++] = x;
+	}
+	return n;
+}
+
+static bool hardware(const char *event)
+{
+	return !strcmp(event, "cycles") || !strcmp(event, "instructions");
+}
+
+/* How many hardware events' pages show a counter for user space (an
+ * index), and how many none. */
+static void indexes(unsigned *with, unsigned *without)
+{
+	char name[32];
+	unsigned idx;
+
+	*with = *without = 0;
+	for (const char *p = strstr(r.out, "\npages:\n"); p;
+	     p = strchr(p + 1, '\n'))
+		if (sscanf(p + 1, " %31s lock %*u index %u", name, &idx) == 2 &&
+		    hardware(name))
+			*(idx ? with : without) += 1;
+}
+
+/* The reference reader on the real kernel, every check in its read(2)
+ * window, hardware events among them: with user access the counter is
+ * read in user space (the pages of the events on a counter give its
+ * index), without it no page gives one and the reader falls back to
+ * read(2). */
+static void reference_passes(const char *arch, const char *extra,
+                             bool rdpmc)
+{
+	char cmd[256];
+	struct row x[64];
+	unsigned with, without;
+
+	snprintf(cmd, sizeof(cmd), "vm %s reference --iterations 100 %s", arch,
+	         extra);
+	run(cmd);
+	if (r.status != 0)
+		fail_msg("%s: exit %d\n%s%s", cmd, r.status, r.out, r.err);
+	assert_non_null(strstr(r.out, "hardware PMU: yes"));
+	indexes(&with, &without);
+	assert_true(with + without >= 2);
+	if (rdpmc) /* (the events multiplexed out have none when opened) */
+		assert_true(with >= 1);
+	else
+		assert_int_equal(with, 0);
+	unsigned n = rows(x, 64), hw = 0;
+	for (unsigned i = 0; i < n; i++) {
+		assert_string_equal(x[i].reader, "reference");
+		assert_true(x[i].checks > 100);
+		assert_int_equal(x[i].wrong, 0);
+		hw += hardware(x[i].event);
+	}
+	assert_true(hw >= 2);
+}
+
+static void test_arm64_reference(void **state)
+{
+	(void)state;
+	reference_passes("arm64", "", true);
+}
+
+/* kernel.perf_user_access = 0: no counter in user space (index 0; the
+ * kernel still says cap_user_rdpmc for a 32-bit event:
+ * armv8pmu_user_event_idx() gives 0 without the sysctl), the reference
+ * falls back to read(2) and still agrees. */
+static void test_arm64_no_user_access(void **state)
+{
+	(void)state;
+	reference_passes("arm64", "--user-access 0", false);
+}
+
+static void test_riscv64_reference(void **state)
+{
+	(void)state;
+	reference_passes("riscv64", "", true);
+}
+
+/* A reader the model catches for a reason the hardware shows: arm64's
+ * counters are 32 bits wide, and a reader that does not sign-extend the
+ * counter is off on the real kernel too. */
+static void test_arm64_catches_no_sext(void **state)
+{
+	(void)state;
+	struct row x[64];
+
+	run("vm arm64 no_sext --iterations 100");
+	if (r.status != 1)
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	unsigned n = rows(x, 64), wrong_hw = 0;
+	for (unsigned i = 0; i < n; i++)
+		wrong_hw += hardware(x[i].event) && x[i].wrong > 0;
+	assert_true(wrong_hw > 0);
+}
+
+static void test_bad_usage(void **state)
+{
+	(void)state;
+	expect_usage_error("vm", "missing ARCH");
+	expect_usage_error("vm sparc", "unknown arch 'sparc'");
+	expect_usage_error("vm arm64 nosuch", "unknown reader 'nosuch'");
+	expect_usage_error("vm riscv64 arm64_swapped_table",
+	                   "unknown reader 'arm64_swapped_table' for riscv64");
+	expect_usage_error("vm arm64 --timeout 5", "bad value '5' for --timeout");
+	expect_usage_error("vm arm64 --kernel-image /nonexistent",
+	                   "/nonexistent: not a kernel image file");
+	/* a file that is no kernel: the VM never powers off, and is killed
+	 * at the time-out */
+	expect_usage_error("vm arm64 --kernel-image tests/CMakeLists.txt "
+	                   "--timeout 10", "did not power off within 10 s");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_usage),
+		cmocka_unit_test(test_arm64_reference),
+		cmocka_unit_test(test_arm64_no_user_access),
+		cmocka_unit_test(test_arm64_catches_no_sext),
+		cmocka_unit_test(test_riscv64_reference),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
