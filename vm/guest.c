@@ -12,7 +12,10 @@
  * Orders, on the kernel command line: selfmon.readers=A,B (default: every
  * built-in reader the arch has), selfmon.iterations=N (default 1000),
  * selfmon.user_access=N (kernel.perf_user_access, default 1),
- * selfmon.slow=K (the checks' CPU budgets K times `hw`'s, default 1).
+ * selfmon.slow=K (the checks' CPU budgets K times `hw`'s, default 1);
+ * or selfmon.record=E,F,... with selfmon.duration=MS: `hw record`'s
+ * recorder on those events, its trace printed as "@selfmon-trace LINE"
+ * lines and "@selfmon-trace-end lines=N".
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -23,7 +26,10 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
+#include "hw_record.h"
 #include "hw_run.h"
+#include "hw_trace.h"
+#include "input.h"
 #include "lines.h"
 
 static char cmdline[4096];
@@ -77,6 +83,44 @@ static void power_off(void)
 	_exit(0);
 }
 
+/* `hw record` in the guest: the trace on the console, line by line. */
+static void record(const char *events)
+{
+	char buf[32], err[256], *text = NULL;
+	size_t len = 0;
+	unsigned long ms = 200;
+	struct hw_recorder *rc = calloc(1, sizeof(*rc));
+
+	if (order("duration", buf, sizeof(buf)))
+		ms = strtoul(buf, NULL, 10);
+	if (ms < 10 || ms > 600000)
+		ms = 200;
+	FILE *f = rc ? open_memstream(&text, &len) : NULL;
+	if (!f) {
+		puts("@selfmon-trace-error out of memory");
+		return;
+	}
+	if (hw_record(rc, events, ms, err, sizeof(err)) < 0) {
+		fclose(f);
+		sm_printable(err);
+		printf("@selfmon-trace-error %s\n", err);
+		free(text);
+		return;
+	}
+	hw_trace_write(f, "the guest", rc->ev, rc->nev, rc->r, rc->n);
+	fclose(f);
+	unsigned lines = 0;
+	for (char *l = text, *nl; l && *l; l = nl ? nl + 1 : NULL, lines++) {
+		nl = strchr(l, '\n');
+		printf("@selfmon-trace %.*s\n", nl ? (int)(nl - l) : (int)strlen(l),
+		       l);
+	}
+	printf("@selfmon-trace-end lines=%u\n", lines);
+	free(text);
+	hw_record_free(rc);
+	free(rc);
+}
+
 int main(void)
 {
 	static const struct sm_reader *readers[256];
@@ -87,6 +131,10 @@ int main(void)
 	mount("proc", "/proc", "proc", 0, NULL);
 	read_cmdline();
 	user_access();
+	if (order("record", buf, sizeof(buf))) {
+		record(buf);
+		power_off();
+	}
 	if (order("iterations", buf, sizeof(buf)))
 		iterations = (unsigned)strtoul(buf, NULL, 10);
 	if (!iterations || iterations > 10000000)

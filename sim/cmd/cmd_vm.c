@@ -22,6 +22,9 @@
 #include "guest_image.h"
 #include "hw_report.h"
 #include "hw_run.h"
+#include "hw_trace.h"
+#include "lines.h"
+#include "outfile.h"
 #include "input.h"
 #include "options.h"
 #include "vm_boot.h"
@@ -55,6 +58,9 @@ static const struct vm_arch {
 
 struct vm_opts {
 	const struct vm_arch *a;
+	bool record;                  /* `vm ARCH record` */
+	const char *out, *events;     /* record's --out, --events */
+	unsigned duration;            /* record's --duration, ms */
 	const char *kernel;           /* --kernel-image */
 	unsigned iterations, timeout, user_access;
 	bool json;
@@ -65,7 +71,9 @@ struct vm_opts {
 static const char usage[] =
 	"usage: selfmon vm ARCH [READER...] [--iterations N] [--json]\n"
 	"                  [--kernel-image IMAGE] [--user-access N] "
-	"[--timeout S]\n\n"
+	"[--timeout S]\n"
+	"       selfmon vm ARCH record --out FILE [--events E,...] "
+	"[--duration MS]\n\n"
 	"Boots a real Linux kernel for ARCH (arm64 or riscv64) under QEMU's\n"
 	"system emulation, whose PMU the kernel's own driver runs, with the\n"
 	"checks of 'selfmon hw' as its init: each built-in reader, built for\n"
@@ -76,11 +84,15 @@ static const char usage[] =
 	"'./dev.sh vm-kernels', or IMAGE (your own build).  --user-access sets\n"
 	"kernel.perf_user_access in the guest (arm64; default 1).  The VM is\n"
 	"killed after S seconds (default 600).\n"
+	"'vm ARCH record' runs 'hw record's recorder in the guest instead, on\n"
+	"E (default cycles,instructions,task-clock) for MS ms (default 200),\n"
+	"and writes its trace to FILE for 'selfmon model --compare FILE'.\n"
 	"Exit status: 0 every check that could run passed (for the readers\n"
 	"named, or the reference reader when none is), 1 a reader disagreed\n"
 	"with the kernel, 2 bad usage or the VM failed.\n";
 
-enum { O_JSON = SM_OPT_LONG, O_ITERATIONS, O_KERNEL, O_TIMEOUT, O_ACCESS };
+enum { O_JSON = SM_OPT_LONG, O_ITERATIONS, O_KERNEL, O_TIMEOUT, O_ACCESS,
+       O_OUT, O_EVENTS, O_DURATION };
 
 static const struct sm_optdef vm_options[] = {
 	{ "help", no_argument, 'h', NULL },
@@ -89,6 +101,9 @@ static const struct sm_optdef vm_options[] = {
 	{ "kernel-image", required_argument, O_KERNEL, "a kernel IMAGE" },
 	{ "timeout", required_argument, O_TIMEOUT, "10..3600 (seconds)" },
 	{ "user-access", required_argument, O_ACCESS, "0, 1 or 2" },
+	{ "out", required_argument, O_OUT, "a FILE" },
+	{ "events", required_argument, O_EVENTS, "a list of events" },
+	{ "duration", required_argument, O_DURATION, "10..600000 (ms)" },
 	{ 0 },
 };
 
@@ -114,12 +129,36 @@ static int operand(struct vm_opts *o, const char *arg)
 		return o->a ? 0 : sm_error("vm: unknown arch '%s' (arm64 or "
 		                           "riscv64)", arg);
 	}
+	if (!strcmp(arg, "record") && !o->record && !o->nreaders) {
+		o->record = true;
+		return 0;
+	}
+	if (o->record)
+		return sm_error("vm: unexpected '%s' after record", arg);
 	const struct sm_reader *r = sm_reader_find(arg);
 	if (!r || r->image || !sm_reader_on(r, o->a->arch))
 		return sm_error("vm: unknown reader '%s' for %s (built-in readers "
 		                "only; see 'selfmon list')", arg,
 		                sm_arch_name(o->a->arch));
 	o->readers[o->nreaders++] = r;
+	return 0;
+}
+
+/* record's --events: known events, comma-separated (they go on the
+ * guest's command line, so nothing else may). */
+static int events(struct vm_opts *o, const char *list)
+{
+	char buf[512], *p = buf;
+	struct hw_event e;
+
+	if (strlen(list) >= sizeof(buf))
+		return sm_error("vm record: --events too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *name; (name = sm_split_next(&p, ','));)
+		if (!hw_lookup(name, &e))
+			return sm_error("vm record: unknown event '%s' in --events",
+			                name);
+	o->events = list;
 	return 0;
 }
 
@@ -132,6 +171,8 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 	o->iterations = 1000;
 	o->timeout = 600;
 	o->user_access = 1;
+	o->events = "cycles,instructions,task-clock";
+	o->duration = 200;
 	if (!(o->readers = malloc(((size_t)argc + 1) * sizeof(*o->readers))))
 		return sm_error("vm: out of memory");
 	sm_opt_init(&op, "vm", argc, argv, vm_options);
@@ -155,11 +196,21 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 		case O_ACCESS:
 			rc = number("user-access", op.arg, 0, 2, &o->user_access);
 			break;
+		case O_OUT: o->out = op.arg; break;
+		case O_EVENTS: rc = events(o, op.arg); break;
+		case O_DURATION:
+			rc = number("duration", op.arg, 10, 600000, &o->duration);
+			break;
 		case 'h': fputs(usage, stdout); return 1;
 		default: return 2;
 		}
 	if (!rc && !o->a)
 		rc = sm_error("vm: missing ARCH (arm64 or riscv64)");
+	if (!rc && o->record && !o->out)
+		rc = sm_error("vm record: missing --out FILE");
+	if (!rc && !o->record && o->out)
+		rc = sm_error("vm: --out is record's (selfmon vm ARCH record --out "
+		              "FILE)");
 	return rc;
 }
 
@@ -207,13 +258,17 @@ static void command_line(const struct vm_opts *o, bool named, char *buf,
 	                            "selfmon.user_access=%u selfmon.slow=%u",
 	                            o->a->console, o->iterations, o->user_access,
 	                            o->a->slow);
+	if (o->record && k < n)
+		k += (size_t)snprintf(buf + k, n - k, " selfmon.record=%s "
+		                      "selfmon.duration=%u", o->events, o->duration);
 	for (unsigned i = 0; named && i < o->nreaders && k < n; i++)
 		k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "," :
 		                      " selfmon.readers=", o->readers[i]->name);
 }
 
+/* Boot the guest: 0 with its console in res, or 2 after the message. */
 static int boot(const struct vm_opts *o, const char *kernel,
-                struct hw_run *run, struct sm_vm_result *res)
+                struct sm_vm_result *res)
 {
 	size_t gsize, isize;
 	const unsigned char *guest = sm_vm_guest(o->a->arch, &gsize);
@@ -248,22 +303,93 @@ static int boot(const struct vm_opts *o, const char *kernel,
 	if (res->too_long)
 		return sm_error("vm: the %s guest wrote more than 16 MiB (QEMU "
 		                "killed)", an);
-	if (hw_run_parse("the guest's console", res->out, run, err,
-	                 sizeof(err)) == 0)
-		return 0;
-	if (res->status) /* QEMU's own complaint says more than the parser */
+	if (res->status) /* QEMU's own complaint */
 		return sm_error("vm: QEMU exited with status %d: %.*s", res->status,
 		                (int)strcspn(res->out, "\n"), res->out);
-	return sm_error("vm: %s", err);
+	return 0;
+}
+
+/* The checks' report from the console: the exit status. */
+static int report(const struct vm_opts *o, const char *kernel,
+                  const struct sm_vm_result *res)
+{
+	struct hw_run run;
+	struct hw_outcome out;
+	char err[512], title[4096 + 128];
+
+	if (hw_run_parse("the guest's console", res->out, &run, err,
+	                 sizeof(err)) < 0)
+		return sm_error("vm: %s", err);
+	snprintf(title, sizeof(title), "selfmon vm %s (%s, booted and checked "
+	         "in %.1f s)", sm_arch_name(o->a->arch), kernel, res->seconds);
+	hw_report(o->json ? stderr : stdout, o->json, title, o->nreaders > 0,
+	          &run, &out);
+	hw_run_free(&run);
+	return out.bad ? 1 : 0;
+}
+
+/* record: the trace lines from the console, checked as a trace file is
+ * (hw_trace.c) and written to --out whole or not at all. */
+static int record(const struct vm_opts *o, const struct sm_vm_result *res)
+{
+	char *text = malloc(res->len + 1), *t = text, err[512];
+	unsigned lines = 0;
+	long said = -1;
+	struct hw_trace tr;
+	struct sm_out out;
+
+	if (!text)
+		return sm_error("vm record: out of memory");
+	for (const char *l = res->out; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		if (len && l[len - 1] == '\r')
+			len--;
+		if (len >= 15 && !memcmp(l, "@selfmon-trace ", 15)) {
+			memcpy(t, l + 15, len - 15);
+			t += len - 15;
+			*t++ = '\n';
+			lines++;
+		} else if (len >= 26 && !memcmp(l, "@selfmon-trace-end lines=", 25))
+			said = strtol(l + 25, NULL, 10);
+		else if (len > 21 && !memcmp(l, "@selfmon-trace-error ", 21)) {
+			free(text);
+			return sm_error("vm record: the guest: %.*s", (int)(len - 21),
+			                l + 21);
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	*t = '\0';
+	if (said < 0 || (unsigned long)said != lines) {
+		free(text);
+		return sm_error("vm record: the guest's trace is cut short (%u "
+		                "lines, %ld said)", lines, said);
+	}
+	if (hw_trace_parse("the guest's trace", text, &tr, err, sizeof(err)) < 0) {
+		free(text);
+		return sm_error("vm record: %s", err);
+	}
+	hw_trace_free(&tr);
+	int rc = 0;
+	if (sm_out_open(&out, o->out, err, sizeof(err)) < 0)
+		rc = sm_error("vm record: %s: %s", o->out, err);
+	else {
+		fputs(text, out.f);
+		if (sm_out_close(&out, err, sizeof(err)) < 0)
+			rc = sm_error("vm record: %s: %s", o->out, err);
+	}
+	if (!rc)
+		printf("recorded %u lines on the %s kernel (%.1f s) to %s\n", lines,
+		       sm_arch_name(o->a->arch), res->seconds, o->out);
+	free(text);
+	return rc;
 }
 
 int cmd_vm(int argc, char **argv)
 {
 	struct vm_opts o = { 0 };
-	struct hw_run run;
 	struct sm_vm_result res = { 0 };
-	struct hw_outcome out;
-	char kbuf[4096], title[4096 + 128];
+	char kbuf[4096];
 	int rc = parse(argc, argv, &o);
 
 	if (rc) {
@@ -272,16 +398,8 @@ int cmd_vm(int argc, char **argv)
 	}
 	const char *kernel = o.kernel ? o.kernel
 	                     : default_kernel(o.a, kbuf, sizeof(kbuf));
-	if ((rc = ready(&o, kernel)) == 0 &&
-	    (rc = boot(&o, kernel, &run, &res)) == 0) {
-		snprintf(title, sizeof(title), "selfmon vm %s (%s, booted and "
-		         "checked in %.1f s)", sm_arch_name(o.a->arch), kernel,
-		         res.seconds);
-		hw_report(o.json ? stderr : stdout, o.json, title, o.nreaders > 0,
-		          &run, &out);
-		rc = out.bad ? 1 : 0;
-		hw_run_free(&run);
-	}
+	if ((rc = ready(&o, kernel)) == 0 && (rc = boot(&o, kernel, &res)) == 0)
+		rc = o.record ? record(&o, &res) : report(&o, kernel, &res);
 	free(res.out);
 	free(o.readers);
 	return rc;

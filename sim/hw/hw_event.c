@@ -22,19 +22,30 @@
 #include "hw_event.h"
 #include "prims.h"
 
+#define HW(n, c) { .name = n, .type = PERF_TYPE_HARDWARE, .config = c, .fd = -1 }
+#define SW(n, c) { .name = n, .type = PERF_TYPE_SOFTWARE, .config = c, \
+	           .software = true, .fd = -1 }
 static const struct hw_event known[] = {
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 0, -1, 0, 0 },
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0, -1, 0, 0 },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, 0, -1, 0, 0 },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, 0, 0, -1, 0, 0 },
-	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, 0, 0, -1, 0, 0 },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, 0, 0, -1, 0, 0 },
-	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, 0, 0, -1, 0, 0 },
-	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, 0, 0, -1, 0, 0 },
-	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, 1, -1, 0, 0 },
-	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, 1, -1, 0, 0 },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0, 1, -1, 0, 0 },
-	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 0, 1, -1, 0, 0 },
+	HW("instructions", PERF_COUNT_HW_INSTRUCTIONS),
+	HW("cycles", PERF_COUNT_HW_CPU_CYCLES),
+	HW("branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS),
+	HW("branch-misses", PERF_COUNT_HW_BRANCH_MISSES),
+	HW("cache-references", PERF_COUNT_HW_CACHE_REFERENCES),
+	HW("cache-misses", PERF_COUNT_HW_CACHE_MISSES),
+	HW("bus-cycles", PERF_COUNT_HW_BUS_CYCLES),
+	HW("ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES),
+	SW("task-clock", PERF_COUNT_SW_TASK_CLOCK),
+	SW("cpu-clock", PERF_COUNT_SW_CPU_CLOCK),
+	SW("page-faults", PERF_COUNT_SW_PAGE_FAULTS),
+	SW("context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES),
+	{ .name = "cycles:long", .type = PERF_TYPE_HARDWARE,
+	  .config = PERF_COUNT_HW_CPU_CYCLES, .fd = -1, .wide = true },
+	{ .name = "instructions:long", .type = PERF_TYPE_HARDWARE,
+	  .config = PERF_COUNT_HW_INSTRUCTIONS, .fd = -1, .wide = true },
+	{ .name = "cycles:period", .type = PERF_TYPE_HARDWARE,
+	  .config = PERF_COUNT_HW_CPU_CYCLES, .fd = -1, .period = 100000 },
+	{ .name = "instructions:period", .type = PERF_TYPE_HARDWARE,
+	  .config = PERF_COUNT_HW_INSTRUCTIONS, .fd = -1, .period = 100000 },
 };
 
 bool hw_lookup(const char *name, struct hw_event *out)
@@ -60,7 +71,10 @@ int hw_open(struct hw_event *e)
 	a.pinned = e->pinned;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	a.config1 = 0x2; /* arm64: ask for user access (config1 bit 1) */
+	/* arm64: ask for user access (config1 bit 1), and a 64-bit counter
+	 * (bit 0); other arches ignore both */
+	a.config1 = 0x2 | (e->wide ? 0x1 : 0);
+	a.sample_period = e->period;
 	e->pc = NULL;
 	e->fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
 	if (e->fd < 0)

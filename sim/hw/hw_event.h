@@ -24,6 +24,12 @@ struct hw_event {
 	int fd;
 	struct perf_event_mmap_page *pc;
 	int err;            /* errno of perf_event_open, 0 if open */
+	/* the variants of a hardware event: arm64's 64-bit ("long") counter
+	 * (config1 bit 0), and a sample period that makes the counter
+	 * overflow every `period` counts (the kernel reprograms it, the page's
+	 * offset carries the count across) */
+	bool wide;
+	uint64_t period;
 };
 
 /* Open (disabled = false) and mmap one event for this thread; 0 or -errno. */

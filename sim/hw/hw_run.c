@@ -47,6 +47,16 @@ static unsigned pick_events(const struct hw_machine *m, struct hw_event *ev)
 	}
 	for (size_t i = 0; i < sizeof(mux) / sizeof(mux[0]); i++)
 		hw_lookup(mux[i], &ev[n++]);
+	/* a counter that overflows every 100000 counts, and arm64's 64-bit
+	 * counters (multiplexed with the others) */
+	static const char *const more[] = { "cycles:period",
+	                                    "instructions:period",
+#if defined(__aarch64__)
+	                                    "cycles:long", "instructions:long",
+#endif
+	};
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		hw_lookup(more[i], &ev[n++]);
 	return n;
 }
 

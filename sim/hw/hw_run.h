@@ -29,7 +29,7 @@
 #include "hw_event.h"
 #include "reader.h"
 
-#define HW_RUN_MAX_EVENTS 24
+#define HW_RUN_MAX_EVENTS 32
 #define HW_RUN_MAX_CHECKS 2048
 #define HW_RUN_VERSION 1
 
