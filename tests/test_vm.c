@@ -127,6 +127,28 @@ static void test_arm64_catches_no_sext(void **state)
 	assert_true(wrong_hw > 0);
 }
 
+/* hw record's recorder in the guest, on hardware events: a trace file
+ * that model --compare reads (whether the model agrees is the model's
+ * matter: the command runs, exit 0 or 1, not 2). */
+static void test_arm64_record(void **state)
+{
+	(void)state;
+	char cmd[512], path[300];
+
+	snprintf(path, sizeof(path), "%s/arm64.trace", tmpdir());
+	snprintf(cmd, sizeof(cmd), "vm arm64 record --out %s --duration 100",
+	         path);
+	run(cmd);
+	if (r.status != 0)
+		fail_msg("%s: exit %d\n%s%s", cmd, r.status, r.out, r.err);
+	assert_non_null(strstr(r.out, "recorded "));
+	snprintf(cmd, sizeof(cmd), "model --compare %s", path);
+	run(cmd);
+	if (r.status != 0 && r.status != 1)
+		fail_msg("%s: exit %d\n%s", cmd, r.status, r.err);
+	assert_non_null(strstr(r.out, "3 events, arm64"));
+}
+
 static void test_bad_usage(void **state)
 {
 	(void)state;
@@ -136,6 +158,12 @@ static void test_bad_usage(void **state)
 	expect_usage_error("vm riscv64 arm64_swapped_table",
 	                   "unknown reader 'arm64_swapped_table' for riscv64");
 	expect_usage_error("vm arm64 --timeout 5", "bad value '5' for --timeout");
+	expect_usage_error("vm arm64 record", "missing --out FILE");
+	expect_usage_error("vm arm64 --out x.trace", "--out is record's");
+	expect_usage_error("vm arm64 record --out x.trace --events frob",
+	                   "unknown event 'frob' in --events");
+	expect_usage_error("vm arm64 record reference --out x.trace",
+	                   "unexpected 'reference' after record");
 	expect_usage_error("vm arm64 --kernel-image /nonexistent",
 	                   "/nonexistent: not a kernel image file");
 	/* a file that is no kernel: the VM never powers off, and is killed
@@ -151,6 +179,7 @@ int main(void)
 		cmocka_unit_test(test_arm64_reference),
 		cmocka_unit_test(test_arm64_no_user_access),
 		cmocka_unit_test(test_arm64_catches_no_sext),
+		cmocka_unit_test(test_arm64_record),
 		cmocka_unit_test(test_riscv64_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
