@@ -60,13 +60,14 @@ fuzz() {
 	CC=clang cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DSELFMON_FUZZ=ON -DSELFMON_CROSS=OFF >/dev/null
 	cmake --build "$dir" -j "$(nproc)" --target fuzz -- --no-print-directory
-	for t in scenario schedule hwtrace elf json engine; do
+	for t in scenario schedule hwtrace elf json vmwire engine; do
 		case $t in
 		scenario) seeds=$dir/fuzz/seeds/scenario ;;
 		schedule) seeds=fuzz/seeds/schedule ;;
 		hwtrace) seeds=traces/hw ;;
 		elf) seeds=$dir/fuzz/seeds/elf ;;
 		json) seeds=fuzz/seeds/json ;;
+		vmwire) seeds=fuzz/seeds/vmwire ;;
 		engine) seeds=$dir/fuzz/seeds/engine ;;
 		esac
 		log=$dir/fuzz/fuzz_$t.log
