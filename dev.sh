@@ -4,7 +4,8 @@
 #   ./dev.sh run        the main job (see README)
 #   ./dev.sh test       build and run the test suite (ctest), all of it
 #   ./dev.sh quick      the fast tier: every test but those labelled slow
-#                       (the golden sweeps of test_verdicts), two at a time
+#                       (the golden sweeps, the sweeps over every reader,
+#                       the real kernels of test_vm), two at a time
 #   ./dev.sh sanitize   the same tests built with ASan + UBSan (build-asan/)
 #   ./dev.sh nocross    the tests of a build without the cross compilers
 #   ./dev.sh bench      the benchmarks (figures; --json for a document)
@@ -141,7 +142,7 @@ build)
 	build build
 	;;
 *)
-	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 	;;
 esac

@@ -710,13 +710,14 @@ static void test_list(void **state)
 	assert_non_null(strstr(r.out, "userpage_wmb"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
+	/* the fast tier; `test_check slow` the rest (ctest: test_check_slow,
+	 * labelled slow) */
+	const struct CMUnitTest fast[] = {
 		cmocka_unit_test(test_unicorn_table),
 		cmocka_unit_test(test_native_table),
 		cmocka_unit_test(test_corpus_table),
-		cmocka_unit_test(test_expectations_everywhere),
 		cmocka_unit_test(test_skipped_arches),
 		cmocka_unit_test(test_replay_counterexample),
 		cmocka_unit_test(test_explain),
@@ -724,12 +725,18 @@ int main(void)
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_time_shifts),
 		cmocka_unit_test(test_shards),
-		cmocka_unit_test(test_explain_bug),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_kernel_diff),
 		cmocka_unit_test(test_kernel_diff_broke),
 		cmocka_unit_test(test_kernel_model_plot),
 		cmocka_unit_test(test_kernel_bad_input),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest slow[] = {
+		cmocka_unit_test(test_expectations_everywhere),
+		cmocka_unit_test(test_explain_bug),
+	};
+	int rc = sm_slow_tier(argc, argv)
+	         ? cmocka_run_group_tests(slow, NULL, NULL)
+	         : cmocka_run_group_tests(fast, NULL, NULL);
+	return rc;
 }

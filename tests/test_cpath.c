@@ -395,17 +395,24 @@ static void test_shape(void **state)
 	free(s);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	const struct CMUnitTest t[] = {
+	/* the fast tier; `test_cpath slow` the rest (ctest: test_cpath_slow,
+	 * labelled slow) */
+	const struct CMUnitTest fast[] = {
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_fallback),
 		cmocka_unit_test(test_reference),
-		cmocka_unit_test(test_pruned),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_grouped),
 	};
-	int rc = cmocka_run_group_tests(t, NULL, NULL);
+	const struct CMUnitTest slow[] = {
+		cmocka_unit_test(test_pruned),
+	};
+	int rc = sm_slow_tier(argc, argv)
+	         ? cmocka_run_group_tests(slow, NULL, NULL)
+	         : cmocka_run_group_tests(fast, NULL, NULL);
+
 	jr_free(&doc);
 	return rc;
 }

@@ -323,10 +323,11 @@ static void test_user_explain_dwarf_names(void **state)
 	unlink(obj);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_same_verdicts_as_built_in),
+	/* the fast tier; `test_user slow` the rest (ctest: test_user_slow,
+	 * labelled slow) */
+	const struct CMUnitTest fast[] = {
 		cmocka_unit_test(test_base_reader_passes),
 		cmocka_unit_test(test_bad_user_readers),
 		cmocka_unit_test(test_user_replay),
@@ -334,5 +335,11 @@ int main(void)
 		cmocka_unit_test(test_user_explain_no_debuginfod),
 		cmocka_unit_test(test_user_explain_dwarf_names),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest slow[] = {
+		cmocka_unit_test(test_same_verdicts_as_built_in),
+	};
+	int rc = sm_slow_tier(argc, argv)
+	         ? cmocka_run_group_tests(slow, NULL, NULL)
+	         : cmocka_run_group_tests(fast, NULL, NULL);
+	return rc;
 }

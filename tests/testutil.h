@@ -15,6 +15,13 @@
 
 #include "model.h"
 
+/* A test binary of two tiers runs its fast tests bare and the rest when
+ * given "slow" (ctest registers both, the second labelled slow). */
+static inline bool sm_slow_tier(int argc, char **argv)
+{
+	return argc > 1 && !strcmp(argv[1], "slow");
+}
+
 static inline int add_event(struct sm_config *c, const char *name,
                             enum sm_event_type t, int counter, bool pinned)
 {
