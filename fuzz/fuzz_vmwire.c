@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!(text = fuzz_text(data, size)))
 		return 0;
-	if (hw_run_parse("fuzz", text, &run, err, sizeof(err)) == 0) {
+	if (hw_run_parse("fuzz", text, NULL, 0, &run, err, sizeof(err)) == 0) {
 		FILE *f = fopen("/dev/null", "w");
 		if (f) {
 			hw_report(f, false, "fuzz", true, &run, &out);

@@ -60,7 +60,7 @@ static void test_roundtrip(void **state)
 	assert_non_null(noisy);
 	snprintf(noisy, n + 200, "[    0.1] Linux version 6.12\r\n%s"
 	         "reboot: Power down\n", text);
-	if (hw_run_parse("guest", noisy, &b, err, sizeof(err)) < 0)
+	if (hw_run_parse("guest", noisy, NULL, 0, &b, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	assert_string_equal(b.m.arch, a.m.arch);
 	assert_int_equal(b.m.ncpus, a.m.ncpus);
@@ -154,7 +154,8 @@ static void test_hostile_guest(void **state)
 	char err[512];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int rc = hw_run_parse("guest", bad[i].text, &run, err, sizeof(err));
+		int rc = hw_run_parse("guest", bad[i].text, NULL, 0, &run, err,
+		                      sizeof(err));
 		if (rc == 0)
 			fail_msg("case %zu accepted", i);
 		if (!strstr(err, bad[i].err))
@@ -165,12 +166,45 @@ static void test_hostile_guest(void **state)
 	const char *good = BEGIN MACHINE EVENT
 		"@selfmon check reader=reference event=0 runs=5 fails=1 died=0 "
 		"hung=0 cpu_ns=1 read_ps=2500 syscall_ps=3 first=a%20b%25\r\n" END1;
-	if (hw_run_parse("guest", good, &run, err, sizeof(err)) < 0)
+	if (hw_run_parse("guest", good, NULL, 0, &run, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	assert_int_equal(run.nchecks, 1);
 	assert_string_equal(run.checks[0].t.first, "a b%");
 	assert_true(run.checks[0].t.read_ns == 2.5);
 	hw_run_free(&run);
+}
+
+/* The user's readers the host sent are "user:K", K below how many it
+ * sent, spelt one way; the guest cannot name any other. */
+static void test_user_reader_names(void **state)
+{
+	(void)state;
+	static const struct sm_reader mine = { .name = "x.o:f", .arches = 0 };
+	const struct sm_reader *users[] = { &mine };
+	static const char *const names[] = { "user:0", "user:1", "user:00",
+		"user:", "user:0x", "user:-0" };
+	struct hw_run run;
+	char text[1024], err[256];
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (unsigned n = 0; n <= 1; n++) {
+			snprintf(text, sizeof(text), "%s@selfmon check reader=%s event=0 "
+			         "runs=5 fails=0 died=0 hung=0 cpu_ns=1 read_ps=2 "
+			         "syscall_ps=3 first=a\n%s", BEGIN MACHINE EVENT, names[i],
+			         END1);
+			int rc = hw_run_parse("guest", text, users, n, &run, err,
+			                      sizeof(err));
+			if (i == 0 && n == 1) {
+				if (rc < 0)
+					fail_msg("%s", err);
+				assert_ptr_equal(run.checks[0].reader, &mine);
+				hw_run_free(&run);
+			} else {
+				if (rc == 0)
+					fail_msg("%s accepted with %u users", names[i], n);
+				assert_non_null(strstr(err, "unknown reader"));
+			}
+		}
 }
 
 /* More events than the table holds: refused at the first one over. */
@@ -186,7 +220,8 @@ static void test_too_many_events(void **state)
 	k += (size_t)snprintf(t + k, cap - k, "%s", BEGIN MACHINE);
 	for (int i = 0; i <= HW_RUN_MAX_EVENTS; i++)
 		k += (size_t)snprintf(t + k, cap - k, "%s", EVENT);
-	assert_int_equal(hw_run_parse("guest", t, &run, err, sizeof(err)), -1);
+	assert_int_equal(hw_run_parse("guest", t, NULL, 0, &run, err,
+	                              sizeof(err)), -1);
 	char want[64];
 	snprintf(want, sizeof(want), "more than %d events", HW_RUN_MAX_EVENTS);
 	assert_non_null(strstr(err, want));
@@ -198,6 +233,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_hostile_guest),
+		cmocka_unit_test(test_user_reader_names),
 		cmocka_unit_test(test_too_many_events),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,6 +127,59 @@ static void test_arm64_catches_no_sext(void **state)
 	assert_true(wrong_hw > 0);
 }
 
+/* A user's PATH:SYMBOL readers, loaded by the host's ELF loader and run
+ * natively in the guest: the reference reader built by the user (a .o)
+ * passes every check there, and no_sext built as a .so is off on a
+ * 32-bit hardware counter after IOC_RESET as the built-in one is. */
+static void user_readers(const char *arch, const char *cc, bool so)
+{
+	char ref[512], bad[512], cmd[1536], spec[600];
+	struct row x[128];
+
+	if (!compile_reader(cc, "-O2", "../../reader/selfmon.c", "vm-ref.o", ref,
+	                    sizeof(ref)))
+		fail_msg("%s cannot build reader/selfmon.c", cc);
+	snprintf(cmd, sizeof(cmd), "vm %s %s:selfmon_read --abi values "
+	         "--iterations 100", arch, ref);
+	if (so) {
+		if (!compile_reader(cc, "-O2 -shared -fPIC -nostdlib",
+		                    "../../reader/variants/no_sext.c", "vm-nosext.so",
+		                    bad, sizeof(bad)))
+			fail_msg("%s cannot build no_sext.so", cc);
+		size_t k = strlen(cmd);
+		snprintf(cmd + k, sizeof(cmd) - k, " %s:selfmon_v_no_sext", bad);
+	}
+	run(cmd);
+	if (r.status != (so ? 1 : 0))
+		fail_msg("%s: exit %d\n%s%s", cmd, r.status, r.out, r.err);
+	snprintf(spec, sizeof(spec), "%s:selfmon_read", ref);
+	unsigned n = rows(x, 128), mine = 0, hw = 0, wrong_hw = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(x[i].reader, spec)) {
+			mine++;
+			hw += hardware(x[i].event);
+			assert_true(x[i].checks > 100);
+			assert_int_equal(x[i].wrong, 0);
+		} else {
+			assert_true(so && strstr(x[i].reader, "vm-nosext.so:"));
+			wrong_hw += hardware(x[i].event) && x[i].wrong > 0;
+		}
+	assert_true(mine >= 4 && hw >= 2);
+	assert_true(!so || wrong_hw > 0);
+}
+
+static void test_arm64_user_readers(void **state)
+{
+	(void)state;
+	user_readers("arm64", SELFMON_CC_ARM64, true);
+}
+
+static void test_riscv64_user_reader(void **state)
+{
+	(void)state;
+	user_readers("riscv64", SELFMON_CC_RISCV64, false);
+}
+
 /* hw record's recorder in the guest, on hardware events: a trace file
  * that model --compare reads (whether the model agrees is the model's
  * matter: the command runs, exit 0 or 1, not 2). */
@@ -164,6 +217,11 @@ static void test_bad_usage(void **state)
 	                   "unknown event 'frob' in --events");
 	expect_usage_error("vm arm64 record reference --out x.trace",
 	                   "unexpected 'reference' after record");
+	expect_usage_error("vm arm64 x.o:f", "x.o:f needs --abi");
+	expect_usage_error("vm arm64 reference --abi raw",
+	                   "--abi applies to PATH:SYMBOL readers only");
+	expect_usage_error("vm arm64 /nonexistent.o:f --abi raw",
+	                   "/nonexistent.o: No such file");
 	expect_usage_error("vm arm64 --kernel-image /nonexistent",
 	                   "/nonexistent: not a kernel image file");
 	/* a file that is no kernel: the VM never powers off, and is killed
@@ -179,6 +237,8 @@ int main(void)
 		cmocka_unit_test(test_arm64_reference),
 		cmocka_unit_test(test_arm64_no_user_access),
 		cmocka_unit_test(test_arm64_catches_no_sext),
+		cmocka_unit_test(test_arm64_user_readers),
+		cmocka_unit_test(test_riscv64_user_reader),
 		cmocka_unit_test(test_arm64_record),
 		cmocka_unit_test(test_riscv64_reference),
 	};

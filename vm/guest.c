@@ -12,7 +12,9 @@
  * Orders, on the kernel command line: selfmon.readers=A,B (default: every
  * built-in reader the arch has), selfmon.iterations=N (default 1000),
  * selfmon.user_access=N (kernel.perf_user_access, default 1),
- * selfmon.slow=K (the checks' CPU budgets K times `hw`'s, default 1);
+ * selfmon.slow=K (the checks' CPU budgets K times `hw`'s, default 1),
+ * selfmon.users=N (the user's readers, files /reader/0.. of the
+ * initramfs, guest_reader.h; named "user:K" in the wire lines);
  * or selfmon.record=E,F,... with selfmon.duration=MS: `hw record`'s
  * recorder on those events, its trace printed as "@selfmon-trace LINE"
  * lines and "@selfmon-trace-end lines=N".
@@ -26,6 +28,7 @@
 #include <sys/reboot.h>
 #include <unistd.h>
 
+#include "guest_reader.h"
 #include "hw_record.h"
 #include "hw_run.h"
 #include "hw_trace.h"
@@ -83,6 +86,45 @@ static void power_off(void)
 	_exit(0);
 }
 
+/* The user's reader k from /reader/k, mapped where the host relocated
+ * it, as reader "user:k"; false after "@selfmon-error" (the host reports
+ * it). */
+static bool user_reader(unsigned k, struct sm_reader *r, char *name,
+                        size_t n)
+{
+	static bool stubs;
+	char path[32], err[256];
+	struct sm_guest_reader g;
+	void *entry = NULL;
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "/reader/%u", k);
+	snprintf(name, n, "user:%u", k);
+	FILE *f = fopen(path, "rb");
+	char *file = NULL;
+	if (f && fseek(f, 0, SEEK_END) == 0 && (len = (size_t)ftell(f)) &&
+	    fseek(f, 0, SEEK_SET) == 0 && (file = malloc(len)) &&
+	    fread(file, 1, len, f) == len)
+		entry = sm_guest_reader_map(file, len, &g, err, sizeof(err));
+	else
+		snprintf(err, sizeof(err), "cannot read %s", path);
+	if (f)
+		fclose(f);
+	free(file);
+	if (entry && !stubs && sm_guest_stubs_map(g.stub_base, err,
+	                                          sizeof(err)) == 0)
+		stubs = true;
+	if (!entry || !stubs) {
+		sm_printable(err);
+		printf("@selfmon-error %s: %s\n", name, err);
+		return false;
+	}
+	*r = (struct sm_reader){ .name = name, .what = "your reader",
+	                         .abi = (enum sm_abi)g.abi,
+	                         .hw = (void (*)(void))entry };
+	return true;
+}
+
 /* `hw record` in the guest: the trace on the console, line by line. */
 static void record(const char *events)
 {
@@ -123,10 +165,12 @@ static void record(const char *events)
 
 int main(void)
 {
-	static const struct sm_reader *readers[256];
+	static const struct sm_reader *readers[256 + SM_GUEST_READERS_MAX];
+	static struct sm_reader users[SM_GUEST_READERS_MAX];
+	static char names[SM_GUEST_READERS_MAX][16];
 	struct hw_run run;
 	char buf[1024], *list;
-	unsigned n = 0, iterations = 1000, slow = 1;
+	unsigned n = 0, iterations = 1000, slow = 1, nusers = 0;
 
 	mount("proc", "/proc", "proc", 0, NULL);
 	read_cmdline();
@@ -153,6 +197,13 @@ int main(void)
 		for (unsigned i = 0; i < sm_nreaders && n < 256; i++)
 			if (sm_readers[i].hw)
 				readers[n++] = &sm_readers[i];
+	if (order("users", buf, sizeof(buf)))
+		nusers = (unsigned)strtoul(buf, NULL, 10);
+	for (unsigned k = 0; k < nusers && k < SM_GUEST_READERS_MAX; k++) {
+		if (!user_reader(k, &users[k], names[k], sizeof(names[k])))
+			power_off();
+		readers[n++] = &users[k];
+	}
 	if (hw_run_here(&run, readers, n, iterations, slow) == 0)
 		hw_run_write(stdout, &run);
 	else

@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "cpio.h"
 #include "guest_image.h"
+#include "guest_reader.h"
 #include "hw_report.h"
 #include "hw_run.h"
 #include "hw_trace.h"
@@ -27,6 +28,7 @@
 #include "outfile.h"
 #include "input.h"
 #include "options.h"
+#include "user_reader.h"
 #include "vm_boot.h"
 
 #ifndef SELFMON_QEMU_ARM64
@@ -66,10 +68,21 @@ struct vm_opts {
 	bool json;
 	const struct sm_reader **readers;
 	unsigned nreaders;
+	const char *users[SM_GUEST_READERS_MAX]; /* PATH:SYMBOL */
+	unsigned nusers;
+	int abi;                      /* --abi; -1 none */
+	struct sm_user_reader *loaded; /* users[] loaded, malloc'ed */
 };
 
+/* Where user reader k's image is relocated to in the guest: 64 MiB
+ * apart (elf_load.c's largest image), below SM_STUB_BASE. */
+#define USER_BASE(k) (SM_CODE_BASE + (uint64_t)(k) * (64ull << 20))
+/* The user's images in the guest's initramfs, all together (the guest
+ * has 1 GiB). */
+#define USER_BYTES_MAX ((size_t)128 << 20)
+
 static const char usage[] =
-	"usage: selfmon vm ARCH [READER...] [--iterations N] [--json]\n"
+	"usage: selfmon vm ARCH [READER...] [--abi A] [--iterations N] [--json]\n"
 	"                  [--kernel-image IMAGE] [--user-access N] "
 	"[--timeout S]\n"
 	"       selfmon vm ARCH record --out FILE [--events E,...] "
@@ -79,7 +92,10 @@ static const char usage[] =
 	"checks of 'selfmon hw' as its init: each built-in reader, built for\n"
 	"ARCH with the real instructions (mrs, csrr), against read(2) on\n"
 	"hardware events (cycles, instructions, a multiplexed set) and software\n"
-	"ones, also after IOC_RESET, disable/enable and a migration.  The\n"
+	"ones, also after IOC_RESET, disable/enable and a migration.  A\n"
+	"READER is a built-in name or PATH:SYMBOL, a function in an ARCH ELF\n"
+	"object (.o or .so, as 'check' takes it; --abi A says how it is\n"
+	"called: raw, times, scaled or values), run natively in the guest.  The\n"
 	"kernel is the one built from Debian's linux-source-6.12 by\n"
 	"'./dev.sh vm-kernels', or IMAGE (your own build).  --user-access sets\n"
 	"kernel.perf_user_access in the guest (arm64; default 1).  The VM is\n"
@@ -92,11 +108,12 @@ static const char usage[] =
 	"with the kernel, 2 bad usage or the VM failed.\n";
 
 enum { O_JSON = SM_OPT_LONG, O_ITERATIONS, O_KERNEL, O_TIMEOUT, O_ACCESS,
-       O_OUT, O_EVENTS, O_DURATION };
+       O_OUT, O_EVENTS, O_DURATION, O_ABI };
 
 static const struct sm_optdef vm_options[] = {
 	{ "help", no_argument, 'h', NULL },
 	{ "json", no_argument, O_JSON, NULL },
+	{ "abi", required_argument, O_ABI, "raw, times, scaled or values" },
 	{ "iterations", required_argument, O_ITERATIONS, "1..1000000" },
 	{ "kernel-image", required_argument, O_KERNEL, "a kernel IMAGE" },
 	{ "timeout", required_argument, O_TIMEOUT, "10..3600 (seconds)" },
@@ -129,16 +146,24 @@ static int operand(struct vm_opts *o, const char *arg)
 		return o->a ? 0 : sm_error("vm: unknown arch '%s' (arm64 or "
 		                           "riscv64)", arg);
 	}
-	if (!strcmp(arg, "record") && !o->record && !o->nreaders) {
+	if (!strcmp(arg, "record") && !o->record && !o->nreaders &&
+	    !o->nusers) {
 		o->record = true;
 		return 0;
 	}
 	if (o->record)
 		return sm_error("vm: unexpected '%s' after record", arg);
 	const struct sm_reader *r = sm_reader_find(arg);
+	if (!r && strchr(arg, ':')) {
+		if (o->nusers == SM_GUEST_READERS_MAX)
+			return sm_error("vm: more than %d PATH:SYMBOL readers",
+			                SM_GUEST_READERS_MAX);
+		o->users[o->nusers++] = arg;
+		return 0;
+	}
 	if (!r || r->image || !sm_reader_on(r, o->a->arch))
-		return sm_error("vm: unknown reader '%s' for %s (built-in readers "
-		                "only; see 'selfmon list')", arg,
+		return sm_error("vm: unknown reader '%s' for %s (a built-in name "
+		                "from 'selfmon list', or PATH:SYMBOL)", arg,
 		                sm_arch_name(o->a->arch));
 	o->readers[o->nreaders++] = r;
 	return 0;
@@ -173,6 +198,7 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 	o->user_access = 1;
 	o->events = "cycles,instructions,task-clock";
 	o->duration = 200;
+	o->abi = -1;
 	if (!(o->readers = malloc(((size_t)argc + 1) * sizeof(*o->readers))))
 		return sm_error("vm: out of memory");
 	sm_opt_init(&op, "vm", argc, argv, vm_options);
@@ -196,6 +222,11 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 		case O_ACCESS:
 			rc = number("user-access", op.arg, 0, 2, &o->user_access);
 			break;
+		case O_ABI:
+			if ((o->abi = sm_abi_from_name(op.arg)) < 0)
+				rc = sm_error("vm: --abi must be raw, times, scaled or "
+				              "values, not '%s'", op.arg);
+			break;
 		case O_OUT: o->out = op.arg; break;
 		case O_EVENTS: rc = events(o, op.arg); break;
 		case O_DURATION:
@@ -208,6 +239,11 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 		rc = sm_error("vm: missing ARCH (arm64 or riscv64)");
 	if (!rc && o->record && !o->out)
 		rc = sm_error("vm record: missing --out FILE");
+	if (!rc && o->nusers && o->abi < 0)
+		rc = sm_error("vm: %s needs --abi raw|times|scaled|values",
+		              o->users[0]);
+	if (!rc && !o->nusers && o->abi >= 0)
+		rc = sm_error("vm: --abi applies to PATH:SYMBOL readers only");
 	if (!rc && !o->record && o->out)
 		rc = sm_error("vm: --out is record's (selfmon vm ARCH record --out "
 		              "FILE)");
@@ -261,30 +297,102 @@ static void command_line(const struct vm_opts *o, bool named, char *buf,
 	if (o->record && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " selfmon.record=%s "
 		                      "selfmon.duration=%u", o->events, o->duration);
+	if (named && k < n)
+		k += (size_t)snprintf(buf + k, n - k, " selfmon.users=%u "
+		                      "selfmon.readers=", o->nusers);
 	for (unsigned i = 0; named && i < o->nreaders && k < n; i++)
-		k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "," :
-		                      " selfmon.readers=", o->readers[i]->name);
+		k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "," : "",
+		                      o->readers[i]->name);
+}
+
+/* The user's readers, loaded and relocated for the guest (the ELF loader
+ * is the host's, as for `check`), each packed as file reader/K: 0, or 2
+ * after the message. */
+static int load_users(struct vm_opts *o, struct sm_cpio_entry *files,
+                      unsigned *nfiles)
+{
+	char err[1024];
+	size_t total = 0;
+
+	if (!o->nusers)
+		return 0;
+	if (!(o->loaded = calloc(o->nusers, sizeof(*o->loaded))))
+		return sm_error("vm: out of memory");
+	files[(*nfiles)++] = (struct sm_cpio_entry){ "reader", 040755, 0, 0,
+	                                             NULL, 0 };
+	for (unsigned k = 0; k < o->nusers; k++) {
+		struct sm_user_reader *u = &o->loaded[k];
+		if (sm_user_reader_load_at(o->users[k], (enum sm_abi)o->abi,
+		                           USER_BASE(k), u, err, sizeof(err)) < 0)
+			return sm_error("vm: %s", err);
+		if (u->img.arch != o->a->arch)
+			return sm_error("vm: %s is %s code, not %s", o->users[k],
+			                sm_arch_name(u->img.arch),
+			                sm_arch_name(o->a->arch));
+		struct sm_guest_reader g = {
+			.base = u->img.base, .size = u->img.size,
+			.entry = u->img.entry, .stub_base = SM_STUB_BASE,
+			.abi = (uint32_t)o->abi, .nseg = u->img.nseg,
+		};
+		for (unsigned i = 0; i < u->img.nseg && i < SM_GUEST_READER_SEGS; i++) {
+			g.seg[i].off = u->img.seg[i].off;
+			g.seg[i].size = u->img.seg[i].size;
+			g.seg[i].prot = u->img.seg[i].prot;
+		}
+		if ((total += u->img.size) > USER_BYTES_MAX)
+			return sm_error("vm: the PATH:SYMBOL readers' images are over "
+			                "%zu MiB together (the guest has 1 GiB)",
+			                USER_BYTES_MAX >> 20);
+		size_t len;
+		void *f = sm_guest_reader_pack(&g, u->img.mem, &len);
+		char *name = malloc(16);
+		if (!f || !name) {
+			free(f);
+			free(name);
+			return sm_error("vm: out of memory");
+		}
+		snprintf(name, 16, "reader/%u", k);
+		files[(*nfiles)++] = (struct sm_cpio_entry){ name, 0100644, 0, 0,
+		                                             f, len };
+	}
+	return 0;
+}
+
+static void free_files(struct sm_cpio_entry *files, unsigned from,
+                       unsigned to)
+{
+	for (unsigned i = from; i < to; i++)
+		if (files[i].data) {
+			free((void *)files[i].name);
+			free((void *)files[i].data);
+		}
 }
 
 /* Boot the guest: 0 with its console in res, or 2 after the message. */
-static int boot(const struct vm_opts *o, const char *kernel,
+static int boot(struct vm_opts *o, const char *kernel,
                 struct sm_vm_result *res)
 {
 	size_t gsize, isize;
 	const unsigned char *guest = sm_vm_guest(o->a->arch, &gsize);
-	const struct sm_cpio_entry files[] = {
+	struct sm_cpio_entry files[5 + SM_GUEST_READERS_MAX] = {
 		{ "dev", 040755, 0, 0, NULL, 0 },
 		{ "dev/console", 020600, 5, 1, NULL, 0 },
 		{ "proc", 040755, 0, 0, NULL, 0 },
 		{ "init", 0100755, 0, 0, guest, gsize },
 	};
-	void *initrd = sm_cpio(files, 4, &isize);
+	unsigned nfiles = 4;
 	char append[2048], err[512];
 	const char *an = sm_arch_name(o->a->arch);
 
+	if (load_users(o, files, &nfiles)) {
+		free_files(files, 4, nfiles);
+		return 2;
+	}
+	void *initrd = sm_cpio(files, nfiles, &isize);
+	free_files(files, 4, nfiles);
 	if (!initrd)
 		return sm_error("vm: out of memory");
-	command_line(o, o->nreaders > 0, append, sizeof(append));
+	command_line(o, o->nreaders + o->nusers > 0, append, sizeof(append));
 	struct sm_vm_spec spec = {
 		.arch = o->a->arch, .qemu = o->a->qemu, .kernel = kernel,
 		.bios = o->a->arch == SM_RISCV64 ? SELFMON_OPENSBI : NULL,
@@ -317,12 +425,28 @@ static int report(const struct vm_opts *o, const char *kernel,
 	struct hw_outcome out;
 	char err[512], title[4096 + 128];
 
-	if (hw_run_parse("the guest's console", res->out, &run, err,
-	                 sizeof(err)) < 0)
+	const struct sm_reader *users[SM_GUEST_READERS_MAX];
+
+	for (unsigned k = 0; k < o->nusers; k++)
+		users[k] = &o->loaded[k].r;
+	/* the guest could not map a user's reader: its one line */
+	for (const char *l = res->out; l; l = strchr(l, '\n'), l = l ? l + 1 : l)
+		if (!strncmp(l, "@selfmon-error user:", 20)) {
+			const char *t = l + 20;
+			char *e;
+			unsigned long k = strtoul(t, &e, 10);
+			int len = (int)strcspn(e, "\r\n");
+			if (k < o->nusers && *e == ':')
+				return sm_error("vm: the guest could not load %s%.*s",
+				                o->users[k], len > 200 ? 200 : len, e);
+		}
+	if (hw_run_parse("the guest's console", res->out, users, o->nusers, &run,
+	                 err, sizeof(err)) < 0)
 		return sm_error("vm: %s", err);
 	snprintf(title, sizeof(title), "selfmon vm %s (%s, booted and checked "
 	         "in %.1f s)", sm_arch_name(o->a->arch), kernel, res->seconds);
-	hw_report(o->json ? stderr : stdout, o->json, title, o->nreaders > 0,
+	hw_report(o->json ? stderr : stdout, o->json, title,
+	          o->nreaders + o->nusers > 0,
 	          &run, &out);
 	hw_run_free(&run);
 	return out.bad ? 1 : 0;
@@ -402,5 +526,8 @@ int cmd_vm(int argc, char **argv)
 		rc = o.record ? record(&o, &res) : report(&o, kernel, &res);
 	free(res.out);
 	free(o.readers);
+	for (unsigned k = 0; o.loaded && k < o.nusers; k++)
+		sm_user_reader_free(&o.loaded[k]);
+	free(o.loaded);
 	return rc;
 }

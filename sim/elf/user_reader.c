@@ -19,6 +19,12 @@ int sm_abi_from_name(const char *s)
 int sm_user_reader_load(const char *spec, enum sm_abi abi,
                         struct sm_user_reader *u, char *err, size_t n)
 {
+	return sm_user_reader_load_at(spec, abi, SM_CODE_BASE, u, err, n);
+}
+
+int sm_user_reader_load_at(const char *spec, enum sm_abi abi, uint64_t base,
+                           struct sm_user_reader *u, char *err, size_t n)
+{
 	char path[SM_USER_PATH_MAX];
 	const char *colon = strrchr(spec, ':');
 
@@ -41,7 +47,7 @@ int sm_user_reader_load(const char *spec, enum sm_abi abi,
 		                "the PATH of PATH:SYMBOL", spec), -1;
 	snprintf(path, sizeof(path), "%.*s", (int)(colon - spec), spec);
 	snprintf(u->symbol, sizeof(u->symbol), "%s", colon + 1);
-	if (sm_elf_load(path, u->symbol, SM_CODE_BASE, SM_STUB_BASE, &u->img,
+	if (sm_elf_load(path, u->symbol, base, SM_STUB_BASE, &u->img,
 	                err, n) < 0)
 		return -1;
 	snprintf(u->name, sizeof(u->name), "%s", spec);

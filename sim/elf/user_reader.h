@@ -28,6 +28,10 @@ int sm_abi_from_name(const char *s); /* -1 if unknown */
  * one line in err. */
 int sm_user_reader_load(const char *spec, enum sm_abi abi,
                         struct sm_user_reader *u, char *err, size_t n);
+/* The same, its image at base instead of SM_CODE_BASE (`selfmon vm`
+ * loads several into one guest). */
+int sm_user_reader_load_at(const char *spec, enum sm_abi abi, uint64_t base,
+                           struct sm_user_reader *u, char *err, size_t n);
 /* "PATH#SYMBOL#ABI" from a schedule line. */
 int sm_user_reader_from_sched(const char *name, struct sm_user_reader *u,
                               char *err, size_t n);

@@ -171,6 +171,8 @@ struct parse {
 	struct hw_run *run;
 	int state;               /* the kind of the last line read */
 	bool ended;
+	const struct sm_reader *const *users; /* the user's, "user:K" */
+	unsigned nusers;
 };
 
 static int number(struct parse *p, const struct sm_tok *v, uint64_t max,
@@ -328,6 +330,18 @@ static int event(struct parse *p)
 static const char *const check_keys[] = { "reader", "event", "runs",
 	"fails", "died", "hung", "cpu_ns", "read_ps", "syscall_ps", "first" };
 
+/* "user:K", the user's reader K the host sent (guest_reader.h), or NULL. */
+static const struct sm_reader *user(const struct parse *p, const char *name)
+{
+	char *end;
+
+	if (strncmp(name, "user:", 5) || name[5] < '0' || name[5] > '9')
+		return NULL;
+	unsigned long k = strtoul(name + 5, &end, 10);
+	return !*end && k < p->nusers && (name[5] != '0' || !name[6])
+	       ? p->users[k] : NULL;
+}
+
 static int check(struct parse *p)
 {
 	struct hw_run *run = p->run;
@@ -342,9 +356,12 @@ static int check(struct parse *p)
 		return -1;
 	/* a built-in reader of the machine's arch (the host may have no hw
 	 * build of it: arm64-only code on an x86-64 host) */
-	c->reader = sm_reader_find(v[0].s);
+	c->reader = user(p, v[0].s);
+	if (!c->reader && (c->reader = sm_reader_find(v[0].s)) &&
+	    c->reader->image)
+		c->reader = NULL;
 	int arch = sm_arch_from_name(run->m.arch);
-	if (!c->reader || c->reader->image || arch < 0 ||
+	if (!c->reader || arch < 0 ||
 	    !sm_reader_on(c->reader, (enum sm_arch)arch))
 		return sm_line_fail(&p->l, v[0].col, "unknown reader '%s'", v[0].s);
 	static const uint64_t max[8] = { HW_RUN_MAX_EVENTS - 1, UINT32_MAX,
@@ -444,10 +461,12 @@ static char *ours(const char *text)
 	return out;
 }
 
-int hw_run_parse(const char *name, const char *text, struct hw_run *run,
-                 char *err, size_t errlen)
+int hw_run_parse(const char *name, const char *text,
+                 const struct sm_reader *const *users, unsigned nusers,
+                 struct hw_run *run, char *err, size_t errlen)
 {
-	struct parse p = { .run = run, .state = -1 };
+	struct parse p = { .run = run, .state = -1, .users = users,
+	                   .nusers = nusers };
 	char *mine = ours(text);
 	int rc;
 

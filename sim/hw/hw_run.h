@@ -17,7 +17,7 @@
  * Text values are percent-encoded (every byte outside '!'..'~', and '%'
  * itself, as %XX), so a value is one token.  The guest is untrusted: the
  * parser takes at most HW_RUN_MAX_EVENTS events and HW_RUN_MAX_CHECKS
- * checks, names only the built-in readers, and reports the first bad line
+ * checks, names only the built-in readers and the user's the host sent, and reports the first bad line
  * as NAME:LINE:COL.
  */
 #ifndef SELFMON_HW_RUN_H
@@ -67,8 +67,11 @@ void hw_run_free(struct hw_run *run);
 /* The run as wire lines. */
 void hw_run_write(FILE *f, const struct hw_run *run);
 /* The run from a guest's output (NAME names it in messages): 0, or -1
- * with "NAME:LINE:COL: message" (or "NAME: message") in err. */
-int hw_run_parse(const char *name, const char *text, struct hw_run *run,
-                 char *err, size_t errlen);
+ * with "NAME:LINE:COL: message" (or "NAME: message") in err.  The guest
+ * names the user's readers the host sent it "user:K", K indexing
+ * users[0..nusers). */
+int hw_run_parse(const char *name, const char *text,
+                 const struct sm_reader *const *users, unsigned nusers,
+                 struct hw_run *run, char *err, size_t errlen);
 
 #endif
