@@ -510,17 +510,22 @@ static int reset(struct sm_model *m, int i)
 	return 1;
 }
 
-/* ctx_resched(): flexible events out, then everything back in. */
-static void resched(struct sm_model *m, int pmu)
+/* ctx_resched(cpuctx, task_ctx, pmu, get_event_type(event)) for event
+ * i: the PMU's flexible events out, and its pinned ones too when i is
+ * pinned (EVENT_PINNED brings EVENT_FLEXIBLE with it), then
+ * perf_event_sched_in() of the PMU: pinned in creation order, then
+ * flexible. */
+static void resched(struct sm_model *m, int i)
 {
 	if (!m->task_on)
 		return;
-	ctx_sched_out_pmu(m, false, pmu);
+	int pmu = pmu_of(&m->ev[i]);
+	ctx_sched_out_pmu(m, m->ev[i].cfg.pinned, pmu);
 	ctx_sched_in_pmu(m, -1, SM_AUTO, pmu);
 }
 
-/* _perf_event_enable(): OFF/ERROR -> INACTIVE, then ctx_resched() of the
- * event's PMU. */
+/* _perf_event_enable() -> __perf_event_enable(): OFF/ERROR -> INACTIVE,
+ * then ctx_resched() for the event. */
 static int enable(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->ev[i];
@@ -528,7 +533,7 @@ static int enable(struct sm_model *m, int i)
 	if (e->state >= SM_INACTIVE)
 		return 0;
 	set_state(m, e, SM_INACTIVE);
-	resched(m, pmu_of(e));
+	resched(m, i);
 	return 1;
 }
 
@@ -1034,19 +1039,30 @@ int sm_model_init(struct sm_model *m, const struct sm_config *cfg,
 			m->cpu[c].ctr[k].owner = -1;
 	}
 	m->task_cpu = cfg->task_cpu;
-	for (unsigned i = 0; i < cfg->nevents; i++)
-		init_event(m, (int)i);
 	if (cfg->mux_interval)
 		m->next_rotate = m->now + cfg->mux_interval;
-	/* perf_event_open() of enabled events attached to the running task */
-	m->cause = SM_ACT_ENABLE;
+	/* The events are opened one by one on the running task, in order,
+	 * each mmapped (if it is at the start) before the next is opened, as
+	 * `hw record` and most programs do: perf_event_open() ->
+	 * perf_install_in_context() -> __perf_install_in_context():
+	 * add_event_to_ctx(), then ctx_resched() for the new event, enabled
+	 * or not, so that the events already open on its PMU are scheduled
+	 * out and in again and their pages rewritten (on arm64 three writes
+	 * each: armpmu_del(), armpmu_start(), armpmu_add(); seen by `selfmon
+	 * vm arm64 record`).  While event i is opened the events after it do
+	 * not exist yet: the configuration's count is i + 1. */
 	ctx_clock(m, true);
-	ctx_sched_in(m, -1, SM_AUTO);
-	for (unsigned i = 0; i < cfg->nevents; i++)
+	for (unsigned i = 0; i < cfg->nevents; i++) {
+		m->cfg.nevents = i + 1;
+		init_event(m, (int)i);
+		m->cause = SM_ACT_ENABLE;
+		resched(m, (int)i);
 		if (cfg->event[i].mmap) {
 			m->cause = SM_ACT_MMAP;
 			mmap_event(m, (int)i);
 		}
+	}
+	m->cfg.nevents = cfg->nevents;
 	sm_model_flush(m);
 	return 0;
 }

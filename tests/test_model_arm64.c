@@ -301,6 +301,44 @@ static void test_sched_in_writes_twice(void **state)
 	assert_int_equal(sm_model_page(&m, 0)->offset, 500);
 }
 
+/* Opening an event reschedules its PMU (perf_event_open() ->
+ * __perf_install_in_context() -> ctx_resched()): the events already
+ * open and mapped there are taken out (armpmu_del(): one write, index 0)
+ * and put back (armpmu_add() -> armpmu_start() ->
+ * armpmu_event_set_period(): one write; armpmu_add(): one more).  cycles
+ * (PMCCNTR, index 32), then instructions (counter 0, index 1) and
+ * task-clock (a software PMU, so no resched of the hardware ones): mmap
+ * 2, instructions' open +6, so cycles' lock is 8, instructions' and
+ * task-clock's 2.  Seen so on Linux 6.12 by `selfmon vm arm64 record`
+ * (traces/hw/arm64-*.trace). */
+static void test_open_reschedules(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct page_log log = { 0 };
+	char err[64];
+	(void)state;
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	add_event(&c, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, false);
+	add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
+	assert_int_equal(sm_model_init(&m, &c, page_log_note, &log, err,
+	                               sizeof(err)), 0);
+	assert_int_equal(sm_model_page(&m, 0)->lock, 8);
+	assert_int_equal(sm_model_page(&m, 0)->index, 32);
+	assert_int_equal(sm_model_page(&m, 1)->lock, 2);
+	assert_int_equal(sm_model_page(&m, 1)->index, 1);
+	assert_int_equal(sm_model_page(&m, 2)->lock, 2);
+	/* in order: cycles' mmap, its three writes at instructions' open
+	 * (out with index 0, in with 32 twice), instructions' mmap, then
+	 * task-clock's */
+	static const int ev[] = { 0, 0, 0, 0, 1, 2 };
+	static const unsigned idx[] = { 32, 0, 32, 32, 1, 0 };
+	assert_int_equal(log.n, 6);
+	for (unsigned k = 0; k < 6; k++) {
+		assert_int_equal(log.ev[k], ev[k]);
+		assert_int_equal(log.pg[k].index, idx[k]);
+	}
+}
+
 /* perf_event_update_userpage() orders its stores with barrier() only: a
  * reader on another CPU can see the closing ++lock before the fields.
  * IOC_RESET after 100 events on counter 2 (loaded with 2^32 - (2^31 -
@@ -419,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_clock_epoch),
 		cmocka_unit_test(test_clock_is_global),
 		cmocka_unit_test(test_sched_in_writes_twice),
+		cmocka_unit_test(test_open_reschedules),
 		cmocka_unit_test(test_remote_lock_early),
 		cmocka_unit_test(test_userpage_wmb),
 		cmocka_unit_test(test_shift_clamp),

@@ -219,7 +219,11 @@ static void test_injected_overflow(void **state)
 
 /* Three flexible events on two counters; perf_rotate_context() at t=1000
  * moves the first active one (a) to the end: b keeps counter 1, c gets
- * counter 0, a fails and gets index 0. */
+ * counter 0, a fails and gets index 0.  The opens rewrote the earlier
+ * pages (__perf_install_in_context() -> ctx_resched()): opening b took a
+ * out (x86_pmu_del(): one write) and in (x86_pmu_start(): two), opening
+ * c took a and b out and in again, so a's lock is 2 + 6 + 6 = 14 and
+ * b's 2 + 6 = 8 before the tick. */
 static void test_multiplexing(void **state)
 {
 	struct sm_config c;
@@ -247,12 +251,12 @@ static void test_multiplexing(void **state)
 
 	assert_int_equal(a->index, 0);
 	assert_int_equal(a->offset, 1000);
-	assert_int_equal(a->lock, 6); /* mmap, sched out, failed sched in */
+	assert_int_equal(a->lock, 18); /* 14, sched out, failed sched in */
 	assert_int_equal(a->time_enabled, e1000);
 	assert_int_equal(a->time_running, e1000);
 	assert_int_equal(b->index, 2);
-	/* mmap, sched out, sched in: x86_pmu_start() writes twice */
-	assert_int_equal(b->lock, 8);
+	/* 8, sched out, sched in: x86_pmu_start() writes twice */
+	assert_int_equal(b->lock, 14);
 	/* b: count 1000, period_left 2^47-1-1000, prev = -(period_left) */
 	assert_int_equal(b->offset, (int64_t)MAXP);
 	assert_int_equal(cc->index, 1);
@@ -276,11 +280,13 @@ static void test_multiplexing(void **state)
  * the flexible list) is on a software PMU whose rotate_necessary is never
  * set, so the hardware tick neither picks it (ctx_event_to_rotate() takes
  * the first active *hardware* flexible event, a) nor rewrites its page.
- * One general counter: a on gp0, b waiting.  The tick: a out (page:
- * index 0, offset 100; lock 4), a to the end, b in on gp0 (index 1;
+ * One general counter: a on gp0, b waiting.  Opening b rescheduled the
+ * hardware PMU (ctx_resched()): a out and in again, lock 2 + 2 + 4 = 8,
+ * and b, not yet mapped, got no counter.  The tick: a out (page: index 0,
+ * offset 100; lock 10), a to the end, b in on gp0 (index 1;
  * x86_pmu_start() writes twice: lock 6), a cannot go back:
- * group_update_userpage() (lock 6).
- * task-clock's page stays as mmap left it (lock 2). */
+ * group_update_userpage() (lock 12).  task-clock's page stays as mmap
+ * left it (lock 2): its own PMU was never rescheduled after. */
 static void test_rotation_per_pmu(void **state)
 {
 	struct sm_config c;
@@ -304,7 +310,44 @@ static void test_rotation_per_pmu(void **state)
 	assert_int_equal(b->lock, 6);
 	assert_int_equal(a->index, 0);
 	assert_int_equal(a->offset, 100);
+	assert_int_equal(a->lock, 12);
+}
+
+/* Enabling a pinned event reschedules the PMU's pinned events too
+ * (__perf_event_enable() -> ctx_resched(EVENT_PINNED), which brings
+ * EVENT_FLEXIBLE): a (pinned, opened disabled) and b (pinned, on the only
+ * counter).  IOC_ENABLE of a at t=100: b out (x86_pmu_del(): lock 4,
+ * index 0, offset = its count 100), then the pinned groups in creation
+ * order: a on gp0 (x86_pmu_start() writes twice: lock 2 + 4 = 6, index
+ * 1), b cannot go back and is in ERROR (merge_sched_in(): no page
+ * write). */
+static void test_enable_pinned_reschedules_pinned(void **state)
+{
+	struct sm_config c;
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	c.gp = 1;
+	c.fixed = 0;
+	c.start = 0;
+	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, true);
+	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, true);
+	c.event[0].enabled = false;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *a = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *b = sm_model_page(&m, 1);
+	assert_int_equal(a->index, 0);
+	assert_int_equal(a->lock, 2);
+	assert_int_equal(b->index, 1);
+	assert_int_equal(b->lock, 2);
+	sm_model_advance(&m, 100);
+	assert_int_equal(act(&m, SM_ACT_ENABLE, 0), 1);
+	assert_int_equal(a->index, 1);
 	assert_int_equal(a->lock, 6);
+	assert_int_equal(b->index, 0);
+	assert_int_equal(b->lock, 4);
+	assert_int_equal(b->offset, 100);
+	assert_int_equal(m.ev[0].state, SM_ACTIVE);
+	assert_int_equal(m.ev[1].state, SM_ERROR);
 }
 
 /* A lone flexible event that a pinned one keeps off the only counter:
@@ -727,6 +770,7 @@ int main(void)
 		cmocka_unit_test(test_period_counting_refused),
 		cmocka_unit_test(test_unstable_clock),
 		cmocka_unit_test(test_rotate_out_in),
+		cmocka_unit_test(test_enable_pinned_reschedules_pinned),
 		cmocka_unit_test(test_read_keeps_page),
 		cmocka_unit_test(test_stall_with_wrap),
 	};

@@ -56,7 +56,7 @@ static inline int act(struct sm_model *m, enum sm_action_kind k, int ev)
 
 /* Every page update of the model, in order (an sm_observer): the page
  * each one left, as a reader on the same CPU would see it. */
-#define PAGE_LOG_MAX 16
+#define PAGE_LOG_MAX 64
 struct page_log {
 	unsigned n;
 	int ev[PAGE_LOG_MAX];
