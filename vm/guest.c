@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "guest_reader.h"
@@ -151,7 +152,16 @@ static void record(const char *events)
 	}
 	hw_trace_write(f, "the guest", rc->ev, rc->nev, rc->r, rc->n);
 	fclose(f);
+	struct utsname u;
 	unsigned lines = 0;
+	if (uname(&u) == 0) {
+		char k[600];
+		snprintf(k, sizeof(k), "Linux %s %s %s", u.release, u.version,
+		         u.machine);
+		sm_printable(k);
+		printf("@selfmon-trace # kernel: %s\n", k);
+		lines++;
+	}
 	for (char *l = text, *nl; l && *l; l = nl ? nl + 1 : NULL, lines++) {
 		nl = strchr(l, '\n');
 		printf("@selfmon-trace %.*s\n", nl ? (int)(nl - l) : (int)strlen(l),

@@ -183,6 +183,11 @@ static int events(struct vm_opts *o, const char *list)
 		if (!hw_lookup(name, &e))
 			return sm_error("vm record: unknown event '%s' in --events",
 			                name);
+		else if (name[strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij"
+		                     "klmnopqrstuvwxyz0123456789_.-")])
+			return sm_error("vm record: '%s' cannot be recorded (a trace "
+			                "names an event with A-Z a-z 0-9 _ . - only)",
+			                name);
 	o->events = list;
 	return 0;
 }
@@ -368,6 +373,40 @@ static void free_files(struct sm_cpio_entry *files, unsigned from,
 		}
 }
 
+/* The machine every boot of arch o->a runs. */
+static struct sm_vm_spec machine(const struct vm_opts *o, const char *kernel)
+{
+	return (struct sm_vm_spec){
+		.arch = o->a->arch, .qemu = o->a->qemu, .kernel = kernel,
+		.bios = o->a->arch == SM_RISCV64 ? SELFMON_OPENSBI : NULL,
+		.cpus = 2, .mem_mb = 1024, .icount = o->a->icount,
+		.timeout_s = o->timeout, .max_output = (size_t)16 << 20,
+	};
+}
+
+/* Where a recording came from, as the trace's first comment lines: the
+ * QEMU (its -version's first line) and the machine. */
+static void provenance(const struct vm_opts *o, const char *kernel,
+                       FILE *f)
+{
+	struct sm_vm_spec spec = machine(o, kernel);
+	struct sm_vm_result v = { 0 };
+	char err[256], m[512];
+
+	spec.version = true;
+	spec.timeout_s = 30;
+	spec.max_output = 4096;
+	if (sm_vm_boot(&spec, &v, err, sizeof(err)) == 0 && v.out) {
+		v.out[strcspn(v.out, "\r\n")] = '\0';
+		sm_printable(v.out);
+		fprintf(f, "# qemu: %s\n", v.out);
+	}
+	free(v.out);
+	spec = machine(o, kernel);
+	sm_vm_machine(&spec, m, sizeof(m));
+	fprintf(f, "# machine: %s\n", m);
+}
+
 /* Boot the guest: 0 with its console in res, or 2 after the message. */
 static int boot(struct vm_opts *o, const char *kernel,
                 struct sm_vm_result *res)
@@ -393,13 +432,10 @@ static int boot(struct vm_opts *o, const char *kernel,
 	if (!initrd)
 		return sm_error("vm: out of memory");
 	command_line(o, o->nreaders + o->nusers > 0, append, sizeof(append));
-	struct sm_vm_spec spec = {
-		.arch = o->a->arch, .qemu = o->a->qemu, .kernel = kernel,
-		.bios = o->a->arch == SM_RISCV64 ? SELFMON_OPENSBI : NULL,
-		.initrd = initrd, .initrd_size = isize, .append = append,
-		.cpus = 2, .mem_mb = 1024, .icount = o->a->icount,
-		.timeout_s = o->timeout, .max_output = (size_t)16 << 20,
-	};
+	struct sm_vm_spec spec = machine(o, kernel);
+	spec.initrd = initrd;
+	spec.initrd_size = isize;
+	spec.append = append;
 	int rc = sm_vm_boot(&spec, res, err, sizeof(err));
 	free(initrd);
 	if (rc < 0)
@@ -454,7 +490,8 @@ static int report(const struct vm_opts *o, const char *kernel,
 
 /* record: the trace lines from the console, checked as a trace file is
  * (hw_trace.c) and written to --out whole or not at all. */
-static int record(const struct vm_opts *o, const struct sm_vm_result *res)
+static int record(const struct vm_opts *o, const char *kernel,
+                  const struct sm_vm_result *res)
 {
 	char *text = malloc(res->len + 1), *t = text, err[512];
 	unsigned lines = 0;
@@ -498,7 +535,17 @@ static int record(const struct vm_opts *o, const struct sm_vm_result *res)
 	if (sm_out_open(&out, o->out, err, sizeof(err)) < 0)
 		rc = sm_error("vm record: %s: %s", o->out, err);
 	else {
-		fputs(text, out.f);
+		/* the guest's header names no file: ours instead, with where
+		 * the recording came from */
+		fprintf(out.f, "# selfmon hw trace, by 'selfmon vm %s record': "
+		        "compare with 'selfmon model --compare' on this file\n",
+		        sm_arch_name(o->a->arch));
+		provenance(o, kernel, out.f);
+		for (const char *l = text, *nl; *l; l = nl + 1) {
+			nl = strchr(l, '\n'); /* (every line of text ends so) */
+			if (strncmp(l, "# selfmon hw trace", 18))
+				fwrite(l, 1, (size_t)(nl - l) + 1, out.f);
+		}
 		if (sm_out_close(&out, err, sizeof(err)) < 0)
 			rc = sm_error("vm record: %s: %s", o->out, err);
 	}
@@ -523,7 +570,8 @@ int cmd_vm(int argc, char **argv)
 	const char *kernel = o.kernel ? o.kernel
 	                     : default_kernel(o.a, kbuf, sizeof(kbuf));
 	if ((rc = ready(&o, kernel)) == 0 && (rc = boot(&o, kernel, &res)) == 0)
-		rc = o.record ? record(&o, &res) : report(&o, kernel, &res);
+		rc = o.record ? record(&o, kernel, &res)
+		              : report(&o, kernel, &res);
 	free(res.out);
 	free(o.readers);
 	for (unsigned k = 0; o.loaded && k < o.nusers; k++)

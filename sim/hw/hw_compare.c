@@ -55,6 +55,15 @@ static const struct hw_trace_line *first_mark(const struct hw_trace *t)
 	return NULL; /* hw_trace_parse: one at least */
 }
 
+static const struct hw_trace_line *first_mark_of(const struct hw_trace *t,
+                                                 int i)
+{
+	for (size_t k = 0; k < t->n; k++)
+		if (t->l[k].kind == HW_REC_MARK && t->l[k].event == i)
+			return &t->l[k];
+	return NULL;
+}
+
 /* The model for the trace: its arch and CPUs, its events (enabled and
  * mmapped at the start, as the recorder opens them), and the two facts
  * of the machine the first mark tells: whether the clock gives user time
@@ -76,12 +85,24 @@ static int build_model(const struct hw_trace *t, struct sm_model *m,
 	}
 	c->stable = (caps >> SELFMON_CAP_USER_TIME) & 1;
 	c->width = (unsigned)width;
+	if (t->arch == SM_RISCV64)
+		c->gp = 16; /* hpmcounter3..18, as QEMU's virt machine has */
 	for (unsigned i = 0; i < t->nev; i++) {
 		struct sm_event_cfg *e = &c->event[c->nevents++];
 		memset(e, 0, sizeof(*e));
 		snprintf(e->name, sizeof(e->name), "%s", t->ev[i]);
 		e->type = type_of(t->ev[i], t->software[i]);
 		e->counter = SM_AUTO;
+		/* riscv64: the counter is the SBI firmware's choice, not the
+		 * kernel's (pmu_sbi_ctr_get_idx() asks for any that fits with
+		 * SBI_EXT_PMU_COUNTER_CFG_MATCH; OpenSBI 1.1 under QEMU 7.2 gave
+		 * the highest free hpmcounter, 18 then 17, with exclude_kernel),
+		 * so each hardware event's comes from its first mark */
+		uint64_t idx = 0;
+		const struct hw_trace_line *fm = first_mark_of(t, (int)i);
+		if (t->arch == SM_RISCV64 && !t->software[i] && fm &&
+		    hw_trace_value(fm, "index", &idx) && idx >= 4 && idx <= 19)
+			e->counter = (int)idx - 1;
 		e->enabled = e->mmap = e->user = true;
 		e->rate = 1;
 	}

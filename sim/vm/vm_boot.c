@@ -53,6 +53,11 @@ static void args(const struct sm_vm_spec *s, char *cpus, char *mem,
 	unsigned n = 0;
 
 	argv[n++] = s->qemu;
+	if (s->version) {
+		argv[n++] = "-version";
+		argv[n] = NULL;
+		return;
+	}
 	argv[n++] = "-M";
 	argv[n++] = "virt";
 	argv[n++] = "-cpu";
@@ -81,6 +86,26 @@ static void args(const struct sm_vm_spec *s, char *cpus, char *mem,
 	argv[n++] = "-append";
 	argv[n++] = s->append;
 	argv[n] = NULL;
+}
+
+void sm_vm_machine(const struct sm_vm_spec *s, char *buf, size_t n)
+{
+	char cpus[16], mem[16];
+	const char *argv[40];
+	size_t k = 0;
+
+	snprintf(cpus, sizeof(cpus), "%u", s->cpus);
+	snprintf(mem, sizeof(mem), "%u", s->mem_mb);
+	struct sm_vm_spec m = *s;
+	m.version = false;
+	m.bios = s->bios ? "" : NULL; /* (a path) */
+	args(&m, cpus, mem, argv);
+	buf[0] = '\0';
+	for (unsigned i = 1; argv[i] && strcmp(argv[i], "-kernel") && k < n; i++)
+		if (argv[i][0])
+			k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? " " : "",
+			                      !strcmp(argv[i], "-bios") ? "-bios OpenSBI"
+			                                                : argv[i]);
 }
 
 /* Read the console until QEMU ends, the time is up or the cap is hit. */

@@ -29,6 +29,7 @@ struct sm_vm_spec {
 	bool icount;              /* -icount shift=0: instructions count */
 	unsigned timeout_s;       /* killed after this many seconds */
 	size_t max_output;        /* killed past this many bytes */
+	bool version;             /* run `QEMU -version` instead of a boot */
 };
 
 struct sm_vm_result {
@@ -44,5 +45,9 @@ struct sm_vm_result {
  * could not be started). */
 int sm_vm_boot(const struct sm_vm_spec *spec, struct sm_vm_result *r,
                char *err, size_t n);
+
+/* The machine the boot runs, as QEMU's options from -M to -icount (no
+ * paths), into buf. */
+void sm_vm_machine(const struct sm_vm_spec *spec, char *buf, size_t n);
 
 #endif
