@@ -153,7 +153,11 @@ static void check_once(const struct sm_reader *r, const struct hw_event *e,
 		snprintf(t->first, sizeof(t->first), "%s: %s", phase, bad);
 }
 
-/* Plain reads, then after IOC_RESET, disable/enable and a migration. */
+/* Plain reads, then after IOC_RESET, disable/enable, a migration, and
+ * on a sampling event after IOC_PERIOD (a shorter period, then its own
+ * again: _perf_event_period() stops the counter with an update and
+ * starts it reloaded, so the page's offset and the counter both change
+ * under the reader). */
 static void check_reads(const struct sm_reader *r, struct hw_event *e,
                         unsigned iterations, int ncpus,
                         const struct budget *b, struct hw_tally *t)
@@ -170,6 +174,11 @@ static void check_reads(const struct sm_reader *r, struct hw_event *e,
 	for (int c = 0; c < ncpus && c < 2; c++)
 		if (hw_migrate(ncpus > 1 ? c : 0) == 0)
 			check_once(r, e, "after a migration", b, t);
+	if (e->period && hw_period(e, e->period / 4 * 3) == 0) {
+		check_once(r, e, "after IOC_PERIOD", b, t);
+		hw_period(e, e->period);
+		check_once(r, e, "after IOC_PERIOD", b, t);
+	}
 }
 
 /* ---- cost ------------------------------------------------------------ */

@@ -121,6 +121,11 @@ void hw_enable(const struct hw_event *e)
 	ioctl(e->fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
+int hw_period(const struct hw_event *e, uint64_t period)
+{
+	return ioctl(e->fd, PERF_EVENT_IOC_PERIOD, &period) == 0 ? 0 : -errno;
+}
+
 bool hw_snapshot(const struct perf_event_mmap_page *pc,
                  struct perf_event_mmap_page *out)
 {

@@ -43,6 +43,9 @@ bool hw_lookup(const char *name, struct hw_event *out);
 void hw_reset(const struct hw_event *e);
 void hw_disable(const struct hw_event *e);
 void hw_enable(const struct hw_event *e);
+/* PERF_EVENT_IOC_PERIOD to `period`: 0 or -errno (EINVAL for a counting
+ * event, which has no period). */
+int hw_period(const struct hw_event *e, uint64_t period);
 /* One consistent copy of the page's header (seqlock), false if the lock
  * did not settle. */
 bool hw_snapshot(const struct perf_event_mmap_page *pc,
