@@ -110,6 +110,14 @@ static void test_riscv64_reference(void **state)
 	reference_passes("riscv64", "", true);
 }
 
+/* riscv64 without user access: riscv_pmu_event_idx() gives 0 without
+ * PERF_EVENT_FLAG_USER_READ_CNT, so read(2) again. */
+static void test_riscv64_no_user_access(void **state)
+{
+	(void)state;
+	reference_passes("riscv64", "--user-access 0", false);
+}
+
 /* A reader the model catches for a reason the hardware shows: arm64's
  * counters are 32 bits wide, and a reader that does not sign-extend the
  * counter is off on the real kernel too. */
@@ -234,6 +242,8 @@ static void test_bad_usage(void **state)
 	expect_usage_error("vm arm64 record reference --out x.trace",
 	                   "unexpected 'reference' after record");
 	expect_usage_error("vm arm64 x.o:f", "x.o:f needs --abi");
+	expect_usage_error("vm arm64 --user-access 2", "arm64's kernel."
+	                   "perf_user_access is 0 or 1");
 	expect_usage_error("vm arm64 reference --abi raw",
 	                   "--abi applies to PATH:SYMBOL readers only");
 	expect_usage_error("vm arm64 /nonexistent.o:f --abi raw",
@@ -258,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_arm64_record),
 		cmocka_unit_test(test_riscv64_record),
 		cmocka_unit_test(test_riscv64_reference),
+		cmocka_unit_test(test_riscv64_no_user_access),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

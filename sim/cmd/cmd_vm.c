@@ -98,7 +98,8 @@ static const char usage[] =
 	"called: raw, times, scaled or values), run natively in the guest.  The\n"
 	"kernel is the one built from Debian's linux-source-6.12 by\n"
 	"'./dev.sh vm-kernels', or IMAGE (your own build).  --user-access sets\n"
-	"kernel.perf_user_access in the guest (arm64; default 1).  The VM is\n"
+	"kernel.perf_user_access in the guest (default 1; arm64 0 or 1, riscv64\n"
+	"also 2, its legacy mode).  The VM is\n"
 	"killed after S seconds (default 600).\n"
 	"'vm ARCH record' runs 'hw record's recorder in the guest instead, on\n"
 	"E (default cycles,instructions,task-clock) for MS ms (default 200),\n"
@@ -242,6 +243,9 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 		}
 	if (!rc && !o->a)
 		rc = sm_error("vm: missing ARCH (arm64 or riscv64)");
+	if (!rc && o->a->arch == SM_ARM64 && o->user_access > 1)
+		rc = sm_error("vm: --user-access 2 is riscv64's legacy mode; "
+		              "arm64's kernel.perf_user_access is 0 or 1");
 	if (!rc && o->record && !o->out)
 		rc = sm_error("vm record: missing --out FILE");
 	if (!rc && o->nusers && o->abi < 0)
