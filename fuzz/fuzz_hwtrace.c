@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (!(text = fuzz_text(data, size)))
 		return 0;
-	hw_compare_text("fuzz.trace", text, NULL, err, sizeof(err));
+	hw_compare_text("fuzz.trace", text, 0, NULL, err, sizeof(err));
 	free(text);
 	return 0;
 }

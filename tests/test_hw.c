@@ -174,6 +174,11 @@ static void test_bundled_traces(void **state)
 	closedir(d);
 	assert_true(n >= 5);
 	assert_true(pmu >= 4);
+	/* a kernel variant of the trace's arch is the model's kernel */
+	run("model --compare traces/hw/arm64-linux6.12-qemu7.2.trace --kernel "
+	    "userpage_wmb");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "arm64, model as kernel userpage_wmb"));
 }
 
 #define BUNDLED SELFMON_SRC "/traces/hw/swevents.trace"
@@ -302,6 +307,14 @@ static void test_bad_usage(void **state)
 	expect_usage_error("hw record --out /dev/null extra",
 	                   "hw record: unexpected 'extra'");
 	expect_usage_error("hw nosuch", "unknown reader 'nosuch'");
+	/* --compare with what it cannot take: said, not ignored */
+	expect_usage_error("model --compare traces/hw/swevents.trace "
+	                   "traces/x86_reset.scn", "takes no SCENARIO");
+	expect_usage_error("model --compare traces/hw/swevents.trace --json",
+	                   "--json is not for --compare");
+	expect_usage_error("model --kernel riscv_keep_scounteren --compare "
+	                   "traces/hw/arm64-linux6.12-qemu7.2.trace",
+	                   "applies to riscv64 only, not arm64");
 	expect_usage_error("hw record", "missing --out FILE");
 	expect_usage_error("model --compare /nonexistent.trace",
 	                   "/nonexistent.trace: No such file");

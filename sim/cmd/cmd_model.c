@@ -34,7 +34,7 @@ struct printer {
 
 static const char usage[] =
 	"usage: selfmon model SCENARIO [--json] [--kernel K]\n"
-	"       selfmon model --compare TRACE\n\n"
+	"       selfmon model --compare TRACE [--kernel K]\n\n"
 	"Runs SCENARIO (a traces/NAME.scn file) through the kernel model alone and\n"
 	"prints every update of every mmapped page: when (cycles after the\n"
 	"start), which kernel action caused it, the page fields by their ABI\n"
@@ -174,8 +174,9 @@ static void on_update(void *ctx, const void *model, int ev,
 /* The report of `--compare`, printed only once the whole comparison ran:
  * an input over a cap gets one line and no partial report.  *report and
  * *err are malloc'ed (err: at least errlen bytes). */
-static int compare_report(const char *path, const char *text, char **report,
-                          char *err, size_t errlen)
+static int compare_report(const char *path, const char *text,
+                          unsigned kernel, char **report, char *err,
+                          size_t errlen)
 {
 	size_t rlen = 0;
 	char *name = strdup(path);
@@ -187,7 +188,7 @@ static int compare_report(const char *path, const char *text, char **report,
 		return -1;
 	}
 	sm_printable(name); /* the report names the file on stdout */
-	int rc = hw_compare_text(name, text, out, err, errlen);
+	int rc = hw_compare_text(name, text, kernel, out, err, errlen);
 	if (fclose(out) != 0 && rc >= 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		rc = -1;
@@ -196,7 +197,7 @@ static int compare_report(const char *path, const char *text, char **report,
 	return rc;
 }
 
-static int cmd_model_compare(const char *path)
+static int cmd_model_compare(const char *path, unsigned kernel)
 {
 	size_t len, errlen = strlen(path) + HW_TRACE_LINE_MAX + 256;
 	char *err = malloc(errlen), *report = NULL, *text = NULL;
@@ -209,7 +210,8 @@ static int cmd_model_compare(const char *path)
 		sm_error("%s: %s", path, err);
 	} else if (memchr(text, '\0', len)) {
 		sm_error("%s: file contains a NUL byte", path);
-	} else if ((rc = compare_report(path, text, &report, err, errlen)) < 0) {
+	} else if ((rc = compare_report(path, text, kernel, &report, err,
+	                                errlen)) < 0) {
 		sm_error("%s", err);
 	} else {
 		fputs(report, stdout);
@@ -247,6 +249,7 @@ static int parse_args(int argc, char **argv, struct printer *p,
                       const char **path)
 {
 	struct sm_opt op;
+	const char *compare = NULL;
 	int c;
 
 	sm_opt_init(&op, "model", argc, argv, options);
@@ -258,7 +261,7 @@ static int parse_args(int argc, char **argv, struct printer *p,
 		else if (c == O_JSON)
 			p->json = true;
 		else if (c == O_COMPARE)
-			return cmd_model_compare(op.arg);
+			compare = op.arg;
 		else if (c == O_KERNEL) {
 			if (take_kernel(p, op.arg) < 0)
 				return 2;
@@ -268,6 +271,13 @@ static int parse_args(int argc, char **argv, struct printer *p,
 			                   "(one scenario at a time)", op.arg);
 		else
 			*path = op.arg;
+	if (compare && *path)
+		return sm_error("model: --compare TRACE takes no SCENARIO ('%s')",
+		                *path);
+	if (compare && p->json)
+		return sm_error("model: --json is not for --compare");
+	if (compare)
+		return cmd_model_compare(compare, p->kernel_given ? p->kernel : 0);
 	if (!*path)
 		return sm_error("model: missing SCENARIO (see 'selfmon model "
 		                   "--help')");

@@ -68,8 +68,8 @@ static const struct hw_trace_line *first_mark_of(const struct hw_trace *t,
  * mmapped at the start, as the recorder opens them), and the two facts
  * of the machine the first mark tells: whether the clock gives user time
  * (cap_user_time) and the PMU's counter width (0 without a PMU). */
-static int build_model(const struct hw_trace *t, struct sm_model *m,
-                       char *err, size_t n)
+static int build_model(const struct hw_trace *t, unsigned kernel,
+                       struct sm_model *m, char *err, size_t n)
 {
 	struct sm_config *c = malloc(sizeof(*c)); /* sm_model_init copies it */
 	uint64_t caps = 0, width = 48;
@@ -78,6 +78,7 @@ static int build_model(const struct hw_trace *t, struct sm_model *m,
 	if (!c)
 		return snprintf(err, n, "out of memory"), -1;
 	sm_config_default(c, t->arch);
+	c->kernel = kernel;
 	c->ncpus = t->ncpus >= 1 && t->ncpus <= SM_MAX_CPUS ? t->ncpus : 2;
 	if (mark) {
 		hw_trace_value(mark, "capabilities", &caps);
@@ -389,7 +390,7 @@ static int index_actions(struct cmp *c)
 }
 
 static int setup(struct cmp *c, struct replay *r, const char *name,
-                 const char *text, char *err, size_t errlen)
+                 const char *text, unsigned kernel, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
 	memset(r, 0, sizeof(*r));
@@ -401,7 +402,11 @@ static int setup(struct cmp *c, struct replay *r, const char *name,
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
-	if (build_model(&c->t, &r->cand[0], c->err, sizeof(c->err)) < 0) {
+	if (sm_kernel_check_arch(kernel, c->t.arch, c->err, sizeof(c->err)) < 0) {
+		snprintf(err, errlen, "%s: %s", name, c->err);
+		return -1;
+	}
+	if (build_model(&c->t, kernel, &r->cand[0], c->err, sizeof(c->err)) < 0) {
 		const struct hw_trace_line *mark = first_mark(&c->t);
 		snprintf(err, errlen, "%s:%u:1: %s", name, mark ? mark->line : 1,
 		         c->err);
@@ -412,13 +417,17 @@ static int setup(struct cmp *c, struct replay *r, const char *name,
 
 /* hw_compare_text() on its state. */
 static int compare(struct cmp *c, struct replay *r, const char *name,
-                   const char *text, FILE *out, char *err, size_t errlen)
+                   const char *text, unsigned kernel, FILE *out, char *err,
+                   size_t errlen)
 {
-	int rc = setup(c, r, name, text, err, errlen);
+	int rc = setup(c, r, name, text, kernel, err, errlen);
+	char kn[256];
 
 	if (rc == 0 && out)
-		fprintf(out, "comparing %s: %zu records, %u events, %s\n", name,
-		        c->t.n, c->t.nev, sm_arch_name(c->t.arch));
+		fprintf(out, "comparing %s: %zu records, %u events, %s%s%s\n", name,
+		        c->t.n, c->t.nev, sm_arch_name(c->t.arch),
+		        kernel ? ", model as kernel " : "",
+		        kernel ? sm_kernel_text(kernel, kn, sizeof(kn)) : "");
 	if (rc == 0)
 		replay(c, r, out);
 	if (rc == 0 && c->capped) { /* the line replayed when the cap was hit */
@@ -438,8 +447,8 @@ static int compare(struct cmp *c, struct replay *r, const char *name,
 	return r->diffs ? 1 : 0;
 }
 
-int hw_compare_text(const char *name, const char *text, FILE *out,
-                    char *err, size_t errlen)
+int hw_compare_text(const char *name, const char *text, unsigned kernel,
+                    FILE *out, char *err, size_t errlen)
 {
 	/* the models are too big for the stack, and a model is aligned for
 	 * its pages */
@@ -449,7 +458,7 @@ int hw_compare_text(const char *name, const char *text, FILE *out,
 	int rc = -1;
 
 	if (c && r)
-		rc = compare(c, r, name, text, out, err, errlen);
+		rc = compare(c, r, name, text, kernel, out, err, errlen);
 	else
 		snprintf(err, errlen, "%s: out of memory", name);
 	free(c);
