@@ -53,6 +53,9 @@ struct sm_pmu_rules {
 	                   const struct sm_event_cfg *ev, int counter);
 	int (*fixed_for)(const struct sm_config *cfg, enum sm_event_type t);
 	unsigned (*first_gp)(void);
+	/* the counter used last time is tried first (x86's fast path); arm64
+	 * has none */
+	bool reuse_last;
 	/* the event may be read from user space: the PMU's event_idx gives
 	 * its counter (page index), and the counter is readable */
 	bool (*user_read)(const struct sm_config *cfg, const struct sm_event *ev);

@@ -197,13 +197,15 @@ static bool counter_free(const struct sm_model *m, int c)
 }
 
 /* x86_schedule_events() and friends, simplified: the counter asked for,
- * else the one used last time (the fast path), else the fixed counter
- * for the event, else the lowest free general counter. */
+ * else the one used last time (the fast path; not on arm64:
+ * armv8pmu_get_event_idx() has none), else the fixed counter for the
+ * event, else the lowest free general counter. */
 static int pick_counter(const struct sm_model *m, const struct sm_event *e,
                         int want)
 {
 	const struct sm_pmu_rules *r = RULES(m);
-	int tries[3] = { want >= 0 ? want : e->cfg.counter, e->last_counter,
+	int tries[3] = { want >= 0 ? want : e->cfg.counter,
+	                 r->reuse_last ? e->last_counter : -1,
 	                 r->fixed_for(&m->cfg, e->cfg.type) };
 
 	for (int k = 0; k < 3; k++)

@@ -346,7 +346,7 @@ static uint64_t riscv_to_reg(const struct sm_config *cfg,
 const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
 	[SM_X86_64] = {
 		.counter_ok = x86_counter_ok, .fixed_for = x86_fixed_for,
-		.first_gp = gp_from_zero, .user_read = x86_user_read,
+		.first_gp = gp_from_zero, .reuse_last = true, .user_read = x86_user_read,
 		.cap_rdpmc = x86_cap_rdpmc,
 		.index = x86_index, .pmc_width = x86_pmc_width,
 		.width_only_if_rdpmc = false, .max_period = x86_max_period,
@@ -355,8 +355,11 @@ const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
 		.delta = x86_delta, .count_period = x86_count_period,
 	},
 	[SM_ARM64] = {
+		/* armv8pmu_get_event_idx(): the cycle counter for a cycles
+		 * event if free, else armv8pmu_get_single_idx(): the lowest free
+		 * counter, whatever the event had before */
 		.counter_ok = arm64_counter_ok, .fixed_for = arm64_fixed_for,
-		.first_gp = gp_from_zero, .user_read = arm64_user_read,
+		.first_gp = gp_from_zero, .reuse_last = false, .user_read = arm64_user_read,
 		.cap_rdpmc = arm64_cap_rdpmc,
 		.index = plus_one_index, .pmc_width = arm64_pmc_width,
 		.width_only_if_rdpmc = true, .max_period = arm64_max_period,
@@ -365,8 +368,9 @@ const struct sm_pmu_rules sm_pmu[SM_NARCH] = {
 		.delta = masked_delta, .count_period = half_max_period,
 	},
 	[SM_RISCV64] = {
+		/* (the SBI firmware chooses: modelled as x86's) */
 		.counter_ok = riscv_counter_ok, .fixed_for = riscv_fixed_for,
-		.first_gp = riscv_first_gp, .user_read = riscv_user_read,
+		.first_gp = riscv_first_gp, .reuse_last = true, .user_read = riscv_user_read,
 		.cap_rdpmc = riscv_cap_rdpmc,
 		.index = plus_one_index, .pmc_width = riscv_pmc_width,
 		.width_only_if_rdpmc = true, .max_period = riscv_max_period,

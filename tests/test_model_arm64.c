@@ -339,6 +339,29 @@ static void test_open_reschedules(void **state)
 	}
 }
 
+/* armv8pmu_get_single_idx() takes the lowest free counter at every add,
+ * with no preference for the one the event had before: a on counter 0
+ * (index 1), b on 1 (index 2); both disabled, b enabled again goes on
+ * counter 0 (index 1).  Enabling a then reschedules the flexible events
+ * in list order (ctx_resched()): a on 0 again, b on 1. */
+static void test_lowest_free_counter(void **state)
+{
+	struct sm_config c = arm_cfg();
+	(void)state;
+	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
+	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, false);
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(&m, 0)->index, 1);
+	assert_int_equal(sm_model_page(&m, 1)->index, 2);
+	assert_int_equal(act(&m, SM_ACT_DISABLE, 0), 1);
+	assert_int_equal(act(&m, SM_ACT_DISABLE, 1), 1);
+	assert_int_equal(act(&m, SM_ACT_ENABLE, 1), 1);
+	assert_int_equal(sm_model_page(&m, 1)->index, 1);
+	assert_int_equal(act(&m, SM_ACT_ENABLE, 0), 1);
+	assert_int_equal(sm_model_page(&m, 0)->index, 1);
+	assert_int_equal(sm_model_page(&m, 1)->index, 2);
+}
+
 /* perf_event_update_userpage() orders its stores with barrier() only: a
  * reader on another CPU can see the closing ++lock before the fields.
  * IOC_RESET after 100 events on counter 2 (loaded with 2^32 - (2^31 -
@@ -458,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_clock_is_global),
 		cmocka_unit_test(test_sched_in_writes_twice),
 		cmocka_unit_test(test_open_reschedules),
+		cmocka_unit_test(test_lowest_free_counter),
 		cmocka_unit_test(test_remote_lock_early),
 		cmocka_unit_test(test_userpage_wmb),
 		cmocka_unit_test(test_shift_clamp),
