@@ -190,6 +190,8 @@ static void pmu_start(struct sm_model *m, int i)
 
 /* ---- scheduling ------------------------------------------------------ */
 
+static bool user_events_mapped(const struct sm_model *m);
+
 static bool counter_free(const struct sm_model *m, int c)
 {
 	return sm_counter_exists(&m->cfg, c) &&
@@ -550,6 +552,14 @@ static int disable(struct sm_model *m, int i)
 	if (e->state == SM_ACTIVE)
 		sched_out(m, i);
 	set_state(m, e, SM_OFF);
+	/* event_function() ends with perf_pmu_enable(): on arm64
+	 * armpmu_enable() -> armv8pmu_start() -> armv8pmu_enable_user_access()
+	 * while the context has user events (nr_user, the disabled one still
+	 * among them), which zeroes every counter not in use, the one just
+	 * freed included */
+	if (m->cfg.arch == SM_ARM64 && m->cfg.user_access == 1 &&
+	    user_events_mapped(m))
+		arm64_clear_unused(m);
 	return 1;
 }
 

@@ -362,6 +362,26 @@ static void test_lowest_free_counter(void **state)
 	assert_int_equal(sm_model_page(&m, 1)->index, 2);
 }
 
+/* IOC_DISABLE ends with perf_pmu_enable() -> armv8pmu_start() ->
+ * armv8pmu_enable_user_access() (the context still has user events):
+ * every counter not in use is zeroed, the one just freed too.  a on
+ * counter 0 (loaded with 2^32 - (2^31 - 1) = 2^31 + 1), b on 1; after 100
+ * events a is disabled: its counter reads 0, not the 2^31 + 101 it
+ * stopped at, and b's counts on. */
+static void test_disable_zeroes_freed_counter(void **state)
+{
+	struct sm_config c = arm_cfg();
+	(void)state;
+	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
+	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, false);
+	init_model(&m, &c);
+	sm_model_advance(&m, 100);
+	assert_int_equal(reg(0), (1ull << 31) + 101);
+	assert_int_equal(act(&m, SM_ACT_DISABLE, 0), 1);
+	assert_int_equal(reg(0), 0);
+	assert_int_equal(reg(1), (1ull << 31) + 101);
+}
+
 /* perf_event_update_userpage() orders its stores with barrier() only: a
  * reader on another CPU can see the closing ++lock before the fields.
  * IOC_RESET after 100 events on counter 2 (loaded with 2^32 - (2^31 -
@@ -482,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_sched_in_writes_twice),
 		cmocka_unit_test(test_open_reschedules),
 		cmocka_unit_test(test_lowest_free_counter),
+		cmocka_unit_test(test_disable_zeroes_freed_counter),
 		cmocka_unit_test(test_remote_lock_early),
 		cmocka_unit_test(test_userpage_wmb),
 		cmocka_unit_test(test_shift_clamp),
