@@ -82,10 +82,34 @@ static void json_tally(struct json *j, const struct hw_run_check *c,
 	json_end(j, '{');
 }
 
+/* The columns' widths: the longest reader name (a user's PATH:SYMBOL
+ * can be long) and event name, at least the built-in ones' 20 and 16. */
+static void widths(const struct hw_run *run, int *rw, int *ew)
+{
+	size_t r = 20, e = 16;
+
+	for (unsigned i = 0; i < run->nchecks; i++) {
+		size_t n = strlen(run->checks[i].reader->name);
+		r = n > r ? n : r;
+	}
+	for (unsigned i = 0; i < run->nev; i++) {
+		size_t n = strlen(run->ev[i].name);
+		e = n > e ? n : e;
+	}
+	*rw = r > 1024 ? 1024 : (int)r;
+	*ew = (int)e;
+}
+
 /* Every check, one line (and JSON object) each. */
 static void check_all(FILE *f, struct json *j, bool json, bool named,
                       const struct hw_run *run, struct hw_outcome *out)
 {
+	int rw, ew;
+
+	widths(run, &rw, &ew);
+	fprintf(f, "%-*s %-*s %8s %8s %10s %10s %6s  %s\n", rw, "reader", ew,
+	        "event", "checks", "wrong", "ns/read", "ns/read(2)", "ratio",
+	        "first");
 	for (unsigned i = 0; i < run->nchecks; i++) {
 		const struct hw_run_check *c = &run->checks[i];
 		const struct hw_tally *t = &c->t;
@@ -93,8 +117,8 @@ static void check_all(FILE *f, struct json *j, bool json, bool named,
 		out->hung += t->hung;
 		bool counts = named || !strcmp(c->reader->name, "reference");
 		out->bad += counts && t->fails;
-		fprintf(f, "%-20s %-16s %8u %8u %10.1f %10.1f %6.2f  %s%s\n",
-		        c->reader->name, e->name, t->runs, t->fails, t->read_ns,
+		fprintf(f, "%-*s %-*s %8u %8u %10.1f %10.1f %6.2f  %s%s\n", rw,
+		        c->reader->name, ew, e->name, t->runs, t->fails, t->read_ns,
 		        t->syscall_ns, t->syscall_ns > 0 ? t->read_ns / t->syscall_ns
 		                                         : 0, t->first,
 		        t->fails && !counts ? " (a corpus variant)" : "");
@@ -115,11 +139,10 @@ void hw_report(FILE *f, bool json, const char *title, bool named,
 	if (json)
 		json_head(&j, &run->m);
 	fprintf(f, "\nchecks (%u reads each, then after IOC_RESET, "
-	        "disable/enable, migration; each reader at most %u ms of CPU "
-	        "time a read and %" PRIu64 " ms an event):\n", run->iterations,
-	        HW_CALL_CPU_MS * run->slow, budget);
-	fprintf(f, "%-20s %-16s %8s %8s %10s %10s %6s  %s\n", "reader", "event",
-	        "checks", "wrong", "ns/read", "ns/read(2)", "ratio", "first");
+	        "disable/enable, migration, and IOC_PERIOD on a sampling event; "
+	        "each reader at most %u ms of CPU time a read and %" PRIu64
+	        " ms an event):\n", run->iterations, HW_CALL_CPU_MS * run->slow,
+	        budget);
 	check_all(f, &j, json, named, run, out);
 	if (json) {
 		json_end(&j, '[');
