@@ -211,21 +211,29 @@ static void compare_edited(void (*edit)(char *line))
 	compare_edited_file(BUNDLED, edit);
 }
 
+/* The number after `key` in line (a 1024-byte buffer) plus delta: true
+ * if the line has the key. */
+static bool add_to_number(char *line, const char *key, long long delta)
+{
+	char *v = strstr(line, key), *end, rest[1024];
+
+	if (!v)
+		return false;
+	v += strlen(key);
+	long long n = strtoll(v, &end, 10) + delta;
+	snprintf(rest, sizeof(rest), "%s", end);
+	snprintf(v, 1024 - (size_t)(v - line), "%lld%s", n, rest);
+	return true;
+}
+
 /* One page update the model did not make: the first mark of cpu-clock
  * shows a lock two higher. */
 static void bump_first_lock(char *line)
 {
 	static bool done;
-	const char *key = " mark cpu-clock lock=";
-	char *lock = strstr(line, key), *end, rest[1024];
 
-	if (!lock || done)
-		return;
-	char *v = lock + strlen(key);
-	unsigned long n = strtoul(v, &end, 10) + 2;
-	snprintf(rest, sizeof(rest), "%s", end);
-	snprintf(v, 1024 - (size_t)(v - line), "%lu%s", n, rest);
-	done = true;
+	if (!done)
+		done = add_to_number(line, " mark cpu-clock lock=", 2);
 }
 
 /* The first mark of cycles after its IOC_RESET on arm64 with its offset
@@ -235,36 +243,21 @@ static void bump_first_lock(char *line)
 static void shift_reset_offset(char *line)
 {
 	static bool reset, done;
-	const char *key = " offset=";
-	char *v, *end, rest[1024];
 
 	if (strstr(line, " action reset event=cycles"))
 		reset = true;
-	if (!reset || done || !strstr(line, " mark cycles ") ||
-	    !(v = strstr(line, key)))
-		return;
-	v += strlen(key);
-	long long o = strtoll(v, &end, 10) - (1ll << 32);
-	snprintf(rest, sizeof(rest), "%s", end);
-	snprintf(v, 1024 - (size_t)(v - line), "%lld%s", o, rest);
-	done = true;
+	if (reset && !done && strstr(line, " mark cycles "))
+		done = add_to_number(line, " offset=", -(1ll << 32));
 }
 
-/* The same trace with cycles' first mark two lower in lock: the three
+/* The same trace with cycles' first mark six lower in lock: the three
  * writes at instructions' open not made. */
 static void drop_open_writes(char *line)
 {
 	static bool done;
-	const char *key = " mark cycles lock=";
-	char *lock = strstr(line, key), *end, rest[1024];
 
-	if (!lock || done)
-		return;
-	char *v = lock + strlen(key);
-	unsigned long n = strtoul(v, &end, 10) - 6;
-	snprintf(rest, sizeof(rest), "%s", end);
-	snprintf(v, 1024 - (size_t)(v - line), "%lu%s", n, rest);
-	done = true;
+	if (!done)
+		done = add_to_number(line, " mark cycles lock=", -6);
 }
 
 static void drop_marks(char *line)

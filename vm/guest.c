@@ -101,16 +101,13 @@ static bool user_reader(unsigned k, struct sm_reader *r, char *name,
 
 	snprintf(path, sizeof(path), "/reader/%u", k);
 	snprintf(name, n, "user:%u", k);
-	FILE *f = fopen(path, "rb");
-	char *file = NULL;
-	if (f && fseek(f, 0, SEEK_END) == 0 && (len = (size_t)ftell(f)) &&
-	    fseek(f, 0, SEEK_SET) == 0 && (file = malloc(len)) &&
-	    fread(file, 1, len, f) == len)
+	/* an image is at most 64 MiB (elf_load.c), and its header */
+	char why[128], *file = sm_read_input(path, (size_t)65 << 20, &len, why,
+	                                      sizeof(why));
+	if (file)
 		entry = sm_guest_reader_map(file, len, &g, err, sizeof(err));
 	else
-		snprintf(err, sizeof(err), "cannot read %s", path);
-	if (f)
-		fclose(f);
+		snprintf(err, sizeof(err), "%s: %s", path, why);
 	free(file);
 	if (entry && !stubs && sm_guest_stubs_map(g.stub_base, err,
 	                                          sizeof(err)) == 0)

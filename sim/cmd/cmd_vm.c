@@ -184,8 +184,7 @@ static int events(struct vm_opts *o, const char *list)
 		if (!hw_lookup(name, &e))
 			return sm_error("vm record: unknown event '%s' in --events",
 			                name);
-		else if (name[strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij"
-		                     "klmnopqrstuvwxyz0123456789_.-")])
+		else if (!hw_trace_name_ok(name))
 			return sm_error("vm record: '%s' cannot be recorded (a trace "
 			                "names an event with A-Z a-z 0-9 _ . - only)",
 			                name);
@@ -397,6 +396,7 @@ static void provenance(const struct vm_opts *o, const char *kernel,
 	struct sm_vm_result v = { 0 };
 	char err[256], m[512];
 
+	sm_vm_machine(&spec, m, sizeof(m));
 	spec.version = true;
 	spec.timeout_s = 30;
 	spec.max_output = 4096;
@@ -406,8 +406,6 @@ static void provenance(const struct vm_opts *o, const char *kernel,
 		fprintf(f, "# qemu: %s\n", v.out);
 	}
 	free(v.out);
-	spec = machine(o, kernel);
-	sm_vm_machine(&spec, m, sizeof(m));
 	fprintf(f, "# machine: %s\n", m);
 }
 

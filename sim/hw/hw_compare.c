@@ -47,19 +47,13 @@ static enum sm_event_type type_of(const char *name, bool software)
 	return SM_EV_OTHER;
 }
 
-static const struct hw_trace_line *first_mark(const struct hw_trace *t)
+/* The first mark of event i, of any event if i < 0 (hw_trace_parse: a
+ * trace has one at least), or NULL. */
+static const struct hw_trace_line *first_mark(const struct hw_trace *t,
+                                              int i)
 {
 	for (size_t k = 0; k < t->n; k++)
-		if (t->l[k].kind == HW_REC_MARK)
-			return &t->l[k];
-	return NULL; /* hw_trace_parse: one at least */
-}
-
-static const struct hw_trace_line *first_mark_of(const struct hw_trace *t,
-                                                 int i)
-{
-	for (size_t k = 0; k < t->n; k++)
-		if (t->l[k].kind == HW_REC_MARK && t->l[k].event == i)
+		if (t->l[k].kind == HW_REC_MARK && (i < 0 || t->l[k].event == i))
 			return &t->l[k];
 	return NULL;
 }
@@ -73,7 +67,7 @@ static int build_model(const struct hw_trace *t, unsigned kernel,
 {
 	struct sm_config *c = malloc(sizeof(*c)); /* sm_model_init copies it */
 	uint64_t caps = 0, width = 48;
-	const struct hw_trace_line *mark = first_mark(t);
+	const struct hw_trace_line *mark = first_mark(t, -1);
 
 	if (!c)
 		return snprintf(err, n, "out of memory"), -1;
@@ -100,7 +94,7 @@ static int build_model(const struct hw_trace *t, unsigned kernel,
 		 * the highest free hpmcounter, 18 then 17, with exclude_kernel),
 		 * so each hardware event's comes from its first mark */
 		uint64_t idx = 0;
-		const struct hw_trace_line *fm = first_mark_of(t, (int)i);
+		const struct hw_trace_line *fm = first_mark(t, (int)i);
 		if (t->arch == SM_RISCV64 && !t->software[i] && fm &&
 		    hw_trace_value(fm, "index", &idx) && idx >= 4 && idx <= 19)
 			e->counter = (int)idx - 1;
@@ -407,7 +401,7 @@ static int setup(struct cmp *c, struct replay *r, const char *name,
 		return -1;
 	}
 	if (build_model(&c->t, kernel, &r->cand[0], c->err, sizeof(c->err)) < 0) {
-		const struct hw_trace_line *mark = first_mark(&c->t);
+		const struct hw_trace_line *mark = first_mark(&c->t, -1);
 		snprintf(err, errlen, "%s:%u:1: %s", name, mark ? mark->line : 1,
 		         c->err);
 		return -1;

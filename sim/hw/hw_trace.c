@@ -171,7 +171,7 @@ static int d_cpus(struct parser *p)
 	return no_more(p, 2);
 }
 
-static bool valid_name(const char *s)
+bool hw_trace_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 	return n > 0 && n < SM_NAME_MAX && strspn(s, EVENT_CHARS) == n;
@@ -186,7 +186,7 @@ static int d_event(struct parser *p)
 	if (t->nev == HW_TRACE_MAX_EVENTS)
 		return fail(p, p->in.tok[0].col, "too many events (max %d)",
 		            HW_TRACE_MAX_EVENTS);
-	if (!valid_name(e->s))
+	if (!hw_trace_name_ok(e->s))
 		return fail(p, e->col, "bad event name '%s' (1 to %d of "
 		            "A-Z a-z 0-9 _ . -)", e->s, SM_NAME_MAX - 1);
 	if (hw_trace_event(t, e->s) >= 0)

@@ -99,6 +99,8 @@ void hw_trace_free(struct hw_trace *t);
 /* The value of `key` on line l; false if the line does not give it. */
 bool hw_trace_value(const struct hw_trace_line *l, const char *key,
                     uint64_t *v);
+/* May a trace name an event `s` (1 to 31 of A-Z a-z 0-9 _ . -)? */
+bool hw_trace_name_ok(const char *s);
 /* The trace's event named `name`, or -1. */
 int hw_trace_event(const struct hw_trace *t, const char *name);
 

@@ -98,14 +98,11 @@ void sm_vm_machine(const struct sm_vm_spec *s, char *buf, size_t n)
 	snprintf(mem, sizeof(mem), "%u", s->mem_mb);
 	struct sm_vm_spec m = *s;
 	m.version = false;
-	m.bios = s->bios ? "" : NULL; /* (a path) */
+	m.bios = s->bios ? "OpenSBI" : NULL; /* its name, not its path */
 	args(&m, cpus, mem, argv);
 	buf[0] = '\0';
 	for (unsigned i = 1; argv[i] && strcmp(argv[i], "-kernel") && k < n; i++)
-		if (argv[i][0])
-			k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? " " : "",
-			                      !strcmp(argv[i], "-bios") ? "-bios OpenSBI"
-			                                                : argv[i]);
+		k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? " " : "", argv[i]);
 }
 
 /* Read the console until QEMU ends, the time is up or the cap is hit. */
