@@ -249,22 +249,24 @@ static double native_ns(const char *reader)
 
 static double model_updates_per_s(void)
 {
-	static struct sm_model m;
 	struct sm_action a = { .kind = SM_ACT_RESET, .event = 0,
 	                       .cpu = SM_AUTO, .counter = SM_AUTO };
 	char err[128];
 	unsigned n = quick ? 200000 : 2000000;
+	struct sm_model *m = sm_model_new(&scenario("x86_pinned")->cfg, NULL,
+	                                  NULL, err, sizeof(err));
 
-	if (sm_model_init(&m, &scenario("x86_pinned")->cfg, NULL, NULL, err,
-	                  sizeof(err)) < 0)
+	if (!m)
 		return -1;
-	uint64_t before = m.updates;
+	uint64_t before = m->k.updates;
 	double t0 = now_s();
 	for (unsigned i = 0; i < n; i++) {
-		sm_model_apply(&m, &a, err, sizeof(err));
-		sm_model_advance(&m, 10);
+		sm_model_apply(m, &a, err, sizeof(err));
+		sm_model_advance(m, 10);
 	}
-	return (double)(m.updates - before) / (now_s() - t0);
+	double r = (double)(m->k.updates - before) / (now_s() - t0);
+	sm_model_free(m);
+	return r;
 }
 
 /* ---- output --------------------------------------------------------- */

@@ -13,25 +13,26 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct sm_scenario s;
-	static struct sm_model m;
+	struct sm_model *m = NULL;
 	char err[512], *text = fuzz_text(data, size);
 
 	if (!text)
 		return 0;
 	if (sm_scenario_parse("fuzz.scn", text, &s, err, sizeof(err)) == 0 &&
-	    sm_model_init(&m, &s.cfg, NULL, NULL, err, sizeof(err)) == 0) {
-		m.activity_cap = FUZZ_EVENTS;
+	    (m = sm_model_new(&s.cfg, NULL, NULL, err, sizeof(err)))) {
+		sm_model_set_cap(m, FUZZ_EVENTS);
 		uint64_t upto = s.end > s.check_at ? s.end : s.check_at;
-		sm_scenario_run(&m, &s, upto, err, sizeof(err));
+		sm_scenario_run(m, &s, upto, err, sizeof(err));
 		for (unsigned i = 0; i < s.cfg.nevents; i++) {
 			struct sm_truth t;
 			uint64_t v[3];
-			sm_model_truth(&m, (int)i, &t);
-			sm_model_read(&m, (int)i, v, sizeof(v));
+			sm_model_truth(m, (int)i, &t);
+			sm_model_read(m, (int)i, v, sizeof(v));
 			if (t.running > t.enabled)
 				abort(); /* the model's own invariant */
 		}
 	}
+	sm_model_free(m);
 	free(text);
 	return 0;
 }

@@ -71,7 +71,7 @@ void sm_clock_derive(enum sm_arch arch, const struct sm_clock_cfg *c,
  * CNTVCT_EL0 and the time CSR are `timer_width` bits wide and wrap. */
 uint64_t sm_model_timer(const struct sm_model *m)
 {
-	return m->cfg.arch == SM_X86_64 ? m->now : m->now & sm_timer_mask(m);
+	return m->cfg->arch == SM_X86_64 ? m->k.now : m->k.now & sm_timer_mask(m);
 }
 
 /* sched_clock on `cpu` at clock cycles `cyc`, in ns.
@@ -80,7 +80,7 @@ uint64_t sm_model_timer(const struct sm_model *m)
  *   epoch_ns + cyc_to_ns((cyc - epoch_cyc) & mask, mult, shift). */
 uint64_t sm_model_ns(const struct sm_model *m, unsigned cpu, uint64_t cyc)
 {
-	return sm_ns_of(m, &m->cpu[cpu], cyc);
+	return sm_ns_of(m, &m->k.cpu[cpu], cyc);
 }
 
 /* The reader's side of the page's time fields (userpage.c writes them):
@@ -96,5 +96,5 @@ uint64_t sm_model_ns(const struct sm_model *m, unsigned cpu, uint64_t cyc)
 uint64_t sm_model_page_ns(const struct sm_model *m, unsigned cpu,
                           uint64_t cyc)
 {
-	return sm_page_ns_of(m, &m->cpu[cpu], cyc);
+	return sm_page_ns_of(m, &m->k.cpu[cpu], cyc);
 }

@@ -2,8 +2,9 @@
  * internal.h — what the model's files share and nobody else uses.
  *
  * Owns: the per-arch PMU rule table (pmu.c), the clock helpers (clock.c),
- * the page writer (userpage.c) and the counter/time helpers of the kernel
- * flows (kernel.c).  Engines and the command include model.h only.
+ * the pure page writer (userpage.c), the store buffer's entry points
+ * (stores.c) and the kernel's build step (kernel.c, for state.c).
+ * Engines and the command include model.h only.
  */
 #ifndef SELFMON_MODEL_INTERNAL_H
 #define SELFMON_MODEL_INTERNAL_H
@@ -15,7 +16,7 @@ void sm_clock_derive(enum sm_arch arch, const struct sm_clock_cfg *c,
                      struct sm_cpu *cpu);
 static inline uint64_t sm_timer_mask(const struct sm_model *m)
 {
-	unsigned w = m->cfg.timer_width;
+	unsigned w = m->cfg->timer_width;
 	return w >= 64 ? ~0ull : (1ull << w) - 1;
 }
 
@@ -24,7 +25,7 @@ static inline uint64_t sm_timer_mask(const struct sm_model *m)
 static inline uint64_t sm_ns_of(const struct sm_model *m,
                                 const struct sm_cpu *c, uint64_t cyc)
 {
-	if (m->cfg.arch == SM_X86_64)
+	if (m->cfg->arch == SM_X86_64)
 		return c->offset_ns + (uint64_t)(((unsigned __int128)cyc *
 		                                  c->mult) >> c->shift);
 	uint64_t mask = sm_timer_mask(m);
@@ -35,7 +36,7 @@ static inline uint64_t sm_ns_of(const struct sm_model *m,
 static inline uint64_t sm_page_ns_of(const struct sm_model *m,
                                      const struct sm_cpu *c, uint64_t cyc)
 {
-	if (m->cfg.arch == SM_X86_64)
+	if (m->cfg->arch == SM_X86_64)
 		return sm_ns_of(m, c, cyc);
 	uint64_t mask = sm_timer_mask(m);
 	uint64_t zero = c->epoch_ns - (uint64_t)(((unsigned __int128)
@@ -90,17 +91,37 @@ struct sm_pmu_rules {
 extern const struct sm_pmu_rules sm_pmu[SM_NARCH];
 bool sm_counter_exists(const struct sm_config *cfg, int counter);
 
-/* kernel.c helpers used by userpage.c */
-uint64_t sm_ctx_now(const struct sm_model *m);
-void sm_event_times(const struct sm_model *m, const struct sm_event *e,
-                    uint64_t *enabled, uint64_t *running);
-uint32_t sm_event_index(const struct sm_model *m, const struct sm_event *e);
-uint64_t sm_counter_value(const struct sm_model *m, unsigned cpu, int c);
+/* userpage.c: the values one perf_event_update_userpage() writes, as
+ * kernel.c computes them (index, count, prev_count, times, caps, width,
+ * clock), and the pure writer that turns them into stores. */
+struct sm_page_values {
+	uint32_t index;
+	uint64_t count, prev_count;
+	uint64_t enabled, running; /* times as of now */
+	uint64_t now_ns;           /* sched_clock of the task's CPU now */
+	bool cap_rdpmc;
+	uint16_t pmc_width;
+	bool time;                 /* the clock is given to user space */
+	bool time_zero;            /* x86: cap_user_time_zero (no clockid) */
+	uint32_t mult;             /* the CPU's sched_clock, unclamped */
+	uint16_t shift;
+	uint64_t offset_ns, epoch_cyc, epoch_ns, time_mask;
+};
+void sm_page_init(union sm_page_mem *p);
+unsigned sm_page_stores(enum sm_arch arch, int ev,
+                        const struct perf_event_mmap_page *shadow,
+                        const struct sm_page_values *v,
+                        struct sm_store out[SM_MAX_STORES]);
 
-/* userpage.c */
-void sm_page_init(struct sm_model *m, int ev);
-void sm_page_update(struct sm_model *m, int ev);
-/* remote writer: the next store in flight lands, even while frozen */
+/* stores.c: a page write's stores join the buffer (landed at once by the
+ * local writer); the next store in flight lands, even while frozen */
+void sm_stores_push(struct sm_model *m, const struct sm_store *st,
+                    unsigned n);
 int sm_store_land(struct sm_model *m);
+
+/* kernel.c: open the configuration's events on a zeroed model whose
+ * configuration and environment are set (sm_model_new()).  0, or -1 with
+ * a message in err. */
+int sm_kernel_build(struct sm_model *m, char *err, size_t n);
 
 #endif

@@ -20,23 +20,23 @@
 
 #include "internal.h"
 
-#define RULES(m) (&sm_pmu[(m)->cfg.arch])
+#define RULES(m) (&sm_pmu[(m)->cfg->arch])
 
 /* ---- time ------------------------------------------------------------ */
 
 /* perf_event_time_now(): the task context's time runs only while the task
  * is on a CPU (ctx->time + now - ctx->timestamp). */
-uint64_t sm_ctx_now(const struct sm_model *m)
+static uint64_t sm_ctx_now(const struct sm_model *m)
 {
-	if (!m->task_on)
-		return m->ctx_time;
-	return m->ctx_time + (sm_model_ns(m, m->task_cpu, m->now) - m->ctx_stamp);
+	if (!m->k.task_on)
+		return m->k.ctx_time;
+	return m->k.ctx_time + (sm_model_ns(m, m->k.task_cpu, m->k.now) - m->k.ctx_stamp);
 }
 
 /* __perf_update_times(): enabled grows while INACTIVE or ACTIVE, running
  * while ACTIVE. */
-void sm_event_times(const struct sm_model *m, const struct sm_event *e,
-                    uint64_t *enabled, uint64_t *running)
+static void sm_event_times(const struct sm_model *m,
+                           const struct sm_event *e, uint64_t *enabled, uint64_t *running)
 {
 	uint64_t delta = sm_ctx_now(m) - e->tstamp;
 
@@ -54,8 +54,8 @@ static void update_times(struct sm_model *m, struct sm_event *e)
 static void truth_sync(struct sm_model *m, struct sm_event *e)
 {
 	if (e->state == SM_ACTIVE)
-		e->truth += (uint64_t)e->cfg.rate * (m->now - e->truth_stamp);
-	e->truth_stamp = m->now;
+		e->truth += (uint64_t)e->cfg->rate * (m->k.now - e->truth_stamp);
+	e->truth_stamp = m->k.now;
 }
 
 /* perf_event_set_state(): times are brought up to date first. */
@@ -69,43 +69,89 @@ static void set_state(struct sm_model *m, struct sm_event *e, enum sm_state s)
 /* update_context_time(), and the task entering or leaving its CPU. */
 static void ctx_clock(struct sm_model *m, bool on)
 {
-	m->ctx_time = sm_ctx_now(m);
-	m->task_on = on;
-	m->ctx_stamp = sm_model_ns(m, m->task_cpu, m->now);
+	m->k.ctx_time = sm_ctx_now(m);
+	m->k.task_on = on;
+	m->k.ctx_stamp = sm_model_ns(m, m->k.task_cpu, m->k.now);
+}
+
+/* ---- page writes ----------------------------------------------------- */
+
+static uint32_t sm_event_index(const struct sm_model *m,
+                               const struct sm_event *e, bool stopped);
+
+/* perf_event_update_userpage() of event i, if it is mapped: what the write
+ * holds is computed here (perf_event_index(), the count and prev_count,
+ * calc_timer_values(), the arch part's capabilities, width and clock),
+ * userpage.c turns it into stores in the kernel's order and stores.c lets
+ * the reader see them; then the environment's observer.  `stopped`:
+ * hw.state has PERF_HES_STOPPED at this write, so the index is 0. */
+static void page_write(struct sm_model *m, int i, bool stopped)
+{
+	struct sm_event *e = &m->k.ev[i];
+	const struct sm_cpu *c = &m->k.cpu[m->k.task_cpu];
+	const struct sm_pmu_rules *r = RULES(m);
+	struct sm_store st[SM_MAX_STORES];
+	struct perf_event_mmap_page shadow;
+
+	if (!e->mapped)
+		return;
+	struct sm_page_values v = {
+		.index = sm_event_index(m, e, stopped),
+		.count = e->count, .prev_count = e->prev_count,
+		.now_ns = sm_model_ns(m, m->k.task_cpu, m->k.now),
+		.cap_rdpmc = r->cap_rdpmc(m->cfg, e),
+		.pmc_width = r->pmc_width(m->cfg, e),
+		.time = m->cfg->stable, .time_zero = !e->cfg->clockid,
+		.mult = c->mult, .shift = c->shift, .offset_ns = c->offset_ns,
+		.epoch_cyc = c->epoch_cyc, .epoch_ns = c->epoch_ns,
+		.time_mask = sm_timer_mask(m),
+	};
+	sm_event_times(m, e, &v.enabled, &v.running);
+	sm_model_page_after(m, i, &shadow); /* stores build on those in flight */
+	sm_stores_push(m, st, sm_page_stores(m->cfg->arch, i, &shadow, &v, st));
+	m->k.updates++;
+	if (m->env.observe)
+		m->env.observe(m->env.observe_ctx, m, i, m->k.cause);
+}
+
+static void page_update(struct sm_model *m, int i)
+{
+	page_write(m, i, false);
 }
 
 /* ---- counters -------------------------------------------------------- */
 
-uint64_t sm_counter_value(const struct sm_model *m, unsigned cpu, int c)
+static uint64_t sm_counter_value(const struct sm_model *m, unsigned cpu,
+                                 int c)
 {
-	const struct sm_counter *r = &m->cpu[cpu].ctr[c];
+	const struct sm_counter *r = &m->k.cpu[cpu].ctr[c];
 	uint64_t v = r->base;
 
-	if (r->owner >= 0 && cpu == m->task_cpu && m->task_on)
-		v += (uint64_t)m->ev[r->owner].cfg.rate * (m->now - r->base_time);
-	return v & RULES(m)->reg_mask(&m->cfg, c);
+	if (r->owner >= 0 && cpu == m->k.task_cpu && m->k.task_on)
+		v += (uint64_t)m->k.ev[r->owner].cfg->rate * (m->k.now - r->base_time);
+	return v & RULES(m)->reg_mask(m->cfg, c);
 }
 
 static void counter_write(struct sm_model *m, int c, uint64_t v)
 {
-	struct sm_counter *r = &m->cpu[m->task_cpu].ctr[c];
+	struct sm_counter *r = &m->k.cpu[m->k.task_cpu].ctr[c];
 
-	r->base = v & RULES(m)->reg_mask(&m->cfg, c);
-	r->base_time = m->now;
+	r->base = v & RULES(m)->reg_mask(m->cfg, c);
+	r->base_time = m->k.now;
 }
 
 /* Stop a counter counting for its owner: freeze its value. */
 static void counter_release(struct sm_model *m, int c)
 {
-	struct sm_counter *r = &m->cpu[m->task_cpu].ctr[c];
+	struct sm_counter *r = &m->k.cpu[m->k.task_cpu].ctr[c];
 
-	counter_write(m, c, sm_counter_value(m, m->task_cpu, c));
+	counter_write(m, c, sm_counter_value(m, m->k.task_cpu, c));
 	/* riscv64 pmu_sbi_ctr_stop() clears the counter's scounteren bit of
 	 * a mapped event; variant riscv_keep_scounteren keeps it (until
 	 * pmu_sbi_event_unmapped(), which the model never runs) */
 	if (SM_KV(m, SM_KV_RISCV_KEEP_SCOUNTEREN) && r->owner >= 0 &&
-	    RULES(m)->user_read(&m->cfg, &m->ev[r->owner]))
-		m->cpu[m->task_cpu].kept |= 1u << c;
+	    RULES(m)->user_read(m->cfg, &m->k.ev[r->owner]))
+		m->k.cpu[m->k.task_cpu].kept |= 1u << c;
 	r->owner = -1;
 }
 
@@ -118,8 +164,8 @@ static int64_t wrap_add(int64_t a, uint64_t b)
 
 static uint64_t read_counter(const struct sm_model *m, const struct sm_event *e)
 {
-	uint64_t raw = sm_counter_value(m, m->task_cpu, e->counter);
-	return RULES(m)->from_reg(&m->cfg, e, e->counter, raw);
+	uint64_t raw = sm_counter_value(m, m->k.task_cpu, e->counter);
+	return RULES(m)->from_reg(m->cfg, e, e->counter, raw);
 }
 
 /* x86_perf_event_update() / armpmu_event_update() /
@@ -129,13 +175,13 @@ static void event_update(struct sm_model *m, struct sm_event *e)
 {
 	if (e->state != SM_ACTIVE)
 		return;
-	if (e->cfg.type == SM_EV_SOFTWARE) {
-		e->count += (uint64_t)e->cfg.rate * (m->now - e->sw_stamp);
-		e->sw_stamp = m->now;
+	if (e->cfg->type == SM_EV_SOFTWARE) {
+		e->count += (uint64_t)e->cfg->rate * (m->k.now - e->sw_stamp);
+		e->sw_stamp = m->k.now;
 		return;
 	}
 	uint64_t now = read_counter(m, e);
-	uint64_t delta = RULES(m)->delta(&m->cfg, e, e->prev_count, now);
+	uint64_t delta = RULES(m)->delta(m->cfg, e, e->prev_count, now);
 
 	e->prev_count = now;
 	e->count += delta;
@@ -146,9 +192,9 @@ static void event_update(struct sm_model *m, struct sm_event *e)
  * riscv_pmu_event_set_period(): consume the period, clamp, load the
  * counter with -left and remember (u64)-left as prev_count, then
  * perf_event_update_userpage(). */
-static void set_period(struct sm_model *m, int i)
+static void set_period(struct sm_model *m, int i, bool stopped)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 	int64_t left = e->period_left, period = (int64_t)e->period;
 
 	if (left <= wrap_add(0, 0 - (uint64_t)period)) {
@@ -159,11 +205,11 @@ static void set_period(struct sm_model *m, int i)
 		left = wrap_add(left, (uint64_t)period);
 		e->period_left = left;
 	}
-	left = RULES(m)->clamp_left(&m->cfg, e, left);
+	left = RULES(m)->clamp_left(m->cfg, e, left);
 	e->prev_count = 0 - (uint64_t)left;
 	counter_write(m, e->counter,
-	              RULES(m)->to_reg(&m->cfg, e, e->counter, e->prev_count));
-	sm_page_update(m, i);
+	              RULES(m)->to_reg(m->cfg, e, e->counter, e->prev_count));
+	page_write(m, i, stopped);
 }
 
 /* pmu->start(PERF_EF_RELOAD) of a hardware event that has its counter,
@@ -179,13 +225,9 @@ static void set_period(struct sm_model *m, int i)
  *   CPU's counters.) */
 static void pmu_start(struct sm_model *m, int i)
 {
-	struct sm_event *e = &m->ev[i];
-
-	e->stopped = m->cfg.arch == SM_X86_64;
-	set_period(m, i);
-	e->stopped = false;
-	if (m->cfg.arch != SM_ARM64)
-		sm_page_update(m, i);
+	set_period(m, i, m->cfg->arch == SM_X86_64);
+	if (m->cfg->arch != SM_ARM64)
+		page_update(m, i);
 }
 
 /* ---- scheduling ------------------------------------------------------ */
@@ -194,8 +236,8 @@ static bool user_events_mapped(const struct sm_model *m);
 
 static bool counter_free(const struct sm_model *m, int c)
 {
-	return sm_counter_exists(&m->cfg, c) &&
-	       m->cpu[m->task_cpu].ctr[c].owner < 0;
+	return sm_counter_exists(m->cfg, c) &&
+	       m->k.cpu[m->k.task_cpu].ctr[c].owner < 0;
 }
 
 /* x86_schedule_events() and friends, simplified: the counter asked for,
@@ -206,16 +248,16 @@ static int pick_counter(const struct sm_model *m, const struct sm_event *e,
                         int want)
 {
 	const struct sm_pmu_rules *r = RULES(m);
-	int tries[3] = { want >= 0 ? want : e->cfg.counter,
+	int tries[3] = { want >= 0 ? want : e->cfg->counter,
 	                 r->reuse_last ? e->last_counter : -1,
-	                 r->fixed_for(&m->cfg, e->cfg.type) };
+	                 r->fixed_for(m->cfg, e->cfg->type) };
 
 	for (int k = 0; k < 3; k++)
 		if (tries[k] >= 0 && counter_free(m, tries[k]) &&
-		    r->counter_ok(&m->cfg, &e->cfg, tries[k]))
+		    r->counter_ok(m->cfg, e->cfg, tries[k]))
 			return tries[k];
 	for (int c = (int)r->first_gp(); c < SM_MAX_COUNTERS; c++)
-		if (counter_free(m, c) && r->counter_ok(&m->cfg, &e->cfg, c))
+		if (counter_free(m, c) && r->counter_ok(m->cfg, e->cfg, c))
 			return c;
 	return -1;
 }
@@ -237,17 +279,17 @@ static void arm64_clear_unused(struct sm_model *m)
  * riscv64. */
 static bool sched_in(struct sm_model *m, int i, int want)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 
-	if (e->cfg.type == SM_EV_SOFTWARE) {
+	if (e->cfg->type == SM_EV_SOFTWARE) {
 		/* perf_swevent_add(), cpu_clock_event_add() and
 		 * task_clock_event_add() end with perf_event_update_userpage():
 		 * a software event's page is rewritten at every sched in (seen
 		 * on Linux 6.18 by selfmon hw record: one update per context
 		 * switch of the task and at enable, none at disable) */
 		set_state(m, e, SM_ACTIVE);
-		e->sw_stamp = m->now;
-		sm_page_update(m, i);
+		e->sw_stamp = m->k.now;
+		page_update(m, i);
 		return true;
 	}
 	int c = pick_counter(m, e, want);
@@ -255,12 +297,12 @@ static bool sched_in(struct sm_model *m, int i, int want)
 		return false;
 	set_state(m, e, SM_ACTIVE);
 	e->counter = e->last_counter = c;
-	m->cpu[m->task_cpu].ctr[c].owner = i;
-	if (m->cfg.arch == SM_ARM64 && RULES(m)->user_read(&m->cfg, e))
+	m->k.cpu[m->k.task_cpu].ctr[c].owner = i;
+	if (m->cfg->arch == SM_ARM64 && RULES(m)->user_read(m->cfg, e))
 		arm64_clear_unused(m);
 	pmu_start(m, i);
-	if (m->cfg.arch != SM_X86_64)
-		sm_page_update(m, i); /* armpmu_add(), riscv_pmu_add() */
+	if (m->cfg->arch != SM_X86_64)
+		page_update(m, i); /* armpmu_add(), riscv_pmu_add() */
 	return true;
 }
 
@@ -270,15 +312,14 @@ static bool sched_in(struct sm_model *m, int i, int want)
  * armpmu_del() and riscv_pmu_del() clear hw.idx only after that write. */
 static void sched_out(struct sm_model *m, int i)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 
 	event_update(m, e);
-	if (e->cfg.type != SM_EV_SOFTWARE) {
+	if (e->cfg->type != SM_EV_SOFTWARE) {
 		truth_sync(m, e);
 		counter_release(m, e->counter);
-		e->stopped = true;
 		set_state(m, e, SM_INACTIVE);
-		sm_page_update(m, i);
+		page_write(m, i, true);
 		e->counter = -1;
 		return;
 	}
@@ -293,11 +334,11 @@ static void sched_out(struct sm_model *m, int i)
 
 static int pmu_of(const struct sm_event *e)
 {
-	if (e->cfg.type != SM_EV_SOFTWARE)
+	if (e->cfg->type != SM_EV_SOFTWARE)
 		return 0;
-	if (!strcmp(e->cfg.name, "task-clock"))
+	if (!strcmp(e->cfg->name, "task-clock"))
 		return 1;
-	return !strcmp(e->cfg.name, "cpu-clock") ? 2 : 3;
+	return !strcmp(e->cfg->name, "cpu-clock") ? 2 : 3;
 }
 
 /* merge_sched_in(): a group that cannot go on stays INACTIVE; a pinned
@@ -306,24 +347,24 @@ static int pmu_of(const struct sm_event *e)
  * hardware group is tried (can_add_hw = 0). */
 static void try_sched_in(struct sm_model *m, int i, int want, bool *can_add)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 
 	if (e->state != SM_INACTIVE)
 		return;
-	if ((*can_add || e->cfg.type == SM_EV_SOFTWARE) && sched_in(m, i, want))
+	if ((*can_add || e->cfg->type == SM_EV_SOFTWARE) && sched_in(m, i, want))
 		return;
 	*can_add = false;
-	if (e->cfg.pinned) {
+	if (e->cfg->pinned) {
 		set_state(m, e, SM_ERROR);
 		return;
 	}
-	m->rotate_necessary |= 1u << pmu_of(e);
-	sm_page_update(m, i);
+	m->k.rotate_necessary |= 1u << pmu_of(e);
+	page_update(m, i);
 }
 
 static bool on_pmu(const struct sm_model *m, unsigned i, int pmu)
 {
-	return pmu < 0 || pmu_of(&m->ev[i]) == pmu;
+	return pmu < 0 || pmu_of(&m->k.ev[i]) == pmu;
 }
 
 /* perf_event_sched_in(): pinned groups first (unless flexible_only),
@@ -334,12 +375,12 @@ static void sched_in_groups(struct sm_model *m, int who, int want, int pmu,
 {
 	bool can_add = true;
 
-	for (unsigned i = 0; i < m->cfg.nevents && !flexible_only; i++)
-		if (m->ev[i].cfg.pinned && on_pmu(m, i, pmu))
+	for (unsigned i = 0; i < m->k.nopen && !flexible_only; i++)
+		if (m->k.ev[i].cfg->pinned && on_pmu(m, i, pmu))
 			try_sched_in(m, (int)i, (int)i == who ? want : SM_AUTO, &can_add);
 	can_add = true;
-	for (unsigned k = 0; k < m->nflex; k++) {
-		int i = (int)m->flex_order[k];
+	for (unsigned k = 0; k < m->k.nflex; k++) {
+		int i = (int)m->k.flex_order[k];
 		if (on_pmu(m, (unsigned)i, pmu))
 			try_sched_in(m, i, i == who ? want : SM_AUTO, &can_add);
 	}
@@ -360,11 +401,11 @@ static void ctx_sched_in(struct sm_model *m, int who, int want)
  * rotate_necessary (ctx_flexible_sched_in() sets it again). */
 static void ctx_sched_out_pmu(struct sm_model *m, bool pinned_too, int pmu)
 {
-	for (unsigned i = 0; i < m->cfg.nevents; i++)
-		if (m->ev[i].state == SM_ACTIVE && on_pmu(m, i, pmu) &&
-		    (pinned_too || !m->ev[i].cfg.pinned))
+	for (unsigned i = 0; i < m->k.nopen; i++)
+		if (m->k.ev[i].state == SM_ACTIVE && on_pmu(m, i, pmu) &&
+		    (pinned_too || !m->k.ev[i].cfg->pinned))
 			sched_out(m, (int)i);
-	m->rotate_necessary &= pmu < 0 ? 0u : ~(1u << pmu);
+	m->k.rotate_necessary &= pmu < 0 ? 0u : ~(1u << pmu);
 }
 
 static void ctx_sched_out(struct sm_model *m, bool pinned_too)
@@ -379,11 +420,11 @@ static int event_to_rotate(const struct sm_model *m, int pmu)
 {
 	int first = -1;
 
-	for (unsigned k = 0; k < m->nflex; k++) {
-		unsigned i = m->flex_order[k];
+	for (unsigned k = 0; k < m->k.nflex; k++) {
+		unsigned i = m->k.flex_order[k];
 		if (!on_pmu(m, i, pmu))
 			continue;
-		if (m->ev[i].state == SM_ACTIVE)
+		if (m->k.ev[i].state == SM_ACTIVE)
 			return (int)k;
 		if (first < 0)
 			first = (int)k;
@@ -400,17 +441,17 @@ static int event_to_rotate(const struct sm_model *m, int pmu)
  * (merge_sched_in() -> group_update_userpage()), on every tick. */
 static bool rotate_pmu(struct sm_model *m, int pmu)
 {
-	if (!(m->rotate_necessary & (1u << pmu)))
+	if (!(m->k.rotate_necessary & (1u << pmu)))
 		return false;
 	int k = event_to_rotate(m, pmu);
-	m->rotate_necessary &= ~(1u << pmu); /* cleared unconditionally */
+	m->k.rotate_necessary &= ~(1u << pmu); /* cleared unconditionally */
 	if (k < 0)
 		return false;
-	unsigned picked = m->flex_order[k];
+	unsigned picked = m->k.flex_order[k];
 	ctx_sched_out_pmu(m, false, pmu);
-	memmove(&m->flex_order[k], &m->flex_order[k + 1],
-	        (m->nflex - (unsigned)k - 1) * sizeof(m->flex_order[0]));
-	m->flex_order[m->nflex - 1] = picked;
+	memmove(&m->k.flex_order[k], &m->k.flex_order[k + 1],
+	        (m->k.nflex - (unsigned)k - 1) * sizeof(m->k.flex_order[0]));
+	m->k.flex_order[m->k.nflex - 1] = picked;
 	sched_in_groups(m, -1, SM_AUTO, pmu, true);
 	return true;
 }
@@ -420,7 +461,7 @@ static int rotate(struct sm_model *m)
 {
 	int done = 0;
 
-	if (!m->task_on)
+	if (!m->k.task_on)
 		return 0;
 	for (int pmu = 0; pmu < SM_NPMUS; pmu++)
 		done |= rotate_pmu(m, pmu);
@@ -434,8 +475,8 @@ static void switch_task(struct sm_model *m, uint64_t cycles, unsigned cpu,
 {
 	ctx_sched_out(m, true);
 	ctx_clock(m, false);
-	m->now += cycles;
-	m->task_cpu = cpu;
+	m->k.now += cycles;
+	m->k.task_cpu = cpu;
 	ctx_clock(m, true);
 	ctx_sched_in(m, who, want);
 }
@@ -453,27 +494,25 @@ static void switch_task(struct sm_model *m, uint64_t cycles, unsigned cpu,
  * index 0 until the next sched in). */
 static void overflow_irq(struct sm_model *m, int i)
 {
-	struct sm_event *e = &m->ev[i];
-	bool riscv = m->cfg.arch == SM_RISCV64;
+	struct sm_event *e = &m->k.ev[i];
+	bool riscv = m->cfg->arch == SM_RISCV64;
 
 	event_update(m, e);
-	e->stopped = riscv;
-	set_period(m, i);
-	e->stopped = false;
+	set_period(m, i, riscv);
 	if (riscv)
-		sm_page_update(m, i);
+		page_update(m, i);
 }
 
 /* Injected overflow: the counter runs to its wrap at this instant (a
  * burst of events, counted in the truth), then the interrupt. */
 static int overflow_now(struct sm_model *m, int i)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 
 	if (e->state != SM_ACTIVE || e->counter < 0)
 		return 0;
-	uint64_t mask = RULES(m)->reg_mask(&m->cfg, e->counter);
-	uint64_t v = sm_counter_value(m, m->task_cpu, e->counter);
+	uint64_t mask = RULES(m)->reg_mask(m->cfg, e->counter);
+	uint64_t v = sm_counter_value(m, m->k.task_cpu, e->counter);
 	uint64_t burst = mask - v + 1;
 
 	truth_sync(m, e);
@@ -491,10 +530,10 @@ static int overflow_now(struct sm_model *m, int i)
  * The counter update shifts both values up first: counting is unchanged. */
 static void reset_prev_count(struct sm_model *m, struct sm_event *e)
 {
-	unsigned s = 64 - m->cfg.width;
+	unsigned s = 64 - m->cfg->width;
 
 	if (!SM_KV(m, SM_KV_RESET_PREV_COUNT) || e->state != SM_ACTIVE ||
-	    e->counter < 0 || e->cfg.type == SM_EV_SOFTWARE || s >= 64)
+	    e->counter < 0 || e->cfg->type == SM_EV_SOFTWARE || s >= 64)
 		return;
 	e->prev_count = (uint64_t)((int64_t)(e->prev_count << s) >> s);
 }
@@ -503,14 +542,14 @@ static void reset_prev_count(struct sm_model *m, struct sm_event *e)
  * count = 0, perf_event_update_userpage(). */
 static int reset(struct sm_model *m, int i)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 
 	event_update(m, e);
 	reset_prev_count(m, e);
 	truth_sync(m, e);
 	e->count = 0;
 	e->truth = 0;
-	sm_page_update(m, i);
+	page_update(m, i);
 	return 1;
 }
 
@@ -521,10 +560,10 @@ static int reset(struct sm_model *m, int i)
  * flexible. */
 static void resched(struct sm_model *m, int i)
 {
-	if (!m->task_on)
+	if (!m->k.task_on)
 		return;
-	int pmu = pmu_of(&m->ev[i]);
-	ctx_sched_out_pmu(m, m->ev[i].cfg.pinned, pmu);
+	int pmu = pmu_of(&m->k.ev[i]);
+	ctx_sched_out_pmu(m, m->k.ev[i].cfg->pinned, pmu);
 	ctx_sched_in_pmu(m, -1, SM_AUTO, pmu);
 }
 
@@ -532,7 +571,7 @@ static void resched(struct sm_model *m, int i)
  * then ctx_resched() for the event. */
 static int enable(struct sm_model *m, int i)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 
 	if (e->state >= SM_INACTIVE)
 		return 0;
@@ -545,7 +584,7 @@ static int enable(struct sm_model *m, int i)
  * update after the state change. */
 static int disable(struct sm_model *m, int i)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 
 	if (e->state < SM_INACTIVE)
 		return 0;
@@ -557,7 +596,7 @@ static int disable(struct sm_model *m, int i)
 	 * while the context has user events (nr_user, the disabled one still
 	 * among them), which zeroes every counter not in use, the one just
 	 * freed included */
-	if (m->cfg.arch == SM_ARM64 && m->cfg.user_access == 1 &&
+	if (m->cfg->arch == SM_ARM64 && m->cfg->user_access == 1 &&
 	    user_events_mapped(m))
 		arm64_clear_unused(m);
 	return 1;
@@ -571,9 +610,9 @@ static int disable(struct sm_model *m, int i)
  * period, the page updates). */
 static int period(struct sm_model *m, int i, uint64_t p)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 
-	if (e->cfg.period == 0 || (p >> 63))
+	if (e->cfg->period == 0 || (p >> 63))
 		return 0;
 	if (e->state == SM_ACTIVE)
 		event_update(m, e);
@@ -591,26 +630,26 @@ static int period(struct sm_model *m, int i, uint64_t p)
  * page has index 0 and cap_user_rdpmc 0) and writes the page again. */
 static int mmap_event(struct sm_model *m, int i)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 
 	if (e->mapped)
 		return 0;
 	e->mapped = true;
-	sm_page_init(m, i);
-	sm_page_update(m, i);
-	if (m->cfg.arch == SM_RISCV64 && e->cfg.type != SM_EV_SOFTWARE) {
+	sm_page_init(&m->page[i]);
+	page_update(m, i);
+	if (m->cfg->arch == SM_RISCV64 && e->cfg->type != SM_EV_SOFTWARE) {
 		e->read_cnt = true;
-		sm_page_update(m, i);
+		page_update(m, i);
 	}
 	return 1;
 }
 
 static int rotate_out(struct sm_model *m, int i)
 {
-	if (m->ev[i].state != SM_ACTIVE)
+	if (m->k.ev[i].state != SM_ACTIVE)
 		return 0;
 	sched_out(m, i);
-	m->rotate_necessary |= 1u << pmu_of(&m->ev[i]);
+	m->k.rotate_necessary |= 1u << pmu_of(&m->k.ev[i]);
 	return 1;
 }
 
@@ -618,7 +657,7 @@ static int rotate_in(struct sm_model *m, int i, int want)
 {
 	bool can_add = true;
 
-	if (m->ev[i].state != SM_INACTIVE || !m->task_on)
+	if (m->k.ev[i].state != SM_INACTIVE || !m->k.task_on)
 		return 0;
 	try_sched_in(m, i, want, &can_add);
 	return 1;
@@ -630,11 +669,11 @@ static int rotate_in(struct sm_model *m, int i, int want)
 static int clock_epoch(struct sm_model *m)
 {
 	uint64_t cyc = sm_model_timer(m);
-	uint64_t ns = sm_model_ns(m, m->task_cpu, m->now);
+	uint64_t ns = sm_model_ns(m, m->k.task_cpu, m->k.now);
 
-	for (unsigned k = 0; k < m->cfg.ncpus; k++) {
-		m->cpu[k].epoch_cyc = cyc;
-		m->cpu[k].epoch_ns = ns; /* continuous: ns(now) is unchanged */
+	for (unsigned k = 0; k < m->cfg->ncpus; k++) {
+		m->k.cpu[k].epoch_cyc = cyc;
+		m->k.cpu[k].epoch_ns = ns; /* continuous: ns(now) is unchanged */
 	}
 	return 1;
 }
@@ -652,10 +691,10 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 	int i = a->event == SM_AUTO ? 0 : a->event;
 	const char *name = sm_action_name(a->kind);
 
-	if (i < 0 || (unsigned)i >= m->cfg.nevents)
+	if (i < 0 || (unsigned)i >= m->k.nopen)
 		return fail(err, n, "no such event", name);
 	if (a->kind == SM_ACT_LOCK_EARLY) { /* acts on the stores in flight */
-		if (m->cfg.arch == SM_X86_64)
+		if (m->cfg->arch == SM_X86_64)
 			return fail(err, n, "applies to arm64 and riscv64 only "
 			            "(x86 stores are seen in program order)", name);
 		/* variant userpage_wmb: smp_wmb() in
@@ -666,14 +705,14 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 		return sm_model_lock_early(m);
 	}
 	sm_model_flush(m); /* the writer finishes one update before the next */
-	m->cause = a->kind;
+	m->k.cause = a->kind;
 	switch (a->kind) {
 	case SM_ACT_MMAP: return mmap_event(m, i);
 	case SM_ACT_ENABLE: return enable(m, i);
 	case SM_ACT_DISABLE: return disable(m, i);
 	case SM_ACT_ROTATE_OUT: return rotate_out(m, i);
 	case SM_ACT_ROTATE_IN:
-		if (a->counter != SM_AUTO && !sm_counter_exists(&m->cfg, a->counter))
+		if (a->counter != SM_AUTO && !sm_counter_exists(m->cfg, a->counter))
 			return fail(err, n, "no such counter", name);
 		return rotate_in(m, i, a->counter);
 	case SM_ACT_ROTATE: return rotate(m);
@@ -691,22 +730,22 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 		sm_model_advance(m, a->cycles);
 		return 1;
 	case SM_ACT_PREEMPT:
-		if (!m->task_on)
+		if (!m->k.task_on)
 			return 0;
-		switch_task(m, a->cycles, m->task_cpu, i, a->counter);
+		switch_task(m, a->cycles, m->k.task_cpu, i, a->counter);
 		return 1;
 	case SM_ACT_MIGRATE: {
-		unsigned cpu = a->cpu == SM_AUTO ? (m->task_cpu + 1) % m->cfg.ncpus
+		unsigned cpu = a->cpu == SM_AUTO ? (m->k.task_cpu + 1) % m->cfg->ncpus
 		                                 : (unsigned)a->cpu;
-		if (cpu >= m->cfg.ncpus)
+		if (cpu >= m->cfg->ncpus)
 			return fail(err, n, "no such cpu", name);
-		if (!m->task_on)
+		if (!m->k.task_on)
 			return 0;
 		switch_task(m, a->cycles, cpu, i, a->counter);
 		return 1;
 	}
 	case SM_ACT_CLOCK_EPOCH:
-		if (m->cfg.arch == SM_X86_64)
+		if (m->cfg->arch == SM_X86_64)
 			return fail(err, n, "applies to arm64 and riscv64 only", name);
 		if (a->cpu != SM_AUTO)
 			return fail(err, n, "takes no cpu: sched_clock is one clock "
@@ -725,15 +764,15 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
  * due at this very cycle (two counters wrapping together) is not lost. */
 static uint64_t cycles_to_wrap(const struct sm_model *m, int i)
 {
-	const struct sm_event *e = &m->ev[i];
-	const struct sm_counter *r = &m->cpu[m->task_cpu].ctr[e->counter];
-	uint64_t mask = RULES(m)->reg_mask(&m->cfg, e->counter);
+	const struct sm_event *e = &m->k.ev[i];
+	const struct sm_counter *r = &m->k.cpu[m->k.task_cpu].ctr[e->counter];
+	uint64_t mask = RULES(m)->reg_mask(m->cfg, e->counter);
 	uint64_t dist = mask - (r->base & mask);
 
 	if (dist == ~0ull)
 		return ~0ull;
-	uint64_t wrap_at = r->base_time + (dist / e->cfg.rate) + 1;
-	return wrap_at - m->now;
+	uint64_t wrap_at = r->base_time + (dist / e->cfg->rate) + 1;
+	return wrap_at - m->k.now;
 }
 
 /* The next natural kernel activity: a counter wrap (PMI) or a
@@ -743,10 +782,10 @@ static uint64_t next_activity(const struct sm_model *m, int *who)
 	uint64_t best = ~0ull;
 
 	*who = -1;
-	if (!m->task_on)
+	if (!m->k.task_on)
 		return best;
-	for (unsigned i = 0; i < m->cfg.nevents; i++) {
-		const struct sm_event *e = &m->ev[i];
+	for (unsigned i = 0; i < m->k.nopen; i++) {
+		const struct sm_event *e = &m->k.ev[i];
 		if (e->state != SM_ACTIVE || e->counter < 0)
 			continue;
 		uint64_t d = cycles_to_wrap(m, (int)i);
@@ -755,8 +794,8 @@ static uint64_t next_activity(const struct sm_model *m, int *who)
 			*who = (int)i;
 		}
 	}
-	if (m->next_rotate && m->next_rotate - m->now < best) {
-		best = m->next_rotate - m->now;
+	if (m->k.next_rotate && m->k.next_rotate - m->k.now < best) {
+		best = m->k.next_rotate - m->k.now;
 		*who = -2;
 	}
 	return best;
@@ -768,48 +807,48 @@ uint64_t sm_model_next_activity(const struct sm_model *m)
 	int who;
 	uint64_t d = next_activity(m, &who);
 
-	return who == -1 || d > ~0ull - m->now ? ~0ull : m->now + d;
+	return who == -1 || d > ~0ull - m->k.now ? ~0ull : m->k.now + d;
 }
 
 /* The remote writer lands one pending store per cycle as time passes; a
  * new update first completes the one in flight. */
 void sm_model_advance(struct sm_model *m, uint64_t cycles)
 {
-	uint64_t target = m->now + cycles;
+	uint64_t target = m->k.now + cycles;
 
 	for (uint64_t k = 0; k < cycles && sm_model_pending(m); k++)
-		if (m->now + k >= m->frozen_until) /* lock_early holds them */
+		if (m->k.now + k >= m->sb.frozen_until) /* lock_early holds them */
 			sm_store_land(m);
 	for (;;) {
 		int who;
 		uint64_t d = next_activity(m, &who);
-		if (who == -1 || d > target - m->now)
+		if (who == -1 || d > target - m->k.now)
 			break;
-		if (m->activity >= m->activity_cap) { /* see model.h */
-			m->capped = true;
+		if (m->k.activity >= m->env.activity_cap) { /* see model.h */
+			m->k.capped = true;
 			break;
 		}
-		m->activity++;
+		m->k.activity++;
 		sm_model_flush(m);
-		m->now += d;
+		m->k.now += d;
 		if (who == -2) {
-			m->next_rotate += m->cfg.mux_interval;
-			m->cause = SM_ACT_ROTATE;
+			m->k.next_rotate += m->cfg->mux_interval;
+			m->k.cause = SM_ACT_ROTATE;
 			rotate(m);
 		} else {
-			m->cause = SM_ACT_OVERFLOW;
+			m->k.cause = SM_ACT_OVERFLOW;
 			overflow_irq(m, who);
 		}
 		sm_model_flush(m);
 	}
-	m->now = target;
+	m->k.now = target;
 }
 
 /* ---- reads ----------------------------------------------------------- */
 
 void sm_model_truth(const struct sm_model *m, int i, struct sm_truth *t)
 {
-	sm_model_truth_span(m, i, m->now, 1, t);
+	sm_model_truth_span(m, i, m->k.now, 1, t);
 }
 
 /* The count is the independent tally; enabled and running are
@@ -820,12 +859,12 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
                          unsigned n, struct sm_truth *out)
 {
 	/* copies, so that the stores to out[] cannot alias what they read */
-	const struct sm_event e = m->ev[i];
-	const struct sm_cpu c = m->cpu[m->task_cpu];
-	const uint64_t ctx_time = m->ctx_time, ctx_stamp = m->ctx_stamp;
+	const struct sm_event e = m->k.ev[i];
+	const struct sm_cpu c = m->k.cpu[m->k.task_cpu];
+	const uint64_t ctx_time = m->k.ctx_time, ctx_stamp = m->k.ctx_stamp;
 	const bool active = e.state == SM_ACTIVE, on = e.state >= SM_INACTIVE;
-	const bool x86 = m->cfg.arch == SM_X86_64, task_on = m->task_on;
-	const uint64_t rate = e.cfg.rate;
+	const bool x86 = m->cfg->arch == SM_X86_64, task_on = m->k.task_on;
+	const uint64_t rate = e.cfg->rate;
 
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t t = from + k, ctx = ctx_time, r = 0;
@@ -854,11 +893,11 @@ long sm_model_read(struct sm_model *m, int i, void *buf, size_t len)
 	struct sm_event *e;
 	uint64_t v[3];
 
-	if (i < 0 || (unsigned)i >= m->cfg.nevents)
+	if (i < 0 || (unsigned)i >= m->k.nopen)
 		return -EBADF;
 	if (len < sizeof(v))
 		return -ENOSPC;
-	e = &m->ev[i];
+	e = &m->k.ev[i];
 	event_update(m, e);
 	update_times(m, e);
 	v[0] = e->count;
@@ -872,8 +911,8 @@ long sm_model_read(struct sm_model *m, int i, void *buf, size_t len)
  * ctx->nr_user, counted at perf_mmap() whatever the event's state.) */
 static bool user_events_mapped(const struct sm_model *m)
 {
-	for (unsigned i = 0; i < m->cfg.nevents; i++)
-		if (m->ev[i].mapped && RULES(m)->user_read(&m->cfg, &m->ev[i]))
+	for (unsigned i = 0; i < m->k.nopen; i++)
+		if (m->k.ev[i].mapped && RULES(m)->user_read(m->cfg, &m->k.ev[i]))
 			return true;
 	return false;
 }
@@ -884,22 +923,22 @@ static bool user_events_mapped(const struct sm_model *m)
 enum sm_fault sm_model_rdpmc(const struct sm_model *m, uint32_t ecx,
                              uint64_t *val)
 {
-	bool pce = m->cfg.user_access == 2;
+	bool pce = m->cfg->user_access == 2;
 	int c;
 
-	for (unsigned i = 0; !pce && m->cfg.user_access == 1 &&
-	                     i < m->cfg.nevents; i++)
-		pce = m->ev[i].mapped && RULES(m)->user_read(&m->cfg, &m->ev[i]);
+	for (unsigned i = 0; !pce && m->cfg->user_access == 1 &&
+	                     i < m->k.nopen; i++)
+		pce = m->k.ev[i].mapped && RULES(m)->user_read(m->cfg, &m->k.ev[i]);
 	if (!pce)
 		return SM_FAULT_GP;
 	if (ecx & (1u << 30))
-		c = (ecx & ~(1u << 30)) < m->cfg.fixed
+		c = (ecx & ~(1u << 30)) < m->cfg->fixed
 		        ? SM_X86_FIXED + (int)(ecx & ~(1u << 30)) : -1;
 	else
-		c = ecx < m->cfg.gp ? (int)ecx : -1;
+		c = ecx < m->cfg->gp ? (int)ecx : -1;
 	if (c < 0)
 		return SM_FAULT_GP;
-	*val = sm_counter_value(m, m->task_cpu, c);
+	*val = sm_counter_value(m, m->k.task_cpu, c);
 	return SM_OK;
 }
 
@@ -911,11 +950,11 @@ enum sm_fault sm_model_rdpmc(const struct sm_model *m, uint32_t ecx,
 enum sm_fault sm_model_arm64_counter(const struct sm_model *m, unsigned c,
                                      uint64_t *val)
 {
-	if (m->cfg.arch != SM_ARM64 || m->cfg.user_access != 1 ||
-	    !m->task_on || !user_events_mapped(m) ||
-	    !sm_counter_exists(&m->cfg, (int)c))
+	if (m->cfg->arch != SM_ARM64 || m->cfg->user_access != 1 ||
+	    !m->k.task_on || !user_events_mapped(m) ||
+	    !sm_counter_exists(m->cfg, (int)c))
 		return SM_FAULT_ILL;
-	*val = sm_counter_value(m, m->task_cpu, (int)c);
+	*val = sm_counter_value(m, m->k.task_cpu, (int)c);
 	return SM_OK;
 }
 
@@ -929,34 +968,35 @@ enum sm_fault sm_model_riscv_csr(const struct sm_model *m, unsigned csr,
 {
 	int c = (int)csr - 0xC00;
 
-	if (m->cfg.arch != SM_RISCV64 || c < 0 || c >= 32)
+	if (m->cfg->arch != SM_RISCV64 || c < 0 || c >= 32)
 		return SM_FAULT_ILL;
 	if (c == SM_RISCV_TIME) {
 		*val = sm_model_timer(m);
 		return SM_OK;
 	}
-	if (!sm_counter_exists(&m->cfg, c))
+	if (!sm_counter_exists(m->cfg, c))
 		return SM_FAULT_ILL;
-	bool ok = m->cfg.user_access == 2 &&
+	bool ok = m->cfg->user_access == 2 &&
 	          (c == SM_RISCV_CYCLE || c == SM_RISCV_INSTRET);
-	int owner = m->cpu[m->task_cpu].ctr[c].owner;
-	if (owner >= 0 && m->cfg.user_access == 1)
-		ok = RULES(m)->user_read(&m->cfg, &m->ev[owner]);
+	int owner = m->k.cpu[m->k.task_cpu].ctr[c].owner;
+	if (owner >= 0 && m->cfg->user_access == 1)
+		ok = RULES(m)->user_read(m->cfg, &m->k.ev[owner]);
 	/* variant riscv_keep_scounteren: pmu_sbi_ctr_stop() left the bit */
-	if (m->cfg.user_access == 1 && (m->cpu[m->task_cpu].kept >> c & 1))
+	if (m->cfg->user_access == 1 && (m->k.cpu[m->k.task_cpu].kept >> c & 1))
 		ok = true;
 	if (!ok)
 		return SM_FAULT_ILL;
-	*val = sm_counter_value(m, m->task_cpu, c);
+	*val = sm_counter_value(m, m->k.task_cpu, c);
 	return SM_OK;
 }
 
-uint32_t sm_event_index(const struct sm_model *m, const struct sm_event *e)
+static uint32_t sm_event_index(const struct sm_model *m,
+                               const struct sm_event *e, bool stopped)
 {
 	/* perf_event_index(): 0 while PERF_HES_STOPPED or not ACTIVE; the
 	 * PMU's event_idx is 0 without user read access. */
-	if (e->stopped || e->state != SM_ACTIVE || e->counter < 0 ||
-	    !RULES(m)->user_read(&m->cfg, e))
+	if (stopped || e->state != SM_ACTIVE || e->counter < 0 ||
+	    !RULES(m)->user_read(m->cfg, e))
 		return 0;
 	return RULES(m)->index(e->counter);
 }
@@ -1016,74 +1056,63 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 
 static void init_event(struct sm_model *m, int i)
 {
-	struct sm_event *e = &m->ev[i];
+	struct sm_event *e = &m->k.ev[i];
 
-	e->cfg = m->cfg.event[i];
-	e->state = e->cfg.enabled ? SM_INACTIVE : SM_OFF;
+	e->cfg = &m->cfg->event[i];
+	e->state = e->cfg->enabled ? SM_INACTIVE : SM_OFF;
 	e->counter = e->last_counter = -1;
-	e->period = e->cfg.period ? e->cfg.period
-	                          : RULES(m)->count_period(&m->cfg, e);
-	e->period_left = (int64_t)(e->cfg.left ? e->cfg.left : e->period);
-	e->truth_stamp = e->sw_stamp = m->now;
-	if (!e->cfg.pinned)
-		m->flex_order[m->nflex++] = (unsigned)i;
+	e->period = e->cfg->period ? e->cfg->period
+	                          : RULES(m)->count_period(m->cfg, e);
+	e->period_left = (int64_t)(e->cfg->left ? e->cfg->left : e->period);
+	e->truth_stamp = e->sw_stamp = m->k.now;
+	if (!e->cfg->pinned)
+		m->k.flex_order[m->k.nflex++] = (unsigned)i;
 }
-
-int sm_model_init(struct sm_model *m, const struct sm_config *cfg,
-                  sm_observer fn, void *ctx, char *err, size_t n)
+/* The kernel as a model is built (sm_model_new(), state.c): the task on
+ * its CPU at the start, then the events opened one by one on the running
+ * task, in order, each mmapped (if it is at the start) before the next is
+ * opened, as `hw record` and most programs do: perf_event_open() ->
+ * perf_install_in_context() -> __perf_install_in_context():
+ * add_event_to_ctx(), then ctx_resched() for the new event, enabled or
+ * not, so that the events already open on its PMU are scheduled out and
+ * in again and their pages rewritten (on arm64 three writes each:
+ * armpmu_del(), armpmu_start(), armpmu_add(); seen by `selfmon vm arm64
+ * record`).  While event i is opened the events after it do not exist
+ * yet: k.nopen is i + 1. */
+int sm_kernel_build(struct sm_model *m, char *err, size_t n)
 {
+	const struct sm_config *cfg = m->cfg;
+
 	if (check_config(cfg, err, n) < 0)
 		return -1;
-	memset(m, 0, sizeof(*m));
-	m->activity_cap = SM_MODEL_HARD_CAP;
-	m->cfg = *cfg;
-	m->observe = fn;
-	m->observe_ctx = ctx;
-	m->now = cfg->start;
-	m->pending_event = -1;
+	m->k.now = cfg->start;
 	for (unsigned c = 0; c < SM_MAX_CPUS; c++) {
-		sm_clock_derive(cfg->arch, &cfg->cpu[c], &m->cpu[c]);
+		sm_clock_derive(cfg->arch, &cfg->cpu[c], &m->k.cpu[c]);
 		/* sched_clock's epoch is never more than a wrap old: an epoch
 		 * left at 0 means "at the start". */
-		if (cfg->arch != SM_X86_64 && m->cpu[c].epoch_cyc == 0)
-			m->cpu[c].epoch_cyc = sm_model_timer(m);
+		if (cfg->arch != SM_X86_64 && m->k.cpu[c].epoch_cyc == 0)
+			m->k.cpu[c].epoch_cyc = sm_model_timer(m);
 		for (int k = 0; k < SM_MAX_COUNTERS; k++)
-			m->cpu[c].ctr[k].owner = -1;
+			m->k.cpu[c].ctr[k].owner = -1;
 	}
-	m->task_cpu = cfg->task_cpu;
+	m->k.task_cpu = cfg->task_cpu;
 	if (cfg->mux_interval)
-		m->next_rotate = m->now + cfg->mux_interval;
-	/* The events are opened one by one on the running task, in order,
-	 * each mmapped (if it is at the start) before the next is opened, as
-	 * `hw record` and most programs do: perf_event_open() ->
-	 * perf_install_in_context() -> __perf_install_in_context():
-	 * add_event_to_ctx(), then ctx_resched() for the new event, enabled
-	 * or not, so that the events already open on its PMU are scheduled
-	 * out and in again and their pages rewritten (on arm64 three writes
-	 * each: armpmu_del(), armpmu_start(), armpmu_add(); seen by `selfmon
-	 * vm arm64 record`).  While event i is opened the events after it do
-	 * not exist yet: the configuration's count is i + 1. */
+		m->k.next_rotate = m->k.now + cfg->mux_interval;
 	ctx_clock(m, true);
 	for (unsigned i = 0; i < cfg->nevents; i++) {
-		m->cfg.nevents = i + 1;
+		m->k.nopen = i + 1;
 		init_event(m, (int)i);
-		m->cause = SM_ACT_ENABLE;
+		m->k.cause = SM_ACT_ENABLE;
 		resched(m, (int)i);
 		if (cfg->event[i].mmap) {
-			m->cause = SM_ACT_MMAP;
+			m->k.cause = SM_ACT_MMAP;
 			mmap_event(m, (int)i);
 		}
 	}
-	m->cfg.nevents = cfg->nevents;
 	sm_model_flush(m);
 	return 0;
 }
 
-void sm_model_observe(struct sm_model *m, sm_observer fn, void *ctx)
-{
-	m->observe = fn;
-	m->observe_ctx = ctx;
-}
 
 const struct perf_event_mmap_page *sm_model_page(const struct sm_model *m,
                                                  int i)

@@ -5,8 +5,9 @@
  * the scenario parser or by tests), the kernel actions, the model state and
  * the calls engines make (advance time, apply an action, answer a counter or
  * timer read, read(2), ground truth).  The model knows nothing about engines,
- * readers or scenario syntax (DESIGN.md §1).  The state is a plain struct
- * without pointers so that a snapshot is a struct copy.
+ * readers or scenario syntax (DESIGN.md §1).  Its state is split by
+ * lifetime (see "state" below); a snapshot is what state.c names, not a
+ * struct copy.
  *
  * Units: `now` counts clock cycles (TSC on x86-64, the architected timer on
  * arm64, the time CSR on riscv64); every reader instruction is one cycle.
@@ -150,7 +151,7 @@ int sm_kernel_check_arch(unsigned bits, enum sm_arch arch, char *err,
                          size_t n);
 unsigned sm_kernel_arches(unsigned bits); /* 1 << arch where all apply */
 const char *sm_kernel_text(unsigned bits, char *buf, size_t n); /* "base" */
-#define SM_KV(m, v) (((m)->cfg.kernel >> (v)) & 1u)
+#define SM_KV(m, v) (((m)->cfg->kernel >> (v)) & 1u)
 
 struct sm_config {
 	enum sm_arch arch;
@@ -183,7 +184,21 @@ int sm_arch_from_name(const char *name); /* -1 if unknown */
 const char *sm_action_name(enum sm_action_kind kind);
 int sm_action_from_name(const char *name); /* -1 if unknown */
 
-/* ---- state ---------------------------------------------------------- */
+/* ---- state ----------------------------------------------------------
+ *
+ * By lifetime, as a model is built and explored:
+ *   struct sm_config    immutable once the model is built; the model keeps
+ *                       its own copy and everything reads it through
+ *                       m->cfg (a const pointer);
+ *   struct sm_kstate    the kernel's dynamic state (events, counters, CPUs,
+ *                       context time): the unit of a snapshot, copied and
+ *                       hashed field by field by name (state.c);
+ *   struct sm_stores    the remote writer's store buffer (stores.c);
+ *   page[]              the control pages' bytes;
+ *   struct sm_env       what the model runs in (observer, cap on model
+ *                       events): set by the driver, never copied.
+ * A field added to one of them is copied and hashed only once state.c
+ * names it. */
 
 enum sm_state { SM_OFF, SM_ERROR, SM_INACTIVE, SM_ACTIVE };
 
@@ -204,11 +219,12 @@ struct sm_cpu {
 };
 
 struct sm_event {
-	struct sm_event_cfg cfg;
+	/* the event's configuration, m->cfg->event[i]: not state (neither
+	 * copied nor hashed; state.c points it into the model's own copy) */
+	const struct sm_event_cfg *cfg;
 	enum sm_state state;
 	int counter;         /* assigned counter on `cpu`, -1 if none (hw.idx:
 	                      * still set while del() writes the page) */
-	bool stopped;        /* hw.state & PERF_HES_STOPPED: index 0 */
 	int last_counter;    /* for the scheduler's fast path */
 	bool mapped;
 	bool read_cnt;       /* riscv: PERF_EVENT_FLAG_USER_READ_CNT, set by
@@ -223,6 +239,26 @@ struct sm_event {
 	uint64_t truth_stamp;
 };
 
+struct sm_kstate {
+	uint64_t now;          /* cycles */
+	unsigned nopen;        /* events opened so far: the first nopen of
+	                        * cfg->event[] exist (all, once built) */
+	unsigned task_cpu;
+	bool task_on;
+	unsigned rotate_necessary; /* per PMU (kernel.c pmu_of()): 1 << pmu */
+	uint64_t ctx_time, ctx_stamp; /* task context time and ns stamp */
+	uint64_t next_rotate;  /* cycles; 0 = none */
+	unsigned flex_order[SM_MAX_EVENTS]; /* flexible list, rotated */
+	unsigned nflex;
+	enum sm_action_kind cause; /* action being applied, for observers */
+	uint64_t updates;      /* page updates so far */
+	uint64_t activity;     /* multiplexing ticks and overflow interrupts */
+	bool capped;           /* activity reached the cap (sm_env): time went
+	                        * on without them (drivers report it) */
+	struct sm_event ev[SM_MAX_EVENTS];
+	struct sm_cpu cpu[SM_MAX_CPUS]; /* the first cfg->ncpus are used */
+};
+
 /* One store of a page update (remote writer: one reader-visible step). */
 struct sm_store {
 	uint16_t off;
@@ -234,48 +270,47 @@ struct sm_store {
 #define SM_MAX_BACKLOG 128 /* earlier updates of one action, still in flight */
 #define SM_HOLD_CYCLES 256 /* lock_early: how long the fields stay unseen */
 
-typedef void (*sm_observer)(void *ctx, const void *model, int event,
-                            enum sm_action_kind why);
-
-struct sm_model {
-	struct sm_config cfg;
-	uint64_t now;          /* cycles */
-	uint64_t end;          /* unused by the model; for drivers */
-	unsigned task_cpu;
-	bool task_on;
-	unsigned rotate_necessary; /* per PMU (kernel.c pmu_of()): 1 << pmu */
-	uint64_t ctx_time, ctx_stamp; /* task context time and ns stamp */
-	uint64_t next_rotate;  /* cycles; 0 = none */
-	struct sm_event ev[SM_MAX_EVENTS];
-	unsigned flex_order[SM_MAX_EVENTS]; /* flexible list, rotated */
-	unsigned nflex;
-	/* remote writer: stores not yet visible.  pending[] holds the last
-	 * update's; backlog[] what was left of the updates before it in the
-	 * same action (a sched in writes the page two or three times), which
-	 * lands first. */
+/* Remote writer: stores not yet visible.  pending[] holds the last
+ * update's; backlog[] what was left of the updates before it in the same
+ * action (a sched in writes the page two or three times), which lands
+ * first.  Entries before pending_next/backlog_next have landed. */
+struct sm_stores {
 	struct sm_store pending[SM_MAX_STORES];
 	unsigned npending, pending_next;
-	int pending_event;
 	struct sm_store backlog[SM_MAX_BACKLOG];
 	unsigned nbacklog, backlog_next;
 	uint64_t frozen_until; /* lock_early: nothing lands before (cycles) */
-	enum sm_action_kind cause; /* action being applied, for observers */
-	sm_observer observe;
+};
+
+typedef void (*sm_observer)(void *ctx, const void *model, int event,
+                            enum sm_action_kind why);
+
+struct sm_env {
+	sm_observer observe;   /* after every page write (kernel.c) */
 	void *observe_ctx;
-	uint64_t updates;      /* page updates so far */
-	uint64_t activity;     /* multiplexing ticks and overflow interrupts */
 	uint64_t activity_cap; /* SM_MODEL_HARD_CAP, or lower (run.c) */
-	bool capped;           /* activity reached activity_cap: time went
-	                        * on without them (drivers report it) */
-	/* last before the pages, so that a copy of the model's state can end
-	 * at the cfg.ncpus-th (sim's snapshots) */
-	struct sm_cpu cpu[SM_MAX_CPUS];
-	_Alignas(4096) struct page_mem {
-		union {
-			struct perf_event_mmap_page pc;
-			uint8_t bytes[SELFMON_PAGE_SIZE];
-		};
-	} page[SM_MAX_EVENTS];
+};
+
+union sm_page_mem {
+	struct perf_event_mmap_page pc;
+	uint8_t bytes[SELFMON_PAGE_SIZE];
+};
+
+struct sm_model {
+	const struct sm_config *cfg; /* = &config */
+	struct sm_kstate k;
+	struct sm_stores sb;
+	struct sm_env env;
+	struct sm_config config;
+	_Alignas(4096) union sm_page_mem page[SM_MAX_EVENTS];
+};
+
+/* What a snapshot holds: the kernel state, the stores in flight and of
+ * each page the part the kernel writes (the rest stays zero). */
+struct sm_snapshot {
+	struct sm_kstate k;
+	struct sm_stores sb;
+	struct perf_event_mmap_page page[SM_MAX_EVENTS];
 };
 
 /* enabled_pub/running_pub: the same times as a correct reader computes
@@ -291,13 +326,34 @@ struct sm_truth {
 /* Fault answers to counter reads. */
 enum sm_fault { SM_OK = 0, SM_FAULT_GP = 1, SM_FAULT_ILL = 2 };
 
-/* Build the model: task on cfg->task_cpu at cfg->start, enabled events
- * scheduled in, mmapped events' pages initialised.  `fn` (may be NULL) is
- * called after every page update, the first ones included.  0, or -1 with
+/* The one constructor: a model built from (a copy of) cfg, the task on
+ * cfg->task_cpu at cfg->start, enabled events scheduled in, mmapped
+ * events' pages initialised; its pages page-aligned.  `fn` (may be NULL)
+ * is called after every page write, the first ones included.  NULL with
  * a message in err. */
-int sm_model_init(struct sm_model *m, const struct sm_config *cfg,
-                  sm_observer fn, void *ctx, char *err, size_t errlen);
+struct sm_model *sm_model_new(const struct sm_config *cfg, sm_observer fn,
+                              void *ctx, char *err, size_t errlen);
+/* The same model built again in place (its pages stay where they are):
+ * 0, or -1 with a message in err. */
+int sm_model_rebuild(struct sm_model *m, char *err, size_t errlen);
+void sm_model_free(struct sm_model *m);
 void sm_model_observe(struct sm_model *m, sm_observer fn, void *ctx);
+/* Model events (ticks, interrupts) per run before `capped` is set. */
+void sm_model_set_cap(struct sm_model *m, uint64_t cap);
+
+/* Snapshots (state.c): save and restore the state of models built from
+ * one configuration; copy one model's state into another built from an
+ * equal configuration.  The environment is not touched. */
+void sm_model_save(const struct sm_model *m, struct sm_snapshot *s);
+void sm_model_restore(struct sm_model *m, const struct sm_snapshot *s);
+void sm_model_copy(struct sm_model *to, const struct sm_model *from);
+/* The state a snapshot holds, as named fields: `put` is called with runs
+ * of 64-bit words that together say everything the model's future
+ * depends on (less the stores that have landed) and nothing else (no
+ * padding, pointers or configuration).  For pruning hashes. */
+void sm_model_state_words(const struct sm_model *m,
+                          void (*put)(void *h, const uint64_t *w, size_t n),
+                          void *h);
 
 /* Time passes by `cycles` with the task running: counters count, natural
  * overflows and multiplexing ticks happen at their cycle, and a remote

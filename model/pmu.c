@@ -35,7 +35,7 @@ static bool x86_counter_ok(const struct sm_config *cfg,
  * is not 0; software events never have it. */
 static bool x86_user_read(const struct sm_config *cfg, const struct sm_event *e)
 {
-	return cfg->user_access != 0 && e->cfg.type != SM_EV_SOFTWARE;
+	return cfg->user_access != 0 && e->cfg->type != SM_EV_SOFTWARE;
 }
 
 /* x86_pmu_event_idx(): event_base_rdpmc + 1, where the rdpmc ECX of
@@ -152,8 +152,8 @@ static bool arm64_counter_ok(const struct sm_config *cfg,
 static bool arm64_user_read(const struct sm_config *cfg,
                             const struct sm_event *e)
 {
-	return cfg->user_access == 1 && e->cfg.user &&
-	       e->cfg.type != SM_EV_SOFTWARE;
+	return cfg->user_access == 1 && e->cfg->user &&
+	       e->cfg->type != SM_EV_SOFTWARE;
 }
 
 /* arch_perf_update_userpage() (drivers/perf/arm_pmuv3.c): cap_user_rdpmc
@@ -165,7 +165,7 @@ static bool arm64_cap_rdpmc(const struct sm_config *cfg,
                             const struct sm_event *e)
 {
 	(void)cfg;
-	return e->cfg.user && e->cfg.type != SM_EV_SOFTWARE;
+	return e->cfg->user && e->cfg->type != SM_EV_SOFTWARE;
 }
 
 /* armv8pmu_user_event_idx(): counter number + 1; PMCCNTR is 32. */
@@ -180,7 +180,7 @@ static uint16_t arm64_pmc_width(const struct sm_config *cfg,
                                 const struct sm_event *e)
 {
 	(void)cfg;
-	return e->cfg.long64 ? 64 : 32;
+	return e->cfg->long64 ? 64 : 32;
 }
 
 /* arm_pmu_event_max_period() */
@@ -188,7 +188,7 @@ static uint64_t arm64_max_period(const struct sm_config *cfg,
                                  const struct sm_event *e)
 {
 	(void)cfg;
-	return e->cfg.long64 ? ~0ull : 0xffffffffull;
+	return e->cfg->long64 ? ~0ull : 0xffffffffull;
 }
 
 /* PMCCNTR is 64-bit; event counters are 64-bit on PMUv3p5. */
@@ -209,7 +209,7 @@ static int64_t half_max_clamp(const struct sm_config *cfg,
 static bool arm64_biased(const struct sm_config *cfg,
                          const struct sm_event *e, int c)
 {
-	return !e->cfg.long64 && arm64_reg_mask(cfg, c) == ~0ull;
+	return !e->cfg->long64 && arm64_reg_mask(cfg, c) == ~0ull;
 }
 
 /* armv8pmu_write_counter() -> armv8pmu_bias_long_counter(): the upper
@@ -276,12 +276,12 @@ static unsigned riscv_first_gp(void)
 static bool riscv_user_read(const struct sm_config *cfg,
                             const struct sm_event *e)
 {
-	enum sm_event_type t = e->cfg.type;
+	enum sm_event_type t = e->cfg->type;
 
 	if (t == SM_EV_SOFTWARE || !e->read_cnt)
 		return false;
 	if (cfg->user_access == 1)
-		return e->cfg.user;
+		return e->cfg->user;
 	return cfg->user_access == 2 &&
 	       (t == SM_EV_CYCLES || t == SM_EV_INSTRUCTIONS);
 }
@@ -307,8 +307,8 @@ static uint64_t riscv_max_period(const struct sm_config *cfg,
                                  const struct sm_event *e)
 {
 	return riscv_reg_mask(cfg, e->counter >= 0 ? e->counter
-	                         : riscv_fixed_for(cfg, e->cfg.type) >= 0
-	                             ? riscv_fixed_for(cfg, e->cfg.type) : 3);
+	                         : riscv_fixed_for(cfg, e->cfg->type) >= 0
+	                             ? riscv_fixed_for(cfg, e->cfg->type) : 3);
 }
 
 /* riscv_pmu_event_init(): a counting event gets half the width mask

@@ -25,24 +25,24 @@ int sm_scenario_play(struct sm_model *m, const struct sm_scenario *s,
 
 	for (; *next < s->nactions && s->act[*next].at <= upto; ++*next) {
 		const struct sm_timed_action *a = &s->act[*next];
-		uint64_t elapsed = m->now - s->cfg.start;
+		uint64_t elapsed = m->k.now - s->cfg.start;
 		if (a->at > elapsed)
 			sm_model_advance(m, a->at - elapsed);
-		if (m->capped)
+		if (m->k.capped)
 			break;
 		if (sm_model_apply(m, &a->act, why, sizeof(why)) < 0) {
 			snprintf(err, errlen, "%s:%u: %s", s->name, a->line, why);
 			return -1;
 		}
 	}
-	uint64_t elapsed = m->now - s->cfg.start;
-	if (!m->capped && upto > elapsed)
+	uint64_t elapsed = m->k.now - s->cfg.start;
+	if (!m->k.capped && upto > elapsed)
 		sm_model_advance(m, upto - elapsed);
-	if (m->capped) {
+	if (m->k.capped) {
 		snprintf(err, errlen, "%s: its run to cycle %" PRIu64 " needs more "
 		         "than %" PRIu64 " multiplexing ticks and overflow "
 		         "interrupts, the cap per run (a shorter 'end' or longer "
-		         "intervals)", s->name, upto, m->activity);
+		         "intervals)", s->name, upto, m->k.activity);
 		return -1;
 	}
 	return 0;
@@ -51,14 +51,16 @@ int sm_scenario_play(struct sm_model *m, const struct sm_scenario *s,
 int sm_scenario_bounded(const struct sm_scenario *s, char *err,
                         size_t errlen)
 {
-	static _Thread_local struct sm_model m; /* large: off the stack */
 	char why[256];
 	uint64_t upto = s->end > s->check_at ? s->end : s->check_at;
+	struct sm_model *m = sm_model_new(&s->cfg, NULL, NULL, why, sizeof(why));
 
-	if (sm_model_init(&m, &s->cfg, NULL, NULL, why, sizeof(why)) < 0) {
+	if (!m) {
 		snprintf(err, errlen, "%s: %s", s->name, why);
 		return -1;
 	}
-	m.activity_cap = SM_MAX_MODEL_EVENTS;
-	return sm_scenario_run(&m, s, upto, err, errlen);
+	sm_model_set_cap(m, SM_MAX_MODEL_EVENTS);
+	int rc = sm_scenario_run(m, s, upto, err, errlen);
+	sm_model_free(m);
+	return rc;
 }

@@ -1,16 +1,13 @@
 /*
- * userpage.c — writing the control page, store by store.
+ * userpage.c — what one write of the control page stores, in order.
  *
- * Owns: perf_event_init_userpage(), perf_event_update_userpage() and the
- * arch parts arch_perf_update_userpage() of x86-64 and arm64/riscv64, as a
- * list of stores in kernel program order; the local writer (all stores land
- * at once, between two reader instructions) and the remote writer (each
- * store is a separate step a reader on another CPU can see, the updates
- * of one action one after the other: a sched in writes the page two or
- * three times, and such a reader can see any prefix of all of them; on
- * arm64 and riscv64 also the closing ++lock before the fields,
- * sm_model_lock_early()).  It decides no kernel state: values come from
- * kernel.c and clock.c.
+ * Owns: perf_event_init_userpage(), and perf_event_update_userpage() with
+ * the arch parts arch_perf_update_userpage() of x86-64 and arm64/riscv64,
+ * as a list of stores in kernel program order.  It is pure: the values
+ * come from kernel.c (struct sm_page_values), the page as the stores in
+ * flight leave it from the caller, and the list goes back to the caller
+ * (kernel.c hands it to the store buffer, stores.c).  It must not read or
+ * change the model's state.
  */
 #include <string.h>
 
@@ -19,15 +16,15 @@
 typedef struct perf_event_mmap_page page_t;
 
 struct writer {
-	struct sm_model *m;
 	int ev;
 	page_t shadow;       /* the page as the stores so far leave it */
+	struct sm_store *out;
 	unsigned n;
 };
 
 static void put(struct writer *w, size_t off, size_t size, uint64_t v)
 {
-	struct sm_store *s = &w->m->pending[w->n++];
+	struct sm_store *s = &w->out[w->n++];
 
 	s->off = (uint16_t)off;
 	s->size = (uint8_t)size;
@@ -48,26 +45,21 @@ static void put_cap(struct writer *w, unsigned bit, bool on)
 }
 
 /* arch/x86/events/core.c arch_perf_update_userpage() */
-static void x86_arch_part(struct writer *w, const struct sm_event *e,
-                          uint64_t now_ns)
+static void x86_arch_part(struct writer *w, const struct sm_page_values *v)
 {
-	const struct sm_model *m = w->m;
-	const struct sm_cpu *c = &m->cpu[m->task_cpu];
-
 	put_cap(w, SELFMON_CAP_USER_TIME, false);
 	put_cap(w, SELFMON_CAP_USER_TIME_ZERO, false);
-	put_cap(w, SELFMON_CAP_USER_RDPMC,
-	        sm_pmu[m->cfg.arch].cap_rdpmc(&m->cfg, e));
-	PUT(w, pmc_width, sm_pmu[m->cfg.arch].pmc_width(&m->cfg, e));
-	if (!m->cfg.stable) /* !using_native_sched_clock() || !stable */
+	put_cap(w, SELFMON_CAP_USER_RDPMC, v->cap_rdpmc);
+	PUT(w, pmc_width, v->pmc_width);
+	if (!v->time) /* !using_native_sched_clock() || !stable */
 		return;
 	put_cap(w, SELFMON_CAP_USER_TIME, true);
-	PUT(w, time_mult, c->mult);
-	PUT(w, time_shift, c->shift);
-	PUT(w, time_offset, c->offset_ns - now_ns);
-	if (!e->cfg.clockid) {
+	PUT(w, time_mult, v->mult);
+	PUT(w, time_shift, v->shift);
+	PUT(w, time_offset, v->offset_ns - v->now_ns);
+	if (v->time_zero) {
 		put_cap(w, SELFMON_CAP_USER_TIME_ZERO, true);
-		PUT(w, time_zero, c->offset_ns);
+		PUT(w, time_zero, v->offset_ns);
 	}
 }
 
@@ -75,30 +67,24 @@ static void x86_arch_part(struct writer *w, const struct sm_event *e,
  * same function in drivers/perf/riscv_pmu.c: sched_clock's epoch and
  * mask, time_zero made relative to cycle 0, the shift clamped to 31 only
  * here, after time_zero was computed with the unclamped one. */
-static void timer_arch_part(struct writer *w, const struct sm_event *e,
-                            uint64_t now_ns)
+static void timer_arch_part(struct writer *w, const struct sm_page_values *v)
 {
-	const struct sm_model *m = w->m;
-	const struct sm_cpu *c = &m->cpu[m->task_cpu];
-	const struct sm_pmu_rules *r = &sm_pmu[m->cfg.arch];
-	bool rdpmc = r->cap_rdpmc(&m->cfg, e);
-
 	put_cap(w, SELFMON_CAP_USER_TIME, false);
 	put_cap(w, SELFMON_CAP_USER_TIME_ZERO, false);
 	put_cap(w, SELFMON_CAP_USER_TIME_SHORT, false);
-	put_cap(w, SELFMON_CAP_USER_RDPMC, rdpmc);
-	if (rdpmc)
-		PUT(w, pmc_width, r->pmc_width(&m->cfg, e));
-	if (!m->cfg.stable) /* rd->read_sched_clock != arch timer */
+	put_cap(w, SELFMON_CAP_USER_RDPMC, v->cap_rdpmc);
+	if (v->cap_rdpmc)
+		PUT(w, pmc_width, v->pmc_width);
+	if (!v->time) /* rd->read_sched_clock != arch timer */
 		return;
-	PUT(w, time_mult, c->mult);
-	PUT(w, time_shift, c->shift);
-	PUT(w, time_zero, c->epoch_ns);
-	PUT(w, time_cycles, c->epoch_cyc);
-	PUT(w, time_mask, sm_timer_mask(m));
+	PUT(w, time_mult, v->mult);
+	PUT(w, time_shift, v->shift);
+	PUT(w, time_zero, v->epoch_ns);
+	PUT(w, time_cycles, v->epoch_cyc);
+	PUT(w, time_mask, v->time_mask);
 	PUT(w, time_zero,
-	    c->epoch_ns - sm_mul_u64_u32_shr(c->epoch_cyc, c->mult, c->shift));
-	PUT(w, time_offset, w->shadow.time_zero - now_ns);
+	    v->epoch_ns - sm_mul_u64_u32_shr(v->epoch_cyc, v->mult, v->shift));
+	PUT(w, time_offset, w->shadow.time_zero - v->now_ns);
 	if (w->shadow.time_shift == 32) {
 		PUT(w, time_shift, 31);
 		PUT(w, time_mult, w->shadow.time_mult >> 1);
@@ -108,217 +94,37 @@ static void timer_arch_part(struct writer *w, const struct sm_event *e,
 	put_cap(w, SELFMON_CAP_USER_TIME_SHORT, true);
 }
 
-static void apply_store(struct sm_model *m, const struct sm_store *s)
-{
-	uint8_t *to = m->page[s->ev].bytes + s->off;
-
-	switch (s->size) { /* fixed sizes: moves, not a call */
-	case 8: memcpy(to, &s->val, 8); break;
-	case 4: memcpy(to, &s->val, 4); break;
-	case 2: memcpy(to, &s->val, 2); break;
-	default: memcpy(to, &s->val, s->size); break;
-	}
-}
-
-static void land_backlog(struct sm_model *m)
-{
-	while (m->backlog_next < m->nbacklog)
-		apply_store(m, &m->backlog[m->backlog_next++]);
-	m->nbacklog = m->backlog_next = 0;
-}
-
-/* A new update of the same action: what is left of the last one joins
- * the backlog and lands before it (all of it now if there is no room:
- * that is a reader that did not look in the meantime). */
-static void queue_pending(struct sm_model *m)
-{
-	unsigned left = m->npending - m->pending_next;
-
-	if (m->nbacklog + left > SM_MAX_BACKLOG)
-		land_backlog(m);
-	memcpy(&m->backlog[m->nbacklog], &m->pending[m->pending_next],
-	       left * sizeof(m->pending[0]));
-	m->nbacklog += left;
-	m->npending = m->pending_next = 0;
-}
-
-/* The page as it is, and as a pending store would leave it. */
-static void shadow_of(const struct sm_model *m, int ev, page_t *out)
-{
-	*out = m->page[ev].pc;
-	for (unsigned k = m->backlog_next; k < m->nbacklog; k++)
-		if (m->backlog[k].ev == ev)
-			memcpy((uint8_t *)out + m->backlog[k].off,
-			       &m->backlog[k].val, m->backlog[k].size);
-	for (unsigned k = m->pending_next; k < m->npending; k++)
-		if (m->pending[k].ev == ev)
-			memcpy((uint8_t *)out + m->pending[k].off,
-			       &m->pending[k].val, m->pending[k].size);
-}
-
 /* perf_event_init_userpage(): written at mmap before user space can see
  * the page; one mmapped page, no data pages. */
-void sm_page_init(struct sm_model *m, int ev)
+void sm_page_init(union sm_page_mem *p)
 {
-	page_t *pc = &m->page[ev].pc;
-
-	memset(m->page[ev].bytes, 0, SELFMON_PAGE_SIZE);
-	pc->capabilities = 1ull << SELFMON_CAP_BIT0_IS_DEPRECATED;
-	pc->size = SELFMON_PAGE_SIZE_FIELD;
-	pc->data_offset = SELFMON_PAGE_SIZE;
-	pc->data_size = 0;
+	memset(p->bytes, 0, SELFMON_PAGE_SIZE);
+	p->pc.capabilities = 1ull << SELFMON_CAP_BIT0_IS_DEPRECATED;
+	p->pc.size = SELFMON_PAGE_SIZE_FIELD;
+	p->pc.data_offset = SELFMON_PAGE_SIZE;
+	p->pc.data_size = 0;
 }
 
 /* kernel/events/core.c perf_event_update_userpage(): lock++, index,
  * offset = count (then -= prev_count when index != 0), times as of now,
  * the arch part, lock++. */
-void sm_page_update(struct sm_model *m, int ev)
+unsigned sm_page_stores(enum sm_arch arch, int ev, const page_t *shadow,
+                        const struct sm_page_values *v,
+                        struct sm_store out[SM_MAX_STORES])
 {
-	const struct sm_event *e = &m->ev[ev];
-	struct writer w = { .m = m, .ev = ev };
-	uint64_t enabled, running;
-
-	if (!e->mapped)
-		return;
-	queue_pending(m);
-	shadow_of(m, ev, &w.shadow); /* the stores build on those in flight */
-	uint64_t now_ns = sm_model_ns(m, m->task_cpu, m->now);
-	sm_event_times(m, e, &enabled, &running);
-	uint32_t index = sm_event_index(m, e);
+	struct writer w = { .ev = ev, .shadow = *shadow, .out = out };
 
 	PUT(&w, lock, w.shadow.lock + 1);
-	PUT(&w, index, index);
-	PUT(&w, offset, e->count);
-	if (index)
-		PUT(&w, offset, e->count - e->prev_count);
-	PUT(&w, time_enabled, enabled);
-	PUT(&w, time_running, running);
-	if (m->cfg.arch == SM_X86_64)
-		x86_arch_part(&w, e, now_ns);
+	PUT(&w, index, v->index);
+	PUT(&w, offset, v->count);
+	if (v->index)
+		PUT(&w, offset, v->count - v->prev_count);
+	PUT(&w, time_enabled, v->enabled);
+	PUT(&w, time_running, v->running);
+	if (arch == SM_X86_64)
+		x86_arch_part(&w, v);
 	else
-		timer_arch_part(&w, e, now_ns);
+		timer_arch_part(&w, v);
 	PUT(&w, lock, w.shadow.lock + 1);
-
-	m->npending = w.n;
-	m->pending_next = 0;
-	m->pending_event = ev;
-	m->updates++;
-	if (m->cfg.writer == SM_WRITER_LOCAL)
-		sm_model_flush(m);
-	if (m->observe)
-		m->observe(m->observe_ctx, m, ev, m->cause);
-}
-
-unsigned sm_model_pending(const struct sm_model *m)
-{
-	return m->nbacklog - m->backlog_next + m->npending - m->pending_next;
-}
-
-static const struct sm_store *next_store(const struct sm_model *m)
-{
-	if (m->backlog_next < m->nbacklog)
-		return &m->backlog[m->backlog_next];
-	return m->pending_next < m->npending ? &m->pending[m->pending_next]
-	                                     : NULL;
-}
-
-int sm_model_next_store(const struct sm_model *m)
-{
-	if (m->now < m->frozen_until)
-		return -1;
-	const struct sm_store *s = next_store(m);
-	return s ? s->off : -1;
-}
-
-/* The next store in flight lands, frozen or not. */
-int sm_store_land(struct sm_model *m)
-{
-	const struct sm_store *s = next_store(m);
-
-	if (!s)
-		return -1;
-	apply_store(m, s);
-	if (m->backlog_next < m->nbacklog) {
-		if (++m->backlog_next == m->nbacklog)
-			m->nbacklog = m->backlog_next = 0;
-	} else {
-		m->pending_next++;
-	}
-	return s->off;
-}
-
-int sm_model_store_step(struct sm_model *m)
-{
-	return m->now < m->frozen_until ? -1 : sm_store_land(m);
-}
-
-/* The k-th store in flight (backlog first), and taking it out. */
-static struct sm_store *queued(struct sm_model *m, unsigned k)
-{
-	unsigned b = m->nbacklog - m->backlog_next;
-
-	return k < b ? &m->backlog[m->backlog_next + k]
-	             : &m->pending[m->pending_next + k - b];
-}
-
-static void unqueue(struct sm_model *m, unsigned k)
-{
-	unsigned b = m->nbacklog - m->backlog_next;
-	struct sm_store *q = k < b ? &m->backlog[m->backlog_next + k]
-	                           : &m->pending[m->pending_next + k - b];
-	struct sm_store *end = k < b ? &m->backlog[m->nbacklog]
-	                             : &m->pending[m->npending];
-
-	memmove(q, q + 1, (size_t)(end - q - 1) * sizeof(*q));
-	if (k < b)
-		m->nbacklog--;
-	else
-		m->npending--;
-}
-
-/* arm64 and riscv64: perf_event_update_userpage() orders its stores with
- * barrier() only (no smp_wmb()), so a reader on another CPU may observe
- * them out of program order; coherence keeps only the order of the stores
- * to one location.  The one reordering that defeats the seqlock is the
- * closing ++lock seen before fields it guards: it lands now, with the
- * opening ++lock first if that was still in flight (one location), and
- * the stores still in flight stay invisible for SM_HOLD_CYCLES (a store
- * buffer that drains late), then land one a cycle again. */
-int sm_model_lock_early(struct sm_model *m)
-{
-	const unsigned lock = offsetof(page_t, lock);
-
-	if (!sm_model_pending(m))
-		return 0;
-	int ev = queued(m, 0)->ev;
-	for (unsigned k = 0; k < sm_model_pending(m);) {
-		struct sm_store *s = queued(m, k);
-		if (s->ev != ev || s->off != lock) {
-			k++;
-			continue;
-		}
-		bool closing = !(s->val & 1);
-		apply_store(m, s);
-		unqueue(m, k);
-		if (closing) {
-			m->frozen_until = m->now + SM_HOLD_CYCLES;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* Every store in flight lands, in sm_store_land()'s order: the backlog,
- * then the last update's. */
-void sm_model_flush(struct sm_model *m)
-{
-	land_backlog(m);
-	while (m->pending_next < m->npending)
-		apply_store(m, &m->pending[m->pending_next++]);
-	m->frozen_until = 0;
-}
-
-void sm_model_page_after(const struct sm_model *m, int ev, page_t *out)
-{
-	shadow_of(m, ev, out);
+	return w.n;
 }

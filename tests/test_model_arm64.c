@@ -8,7 +8,7 @@
  */
 #include "testutil.h"
 
-static struct sm_model m;
+static struct sm_model *m;
 
 static struct sm_config arm_cfg(void)
 {
@@ -20,7 +20,7 @@ static struct sm_config arm_cfg(void)
 static uint64_t reg(unsigned counter)
 {
 	uint64_t v = 0;
-	assert_int_equal(sm_model_arm64_counter(&m, counter, &v), SM_OK);
+	assert_int_equal(sm_model_arm64_counter(m, counter, &v), SM_OK);
 	return v;
 }
 
@@ -32,7 +32,7 @@ static void test_cycle_counter_page(void **state)
 	c.start = 5000;
 	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	init_model(&m, &c);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 
 	assert_int_equal(pc->index, 32);
 	assert_int_equal(pc->pmc_width, 32);
@@ -48,7 +48,7 @@ static void test_cycle_counter_page(void **state)
 	assert_int_equal(pc->time_zero, (uint64_t)0 - 5000);
 	assert_int_equal(pc->time_offset, pc->time_zero - 0);
 
-	sm_model_advance(&m, 100);
+	sm_model_advance(m, 100);
 	uint64_t raw = reg(31);
 	assert_int_equal((uint64_t)pc->offset + sext(raw, 32), 100);
 	/* the biased 64-bit value happens to work unextended ... */
@@ -56,7 +56,7 @@ static void test_cycle_counter_page(void **state)
 	/* ... but the low 32 bits alone are off by 2^32 */
 	assert_int_equal((uint64_t)pc->offset + zext(raw, 32), 100 + (1ull << 32));
 	/* time: cyc = time_cycles + ((cnt - time_cycles) & time_mask) */
-	uint64_t cnt = sm_model_timer(&m);
+	uint64_t cnt = sm_model_timer(m);
 	uint64_t cyc = pc->time_cycles + ((cnt - pc->time_cycles) & pc->time_mask);
 	uint64_t delta = pc->time_offset + mulshr(cyc, pc->time_mult, pc->time_shift);
 	assert_int_equal(pc->time_enabled + delta, 100);
@@ -71,17 +71,17 @@ static void test_32bit_overflow(void **state)
 	int e = add_event(&c, "l1d", SM_EV_OTHER, 2, false);
 	c.event[e].left = 100;
 	init_model(&m, &c);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 
 	assert_int_equal(pc->index, 3);
 	assert_int_equal(reg(2), 0x100000000ull - 100);
 	assert_int_equal(pc->offset, 100);
-	sm_model_advance(&m, 150);
+	sm_model_advance(m, 150);
 	assert_int_equal(pc->lock, 4);
 	assert_int_equal(pc->offset, 100 + 0x7fffffffll);
 	uint64_t raw = reg(2);
 	assert_int_equal(raw, 0x80000001ull + 50);
-	sm_model_truth(&m, 0, &t);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 150);
 	assert_int_equal((uint64_t)pc->offset + sext(raw, 32), 150);
 	assert_int_equal((uint64_t)pc->offset + raw, 150 + (1ull << 32));
@@ -99,11 +99,11 @@ static void test_bias_long_counters(void **state)
 	c.event[e].left = 100;
 	init_model(&m, &c);
 	assert_int_equal(reg(0), 0xffffffffffffff9cull);
-	sm_model_advance(&m, 130);
+	sm_model_advance(m, 130);
 	assert_int_equal(reg(0), 0xffffffff80000001ull + 30);
-	sm_model_truth(&m, 0, &t);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 130);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal((uint64_t)pc->offset + sext(reg(0), 32), 130);
 }
 
@@ -114,11 +114,11 @@ static void test_reset_quirk(void **state)
 	(void)state;
 	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->offset, -(int64_t)(0x80000001ull + 100));
-	sm_model_advance(&m, 20);
+	sm_model_advance(m, 20);
 	uint64_t raw = reg(31);
 	assert_int_equal((uint64_t)pc->offset + zext(raw, 32), 20);
 	assert_int_equal((uint64_t)pc->offset + sext(raw, 32), 20 - (1ull << 32));
@@ -132,11 +132,11 @@ static void test_long_event(void **state)
 	int e = add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	c.event[e].long64 = true;
 	init_model(&m, &c);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->pmc_width, 64);
 	assert_int_equal(pc->offset, INT64_MAX);
 	assert_int_equal(reg(31), (1ull << 63) + 1);
-	sm_model_advance(&m, 10);
+	sm_model_advance(m, 10);
 	assert_int_equal((uint64_t)pc->offset + reg(31), 10);
 }
 
@@ -154,25 +154,25 @@ static void test_no_user_access(void **state)
 	 * PERF_EVENT_FLAG_USER_READ_CNT comes from config1 bit 1 alone
 	 * (__armv8_pmuv3_map_event()), and arch_perf_update_userpage() sets
 	 * cap_user_rdpmc and pmc_width from it: 0x3e, 32 */
-	assert_int_equal(sm_model_page(&m, 0)->index, 0);
-	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x3e);
-	assert_int_equal(sm_model_page(&m, 0)->pmc_width, 32);
-	assert_int_equal(sm_model_arm64_counter(&m, 31, &v), SM_FAULT_ILL);
+	assert_int_equal(sm_model_page(m, 0)->index, 0);
+	assert_int_equal(sm_model_page(m, 0)->capabilities, 0x3e);
+	assert_int_equal(sm_model_page(m, 0)->pmc_width, 32);
+	assert_int_equal(sm_model_arm64_counter(m, 31, &v), SM_FAULT_ILL);
 
 	c.user_access = 1;
 	c.event[0].user = false; /* no config1 bit 1: no flag, no width */
 	init_model(&m, &c);
-	assert_int_equal(sm_model_page(&m, 0)->index, 0);
-	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x3a);
-	assert_int_equal(sm_model_page(&m, 0)->pmc_width, 0);
-	assert_int_equal(sm_model_arm64_counter(&m, 31, &v), SM_FAULT_ILL);
+	assert_int_equal(sm_model_page(m, 0)->index, 0);
+	assert_int_equal(sm_model_page(m, 0)->capabilities, 0x3a);
+	assert_int_equal(sm_model_page(m, 0)->pmc_width, 0);
+	assert_int_equal(sm_model_arm64_counter(m, 31, &v), SM_FAULT_ILL);
 
 	c.event[0].user = true;
 	init_model(&m, &c);
-	assert_int_equal(sm_model_arm64_counter(&m, 31, &v), SM_OK);
-	assert_int_equal(sm_model_arm64_counter(&m, 0, &v), SM_OK);
+	assert_int_equal(sm_model_arm64_counter(m, 31, &v), SM_OK);
+	assert_int_equal(sm_model_arm64_counter(m, 0, &v), SM_OK);
 	assert_int_equal(v, 0); /* unused counters are cleared */
-	assert_int_equal(sm_model_arm64_counter(&m, 6, &v), SM_FAULT_ILL);
+	assert_int_equal(sm_model_arm64_counter(m, 6, &v), SM_FAULT_ILL);
 }
 
 /* A 32-bit timer wraps during the run; the reader's masked formula still
@@ -186,13 +186,13 @@ static void test_timer_wrap_time_mask(void **state)
 	c.start = (1ull << 32) - 1000;
 	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	init_model(&m, &c);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->time_cycles, (1ull << 32) - 1000);
 	assert_int_equal(pc->time_mask, 0xffffffffull);
-	sm_model_advance(&m, 1500);
-	uint64_t cnt = sm_model_timer(&m);
+	sm_model_advance(m, 1500);
+	uint64_t cnt = sm_model_timer(m);
 	assert_int_equal(cnt, 500);
-	sm_model_truth(&m, 0, &t);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.enabled, 1500);
 	uint64_t cyc = pc->time_cycles + ((cnt - pc->time_cycles) & pc->time_mask);
 	assert_int_equal(pc->time_enabled + pc->time_offset +
@@ -214,18 +214,18 @@ static void test_clock_epoch(void **state)
 	(void)state;
 	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	init_model(&m, &c);
-	sm_model_advance(&m, 300);
-	uint32_t lock = sm_model_page(&m, 0)->lock;
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
-	assert_int_equal(m.cpu[0].epoch_cyc, 300);
-	assert_int_equal(m.cpu[0].epoch_ns, 300);
-	assert_int_equal(sm_model_page(&m, 0)->lock, lock);
-	sm_model_advance(&m, 200);
-	sm_model_truth(&m, 0, &t);
+	sm_model_advance(m, 300);
+	uint32_t lock = sm_model_page(m, 0)->lock;
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(m->k.cpu[0].epoch_cyc, 300);
+	assert_int_equal(m->k.cpu[0].epoch_ns, 300);
+	assert_int_equal(sm_model_page(m, 0)->lock, lock);
+	sm_model_advance(m, 200);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.enabled, 500);
 	a.kind = SM_ACT_CLOCK_EPOCH;
 	a.cpu = 5;
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), -1);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), -1);
 }
 
 /* kernel/time/sched_clock.c has one clock_data (`cd`) for the system:
@@ -244,26 +244,26 @@ static void test_clock_is_global(void **state)
 	(void)state;
 	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	init_model(&m, &c);
-	sm_model_advance(&m, 300);
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	sm_model_advance(m, 300);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
 	a.kind = SM_ACT_MIGRATE;
 	a.cpu = 1;
 	a.cycles = 1000;
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
-	assert_int_equal(m.task_cpu, 1);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+	assert_int_equal(m->k.task_cpu, 1);
 	assert_int_equal(pc->time_cycles, 300);
 	assert_int_equal(pc->time_zero, 0);
 	assert_int_equal(pc->time_offset, (uint64_t)0 - 1300);
 	/* clock_epoch names no CPU */
 	a.kind = SM_ACT_CLOCK_EPOCH;
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), -1);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), -1);
 	/* per-CPU clocks do not exist here */
 	c.cpu[1].hz = 25000000;
-	assert_int_equal(sm_model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
 	c.cpu[1].hz = c.cpu[0].hz;
 	c.cpu[1].epoch_ns = 5;
-	assert_int_equal(sm_model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
 }
 
 /* armpmu_add() -> armpmu_start(): hw.state = 0, then
@@ -283,10 +283,10 @@ static void test_sched_in_writes_twice(void **state)
 	(void)state;
 	add_event(&c, "l1d", SM_EV_OTHER, 2, false);
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 1);
-	sm_model_observe(&m, page_log_note, &log);
-	assert_int_equal(act(&m, SM_ACT_ROTATE_IN, 0), 1);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_ROTATE_OUT, 0), 1);
+	sm_model_observe(m, page_log_note, &log);
+	assert_int_equal(act(m, SM_ACT_ROTATE_IN, 0), 1);
 	assert_int_equal(log.n, 2);
 	for (unsigned k = 0; k < 2; k++) {
 		assert_int_equal(log.pg[k].lock, 6 + 2 * k);
@@ -296,9 +296,9 @@ static void test_sched_in_writes_twice(void **state)
 	}
 	c.event[0].period = 1000;
 	init_model(&m, &c);
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
-	assert_int_equal(sm_model_page(&m, 0)->lock, 4);
-	assert_int_equal(sm_model_page(&m, 0)->offset, 500);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(sm_model_page(m, 0)->lock, 4);
+	assert_int_equal(sm_model_page(m, 0)->offset, 500);
 }
 
 /* Opening an event reschedules its PMU (perf_event_open() ->
@@ -320,13 +320,13 @@ static void test_open_reschedules(void **state)
 	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	add_event(&c, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, false);
 	add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
-	assert_int_equal(sm_model_init(&m, &c, page_log_note, &log, err,
+	assert_int_equal(model_init(&m, &c, page_log_note, &log, err,
 	                               sizeof(err)), 0);
-	assert_int_equal(sm_model_page(&m, 0)->lock, 8);
-	assert_int_equal(sm_model_page(&m, 0)->index, 32);
-	assert_int_equal(sm_model_page(&m, 1)->lock, 2);
-	assert_int_equal(sm_model_page(&m, 1)->index, 1);
-	assert_int_equal(sm_model_page(&m, 2)->lock, 2);
+	assert_int_equal(sm_model_page(m, 0)->lock, 8);
+	assert_int_equal(sm_model_page(m, 0)->index, 32);
+	assert_int_equal(sm_model_page(m, 1)->lock, 2);
+	assert_int_equal(sm_model_page(m, 1)->index, 1);
+	assert_int_equal(sm_model_page(m, 2)->lock, 2);
 	/* in order: cycles' mmap, its three writes at instructions' open
 	 * (out with index 0, in with 32 twice), instructions' mmap, then
 	 * task-clock's */
@@ -351,15 +351,15 @@ static void test_lowest_free_counter(void **state)
 	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
 	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, false);
 	init_model(&m, &c);
-	assert_int_equal(sm_model_page(&m, 0)->index, 1);
-	assert_int_equal(sm_model_page(&m, 1)->index, 2);
-	assert_int_equal(act(&m, SM_ACT_DISABLE, 0), 1);
-	assert_int_equal(act(&m, SM_ACT_DISABLE, 1), 1);
-	assert_int_equal(act(&m, SM_ACT_ENABLE, 1), 1);
-	assert_int_equal(sm_model_page(&m, 1)->index, 1);
-	assert_int_equal(act(&m, SM_ACT_ENABLE, 0), 1);
-	assert_int_equal(sm_model_page(&m, 0)->index, 1);
-	assert_int_equal(sm_model_page(&m, 1)->index, 2);
+	assert_int_equal(sm_model_page(m, 0)->index, 1);
+	assert_int_equal(sm_model_page(m, 1)->index, 2);
+	assert_int_equal(act(m, SM_ACT_DISABLE, 0), 1);
+	assert_int_equal(act(m, SM_ACT_DISABLE, 1), 1);
+	assert_int_equal(act(m, SM_ACT_ENABLE, 1), 1);
+	assert_int_equal(sm_model_page(m, 1)->index, 1);
+	assert_int_equal(act(m, SM_ACT_ENABLE, 0), 1);
+	assert_int_equal(sm_model_page(m, 0)->index, 1);
+	assert_int_equal(sm_model_page(m, 1)->index, 2);
 }
 
 /* IOC_DISABLE ends with perf_pmu_enable() -> armv8pmu_start() ->
@@ -375,9 +375,9 @@ static void test_disable_zeroes_freed_counter(void **state)
 	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
 	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, false);
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
+	sm_model_advance(m, 100);
 	assert_int_equal(reg(0), (1ull << 31) + 101);
-	assert_int_equal(act(&m, SM_ACT_DISABLE, 0), 1);
+	assert_int_equal(act(m, SM_ACT_DISABLE, 0), 1);
 	assert_int_equal(reg(0), 0);
 	assert_int_equal(reg(1), (1ull << 31) + 101);
 }
@@ -398,34 +398,34 @@ static void test_remote_lock_early(void **state)
 	add_event(&c, "l1d", SM_EV_OTHER, 2, false);
 	c.writer = SM_WRITER_REMOTE;
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
-	unsigned n = sm_model_pending(&m);
-	assert_int_equal(sm_model_store_step(&m), 8);  /* lock 3 */
-	assert_int_equal(sm_model_store_step(&m), 12); /* index */
-	assert_int_equal(sm_model_store_step(&m), 16); /* offset = count */
-	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 1);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+	unsigned n = sm_model_pending(m);
+	assert_int_equal(sm_model_store_step(m), 8);  /* lock 3 */
+	assert_int_equal(sm_model_store_step(m), 12); /* index */
+	assert_int_equal(sm_model_store_step(m), 16); /* offset = count */
+	assert_int_equal(act(m, SM_ACT_LOCK_EARLY, 0), 1);
 	assert_int_equal(pc->lock, 4);
 	assert_int_equal(pc->offset, 0);
-	assert_int_equal(sm_model_pending(&m), n - 4);
-	assert_int_equal(sm_model_store_step(&m), -1); /* held back */
-	sm_model_advance(&m, 256);
+	assert_int_equal(sm_model_pending(m), n - 4);
+	assert_int_equal(sm_model_store_step(m), -1); /* held back */
+	sm_model_advance(m, 256);
 	assert_int_equal(pc->offset, 0);
-	assert_int_equal(sm_model_pending(&m), n - 4);
-	sm_model_advance(&m, 1);
-	assert_int_equal(sm_model_pending(&m), n - 5);
+	assert_int_equal(sm_model_pending(m), n - 4);
+	sm_model_advance(m, 1);
+	assert_int_equal(sm_model_pending(m), n - 5);
 	assert_int_equal(pc->offset, -(int64_t)(0x80000000ull + 101));
-	sm_model_flush(&m);
+	sm_model_flush(m);
 	assert_int_equal(pc->lock, 4);
 	/* nothing in flight: nothing to reorder */
-	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 0);
+	assert_int_equal(act(m, SM_ACT_LOCK_EARLY, 0), 0);
 	/* before any store of an update has landed, the opening lock comes
 	 * first (one location), then the closing one: lock 6, offset as the
 	 * previous update left it */
-	sm_model_advance(&m, 10);
-	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
-	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 1);
+	sm_model_advance(m, 10);
+	assert_int_equal(act(m, SM_ACT_RESET, 0), 1);
+	assert_int_equal(act(m, SM_ACT_LOCK_EARLY, 0), 1);
 	assert_int_equal(pc->lock, 6);
 	assert_int_equal(pc->offset, -(int64_t)(0x80000000ull + 101));
 	/* x86 stores are seen in program order: no such action there */
@@ -434,7 +434,7 @@ static void test_remote_lock_early(void **state)
 	add_event(&x, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, false);
 	x.writer = SM_WRITER_REMOTE;
 	init_model(&m, &x);
-	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), -1);
+	assert_int_equal(act(m, SM_ACT_LOCK_EARLY, 0), -1);
 }
 
 /* Variant userpage_wmb: smp_wmb() keeps the closing ++lock after the
@@ -448,19 +448,19 @@ static void test_userpage_wmb(void **state)
 	c.writer = SM_WRITER_REMOTE;
 	c.kernel = 1u << SM_KV_USERPAGE_WMB;
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
-	unsigned n = sm_model_pending(&m);
-	assert_int_equal(sm_model_store_step(&m), 8);  /* lock 3 */
-	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 0);
-	assert_int_equal(sm_model_pending(&m), n - 1);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+	unsigned n = sm_model_pending(m);
+	assert_int_equal(sm_model_store_step(m), 8);  /* lock 3 */
+	assert_int_equal(act(m, SM_ACT_LOCK_EARLY, 0), 0);
+	assert_int_equal(sm_model_pending(m), n - 1);
 	assert_int_equal(pc->lock, 3);
-	assert_int_equal(sm_model_store_step(&m), 12); /* index */
-	assert_int_equal(sm_model_store_step(&m), 16); /* offset = count */
-	assert_int_equal(act(&m, SM_ACT_LOCK_EARLY, 0), 0);
+	assert_int_equal(sm_model_store_step(m), 12); /* index */
+	assert_int_equal(sm_model_store_step(m), 16); /* offset = count */
+	assert_int_equal(act(m, SM_ACT_LOCK_EARLY, 0), 0);
 	assert_int_equal(pc->lock, 3);
-	sm_model_flush(&m);
+	sm_model_flush(m);
 	assert_int_equal(pc->lock, 4);
 	assert_int_equal(pc->offset, -(int64_t)(0x80000000ull + 101));
 }
@@ -480,7 +480,7 @@ static void test_shift_clamp(void **state)
 	}
 	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	init_model(&m, &c);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->time_shift, 31);
 	assert_int_equal(pc->time_mult, 1);
 	/* 100 - (2^33 * 3 >> 32) = 100 - 6 */

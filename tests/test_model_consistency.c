@@ -16,7 +16,7 @@
  */
 #include "testutil.h"
 
-static struct sm_model m, copy;
+static struct sm_model *m, *copy, *twin;
 static enum sm_action_kind last_cause[SM_MAX_EVENTS];
 static uint64_t rng = 88172645463325252ull;
 
@@ -38,10 +38,10 @@ static uint64_t counter(uint32_t index)
 {
 	uint64_t v = 0;
 	enum sm_fault f;
-	switch (m.cfg.arch) {
-	case SM_X86_64: f = sm_model_rdpmc(&m, index - 1, &v); break;
-	case SM_ARM64: f = sm_model_arm64_counter(&m, index - 1, &v); break;
-	default: f = sm_model_riscv_csr(&m, 0xC00 + index - 1, &v); break;
+	switch (m->cfg->arch) {
+	case SM_X86_64: f = sm_model_rdpmc(m, index - 1, &v); break;
+	case SM_ARM64: f = sm_model_arm64_counter(m, index - 1, &v); break;
+	default: f = sm_model_riscv_csr(m, 0xC00 + index - 1, &v); break;
 	}
 	assert_int_equal(f, SM_OK);
 	return v;
@@ -50,7 +50,7 @@ static uint64_t counter(uint32_t index)
 /* The uapi header's reader, written out. */
 static void page_read(int ev, struct sm_truth *out)
 {
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, ev);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, ev);
 	uint64_t count = (uint64_t)pc->offset, delta = 0;
 
 	assert_int_equal(pc->lock & 1, 0);
@@ -60,7 +60,7 @@ static void page_read(int ev, struct sm_truth *out)
 		                                        : sext(raw, pc->pmc_width);
 	}
 	if (pc->cap_user_time) {
-		uint64_t cyc = sm_model_timer(&m);
+		uint64_t cyc = sm_model_timer(m);
 		if (pc->cap_user_time_short)
 			cyc = pc->time_cycles + ((cyc - pc->time_cycles) & pc->time_mask);
 		delta = pc->time_offset + mulshr(cyc, pc->time_mult, pc->time_shift);
@@ -72,18 +72,17 @@ static void page_read(int ev, struct sm_truth *out)
 
 static void check_all(void)
 {
-	for (unsigned i = 0; i < m.cfg.nevents; i++) {
+	for (unsigned i = 0; i < m->cfg->nevents; i++) {
 		struct sm_truth t, p;
 		uint64_t buf[3];
-		sm_model_truth(&m, (int)i, &t);
-		copy = m;
-		copy.observe = NULL;
-		assert_int_equal(sm_model_read(&copy, (int)i, buf, sizeof(buf)), 24);
+		sm_model_truth(m, (int)i, &t);
+		sm_model_copy(copy, m);
+		assert_int_equal(sm_model_read(copy, (int)i, buf, sizeof(buf)), 24);
 		assert_int_equal(buf[0], t.count);
 		assert_int_equal(buf[1], t.enabled);
 		assert_int_equal(buf[2], t.running);
 		assert_true(t.running <= t.enabled);
-		if (m.ev[i].state < SM_INACTIVE || m.ev[i].cfg.type == SM_EV_SOFTWARE)
+		if (m->k.ev[i].state < SM_INACTIVE || m->k.ev[i].cfg->type == SM_EV_SOFTWARE)
 			continue;
 		page_read((int)i, &p);
 		assert_int_equal(p.count, t.count);
@@ -92,19 +91,47 @@ static void check_all(void)
 	}
 }
 
+struct words {
+	uint64_t w[4096];
+	size_t n;
+};
+
+static void put_words(void *h, const uint64_t *w, size_t n)
+{
+	struct words *b = h;
+	assert_true(b->n + n <= sizeof(b->w) / sizeof(b->w[0]));
+	memcpy(b->w + b->n, w, n * sizeof(w[0]));
+	b->n += n;
+}
+
+static struct words wa, wb;
+static struct sm_snapshot snap;
+
+/* Equal state, as pruning sees it, and equal pages. */
+static void same_state(const struct sm_model *a, const struct sm_model *b)
+{
+	wa.n = wb.n = 0;
+	sm_model_state_words(a, put_words, &wa);
+	sm_model_state_words(b, put_words, &wb);
+	assert_int_equal(wa.n, wb.n);
+	assert_memory_equal(wa.w, wb.w, wa.n * sizeof(wa.w[0]));
+	for (unsigned i = 0; i < a->cfg->nevents; i++)
+		assert_memory_equal(sm_model_page(a, (int)i), sm_model_page(b, (int)i),
+		                    sizeof(struct perf_event_mmap_page));
+}
+
 static void check_span(void)
 {
 	enum { N = 48 };
 	struct sm_truth span[N];
-	uint64_t deadline = sm_model_next_activity(&m), buf[3];
+	uint64_t deadline = sm_model_next_activity(m), buf[3];
 
-	for (unsigned i = 0; i < m.cfg.nevents; i++) {
-		sm_model_truth_span(&m, (int)i, m.now, N, span);
-		for (unsigned k = 0; k < N && m.now + k < deadline; k++) {
-			copy = m;
-			copy.observe = NULL;
-			sm_model_advance(&copy, k);
-			assert_int_equal(sm_model_read(&copy, (int)i, buf, sizeof(buf)),
+	for (unsigned i = 0; i < m->cfg->nevents; i++) {
+		sm_model_truth_span(m, (int)i, m->k.now, N, span);
+		for (unsigned k = 0; k < N && m->k.now + k < deadline; k++) {
+			sm_model_copy(copy, m);
+			sm_model_advance(copy, k);
+			assert_int_equal(sm_model_read(copy, (int)i, buf, sizeof(buf)),
 			                 24);
 			assert_int_equal(buf[0], span[k].count);
 			assert_int_equal(buf[1], span[k].enabled);
@@ -142,7 +169,13 @@ static void random_run(enum sm_arch arch)
 	if (arch == SM_ARM64 && rnd(2))
 		c.long_counters = true;
 	memset(last_cause, 0, sizeof(last_cause));
-	assert_int_equal(sm_model_init(&m, &c, note, NULL, err, sizeof(err)), 0);
+	assert_int_equal(model_init(&m, &c, note, NULL, err, sizeof(err)), 0);
+	sm_model_free(copy); /* copies: no observer */
+	sm_model_free(twin);
+	copy = sm_model_new(&c, NULL, NULL, err, sizeof(err));
+	twin = sm_model_new(&c, NULL, NULL, err, sizeof(err));
+	assert_non_null(copy);
+	assert_non_null(twin);
 	check_all();
 	for (int step = 0; step < 60; step++) {
 		struct sm_action a = {
@@ -153,10 +186,17 @@ static void random_run(enum sm_arch arch)
 		};
 		if (a.kind == SM_ACT_CLOCK_EPOCH && arch == SM_X86_64)
 			continue;
-		assert_true(sm_model_apply(&m, &a, err, sizeof(err)) >= 0);
+		/* a snapshot restored runs on as the model it was taken of */
+		sm_model_save(m, &snap);
+		sm_model_restore(twin, &snap);
+		assert_true(sm_model_apply(m, &a, err, sizeof(err)) >= 0);
+		assert_true(sm_model_apply(twin, &a, err, sizeof(err)) >= 0);
+		uint64_t adv = rnd(2000);
+		sm_model_advance(twin, adv);
 		check_all();
 		check_span();
-		sm_model_advance(&m, rnd(2000));
+		sm_model_advance(m, adv);
+		same_state(m, twin);
 		check_all();
 	}
 }

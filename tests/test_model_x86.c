@@ -16,7 +16,7 @@
 #define SHIFT 31
 #define FIXED0_INDEX (((1u << 30) | 0) + 1)
 
-static struct sm_model m;
+static struct sm_model *m;
 
 static uint64_t ns(uint64_t cyc, uint64_t offset)
 {
@@ -35,7 +35,7 @@ static struct sm_config pinned_instructions(uint64_t start)
 static uint64_t rdpmc(uint32_t ecx)
 {
 	uint64_t v = 0;
-	assert_int_equal(sm_model_rdpmc(&m, ecx, &v), SM_OK);
+	assert_int_equal(sm_model_rdpmc(m, ecx, &v), SM_OK);
 	return v;
 }
 
@@ -44,7 +44,7 @@ static void test_mmap_page(void **state)
 	struct sm_config c = pinned_instructions(2900000);
 	(void)state;
 	init_model(&m, &c);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 
 	assert_int_equal(pc->version, 0);
 	assert_int_equal(pc->lock, 2);               /* one update at mmap */
@@ -74,12 +74,12 @@ static void test_counting_and_time(void **state)
 	struct sm_truth t;
 	(void)state;
 	init_model(&m, &c);
-	sm_model_advance(&m, 1000);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 1000);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	uint64_t raw = rdpmc(1u << 30);
 
 	assert_int_equal(raw, 0x800000000001ull + 1000);
-	sm_model_truth(&m, 0, &t);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 1000);
 	/* reader: offset + sign-extended counter */
 	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 1000);
@@ -87,11 +87,11 @@ static void test_counting_and_time(void **state)
 	assert_int_equal(t.enabled, e);
 	assert_int_equal(t.running, e);
 	/* reader: time_enabled + time_offset + mul(tsc) */
-	uint64_t delta = pc->time_offset + mulshr(sm_model_timer(&m), MULT, SHIFT);
+	uint64_t delta = pc->time_offset + mulshr(sm_model_timer(m), MULT, SHIFT);
 	assert_int_equal(pc->time_enabled + delta, e);
 	/* read(2) agrees */
 	uint64_t buf[3];
-	assert_int_equal(sm_model_read(&m, 0, buf, sizeof(buf)), 24);
+	assert_int_equal(sm_model_read(m, 0, buf, sizeof(buf)), 24);
 	assert_int_equal(buf[0], 1000);
 	assert_int_equal(buf[1], e);
 	assert_int_equal(buf[2], e);
@@ -106,17 +106,17 @@ static void test_reset_quirk(void **state)
 	struct sm_truth t;
 	(void)state;
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 
 	assert_int_equal(pc->lock, 4);
 	assert_int_equal(pc->index, FIXED0_INDEX);
 	assert_int_equal(pc->offset, -(int64_t)(0x800000000001ull + 100));
-	sm_model_advance(&m, 50);
+	sm_model_advance(m, 50);
 	uint64_t raw = rdpmc(1u << 30);
 	assert_int_equal(raw, 0x800000000001ull + 150);
-	sm_model_truth(&m, 0, &t);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 50);
 	assert_int_equal((uint64_t)pc->offset + zext(raw, W), 50);
 	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 50 - (1ull << 48));
@@ -135,21 +135,21 @@ static void test_reset_prev_count(void **state)
 	(void)state;
 	c.kernel = 1u << SM_KV_RESET_PREV_COUNT;
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_RESET, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 
 	assert_int_equal(pc->lock, 4);
 	assert_int_equal(pc->index, FIXED0_INDEX);
 	assert_int_equal(pc->offset, (int64_t)(MAXP - 100));
-	sm_model_advance(&m, 50);
+	sm_model_advance(m, 50);
 	uint64_t raw = rdpmc(1u << 30);
 	assert_int_equal(raw, 0x800000000001ull + 150);
-	sm_model_truth(&m, 0, &t);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 50);
 	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 50);
 	assert_int_equal((uint64_t)pc->offset + zext(raw, W), 50 + (1ull << 48));
-	assert_int_equal(sm_model_read(&m, 0, buf, sizeof(buf)), 24);
+	assert_int_equal(sm_model_read(m, 0, buf, sizeof(buf)), 24);
 	assert_int_equal(buf[0], 50);
 }
 
@@ -164,17 +164,17 @@ static void check_natural_overflow(uint64_t max_period)
 	int e = add_event(&c, "branches", SM_EV_OTHER, 2, false);
 	c.event[e].left = 100;
 	init_model(&m, &c);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 
 	assert_int_equal(pc->index, 3);
 	assert_int_equal(pc->offset, 100);
 	assert_int_equal(rdpmc(2), (1ull << 48) - 100);
-	sm_model_advance(&m, 150);
+	sm_model_advance(m, 150);
 	assert_int_equal(pc->lock, 4);
 	assert_int_equal(pc->offset, (int64_t)(100 + max_period));
 	uint64_t raw = rdpmc(2);
 	assert_int_equal(raw, (1ull << 48) - max_period + 50);
-	sm_model_truth(&m, 0, &t);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 150);
 	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 150);
 	/* without sign extension a reader is off by 2^48 after a reload */
@@ -204,13 +204,13 @@ static void test_injected_overflow(void **state)
 	sm_config_default(&c, SM_X86_64);
 	add_event(&c, "branches", SM_EV_OTHER, SM_AUTO, false);
 	init_model(&m, &c);
-	sm_model_advance(&m, 10);
-	assert_int_equal(act(&m, SM_ACT_OVERFLOW, 0), 1);
-	sm_model_truth(&m, 0, &t);
+	sm_model_advance(m, 10);
+	assert_int_equal(act(m, SM_ACT_OVERFLOW, 0), 1);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, MAXP);
-	assert_int_equal(sm_model_read(&m, 0, buf, sizeof(buf)), 24);
+	assert_int_equal(sm_model_read(m, 0, buf, sizeof(buf)), 24);
 	assert_int_equal(buf[0], MAXP);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->lock, 4);
 	assert_int_equal(pc->index, 1);
 	assert_int_equal(pc->offset, (int64_t)(2 * MAXP));
@@ -237,16 +237,16 @@ static void test_multiplexing(void **state)
 	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, false);
 	add_event(&c, "c", SM_EV_OTHER, SM_AUTO, false);
 	init_model(&m, &c);
-	assert_int_equal(sm_model_page(&m, 0)->index, 1);
-	assert_int_equal(sm_model_page(&m, 1)->index, 2);
-	assert_int_equal(sm_model_page(&m, 2)->index, 0);
-	assert_int_equal(sm_model_page(&m, 2)->offset, 0);
+	assert_int_equal(sm_model_page(m, 0)->index, 1);
+	assert_int_equal(sm_model_page(m, 1)->index, 2);
+	assert_int_equal(sm_model_page(m, 2)->index, 0);
+	assert_int_equal(sm_model_page(m, 2)->offset, 0);
 
-	sm_model_advance(&m, 1000);
-	assert_int_equal(act(&m, SM_ACT_ROTATE, 0), 1);
-	const struct perf_event_mmap_page *a = sm_model_page(&m, 0);
-	const struct perf_event_mmap_page *b = sm_model_page(&m, 1);
-	const struct perf_event_mmap_page *cc = sm_model_page(&m, 2);
+	sm_model_advance(m, 1000);
+	assert_int_equal(act(m, SM_ACT_ROTATE, 0), 1);
+	const struct perf_event_mmap_page *a = sm_model_page(m, 0);
+	const struct perf_event_mmap_page *b = sm_model_page(m, 1);
+	const struct perf_event_mmap_page *cc = sm_model_page(m, 2);
 	uint64_t e1000 = ns(1000, 0);
 
 	assert_int_equal(a->index, 0);
@@ -265,12 +265,12 @@ static void test_multiplexing(void **state)
 	assert_int_equal(cc->time_enabled, e1000);
 	assert_int_equal(cc->time_running, 0);
 
-	sm_model_advance(&m, 500);
-	sm_model_truth(&m, 2, &t);
+	sm_model_advance(m, 500);
+	sm_model_truth(m, 2, &t);
 	assert_int_equal(t.count, 500);
 	assert_int_equal(t.enabled, ns(1500, 0));
 	assert_int_equal(t.running, ns(1500, 0) - e1000);
-	sm_model_truth(&m, 0, &t);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 1000);
 	assert_int_equal(t.enabled, ns(1500, 0));
 	assert_int_equal(t.running, e1000);
@@ -298,13 +298,13 @@ static void test_rotation_per_pmu(void **state)
 	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
 	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, false);
 	init_model(&m, &c);
-	const struct perf_event_mmap_page *tc = sm_model_page(&m, 0);
-	const struct perf_event_mmap_page *a = sm_model_page(&m, 1);
-	const struct perf_event_mmap_page *b = sm_model_page(&m, 2);
+	const struct perf_event_mmap_page *tc = sm_model_page(m, 0);
+	const struct perf_event_mmap_page *a = sm_model_page(m, 1);
+	const struct perf_event_mmap_page *b = sm_model_page(m, 2);
 	assert_int_equal(a->index, 1);
 	assert_int_equal(b->index, 0);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_ROTATE, 0), 1);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_ROTATE, 0), 1);
 	assert_int_equal(tc->lock, 2);
 	assert_int_equal(b->index, 1);
 	assert_int_equal(b->lock, 6);
@@ -333,21 +333,21 @@ static void test_enable_pinned_reschedules_pinned(void **state)
 	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, true);
 	c.event[0].enabled = false;
 	init_model(&m, &c);
-	const struct perf_event_mmap_page *a = sm_model_page(&m, 0);
-	const struct perf_event_mmap_page *b = sm_model_page(&m, 1);
+	const struct perf_event_mmap_page *a = sm_model_page(m, 0);
+	const struct perf_event_mmap_page *b = sm_model_page(m, 1);
 	assert_int_equal(a->index, 0);
 	assert_int_equal(a->lock, 2);
 	assert_int_equal(b->index, 1);
 	assert_int_equal(b->lock, 2);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_ENABLE, 0), 1);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_ENABLE, 0), 1);
 	assert_int_equal(a->index, 1);
 	assert_int_equal(a->lock, 6);
 	assert_int_equal(b->index, 0);
 	assert_int_equal(b->lock, 4);
 	assert_int_equal(b->offset, 100);
-	assert_int_equal(m.ev[0].state, SM_ACTIVE);
-	assert_int_equal(m.ev[1].state, SM_ERROR);
+	assert_int_equal(m->k.ev[0].state, SM_ACTIVE);
+	assert_int_equal(m->k.ev[1].state, SM_ERROR);
 }
 
 /* A lone flexible event that a pinned one keeps off the only counter:
@@ -369,15 +369,15 @@ static void test_waiting_event_each_tick(void **state)
 	add_event(&c, "f", SM_EV_OTHER, SM_AUTO, false);
 	add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
 	init_model(&m, &c);
-	const struct perf_event_mmap_page *f = sm_model_page(&m, 1);
+	const struct perf_event_mmap_page *f = sm_model_page(m, 1);
 	assert_int_equal(f->lock, 2);
-	sm_model_advance(&m, 250);
+	sm_model_advance(m, 250);
 	assert_int_equal(f->lock, 6);
 	assert_int_equal(f->index, 0);
 	assert_int_equal(f->time_enabled, ns(200, 0));
 	assert_int_equal(f->time_running, 0);
-	assert_int_equal(sm_model_page(&m, 0)->lock, 2); /* pinned: never */
-	assert_int_equal(sm_model_page(&m, 2)->lock, 2); /* software: never */
+	assert_int_equal(sm_model_page(m, 0)->lock, 2); /* pinned: never */
+	assert_int_equal(sm_model_page(m, 2)->lock, 2); /* software: never */
 }
 
 /* x86_pmu_add() only collects the event; x86_pmu_enable() ->
@@ -392,10 +392,10 @@ static void test_sched_in_writes_twice(void **state)
 	struct page_log log = { 0 };
 	(void)state;
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 1);
-	sm_model_observe(&m, page_log_note, &log);
-	assert_int_equal(act(&m, SM_ACT_ROTATE_IN, 0), 1);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_ROTATE_OUT, 0), 1);
+	sm_model_observe(m, page_log_note, &log);
+	assert_int_equal(act(m, SM_ACT_ROTATE_IN, 0), 1);
 	assert_int_equal(log.n, 2);
 	assert_int_equal(log.pg[0].lock, 6);
 	assert_int_equal(log.pg[0].index, 0);
@@ -420,9 +420,9 @@ static void test_migrate_time_offset(void **state)
 	(void)state;
 	c.cpu[1].offset_ns = 123456;
 	init_model(&m, &c);
-	sm_model_advance(&m, 1000);
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 1000);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 
 	/* mmap, sched out, sched in (x86_pmu_start(): twice) */
 	assert_int_equal(pc->lock, 8);
@@ -432,8 +432,8 @@ static void test_migrate_time_offset(void **state)
 	assert_int_equal(pc->time_offset, 123456 - ns(3000, 123456));
 	assert_int_equal(pc->offset, (int64_t)(1000 + MAXP - 1000));
 
-	sm_model_advance(&m, 500);
-	sm_model_truth(&m, 0, &t);
+	sm_model_advance(m, 500);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 1500);
 	uint64_t want = ns(1000, 0) + ns(3500, 123456) - ns(3000, 123456);
 	assert_int_equal(t.enabled, want);
@@ -448,16 +448,16 @@ static void test_preempt(void **state)
 	struct sm_truth t;
 	(void)state;
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
+	sm_model_advance(m, 100);
 	struct sm_action a = { .kind = SM_ACT_PREEMPT, .event = SM_AUTO,
 	                       .cpu = SM_AUTO, .counter = SM_AUTO, .cycles = 5000 };
 	char err[64];
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
-	assert_int_equal(sm_model_timer(&m), 5100);
-	sm_model_truth(&m, 0, &t);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(sm_model_timer(m), 5100);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 100);
 	assert_int_equal(t.enabled, ns(100, 0));
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->time_offset, 0 - ns(5100, 0));
 	assert_int_equal(pc->time_enabled, ns(100, 0));
 }
@@ -476,14 +476,14 @@ static void test_remote_store_order(void **state)
 	(void)state;
 	c.writer = SM_WRITER_REMOTE;
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 100);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->lock, 2);
-	assert_int_equal(act(&m, SM_ACT_RESET, 0), 1);
-	assert_int_equal(sm_model_pending(&m), 17);
+	assert_int_equal(act(m, SM_ACT_RESET, 0), 1);
+	assert_int_equal(sm_model_pending(m), 17);
 	assert_int_equal(pc->lock, 2); /* nothing visible yet */
 	for (unsigned k = 0; k < 17; k++) {
-		int off = sm_model_store_step(&m);
+		int off = sm_model_store_step(m);
 		assert_true(off >= 0);
 		assert_string_equal(selfmon_page_field_at((unsigned)off)->name,
 		                    order[k]);
@@ -499,7 +499,7 @@ static void test_remote_store_order(void **state)
 	}
 	assert_int_equal(pc->lock, 4);
 	assert_int_equal(pc->capabilities, 0x1e);
-	assert_int_equal(sm_model_store_step(&m), -1);
+	assert_int_equal(sm_model_store_step(m), -1);
 }
 
 /* The remote writer and a sched in: both writes of x86_pmu_start() are
@@ -515,27 +515,27 @@ static void test_remote_sched_in(void **state)
 	(void)state;
 	c.writer = SM_WRITER_REMOTE;
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 1);
-	assert_int_equal(act(&m, SM_ACT_ROTATE_IN, 0), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_ROTATE_OUT, 0), 1);
+	assert_int_equal(act(m, SM_ACT_ROTATE_IN, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->lock, 4); /* the sched out landed, nothing else */
-	assert_int_equal(sm_model_pending(&m), 33);
-	assert_true(sm_model_store_step(&m) >= 0);
+	assert_int_equal(sm_model_pending(m), 33);
+	assert_true(sm_model_store_step(m) >= 0);
 	assert_int_equal(pc->lock, 5);
 	for (unsigned k = 1; k < 16; k++)
-		assert_true(sm_model_store_step(&m) >= 0);
+		assert_true(sm_model_store_step(m) >= 0);
 	assert_int_equal(pc->lock, 6);
 	assert_int_equal(pc->index, 0);
 	assert_int_equal(pc->offset, 100);
-	assert_int_equal(sm_model_store_step(&m),
+	assert_int_equal(sm_model_store_step(m),
 	                 (int)offsetof(struct perf_event_mmap_page, lock));
 	assert_int_equal(pc->lock, 7);
-	sm_model_flush(&m);
+	sm_model_flush(m);
 	assert_int_equal(pc->lock, 8);
 	assert_int_equal(pc->index, FIXED0_INDEX);
 	assert_int_equal(pc->offset, (int64_t)MAXP);
-	assert_int_equal(sm_model_pending(&m), 0);
+	assert_int_equal(sm_model_pending(m), 0);
 }
 
 static void test_rdpmc_permission(void **state)
@@ -545,24 +545,24 @@ static void test_rdpmc_permission(void **state)
 	(void)state;
 	c.user_access = 0; /* sysfs rdpmc = 0 */
 	init_model(&m, &c);
-	assert_int_equal(sm_model_rdpmc(&m, 1u << 30, &v), SM_FAULT_GP);
-	assert_int_equal(sm_model_page(&m, 0)->index, 0);
-	assert_int_equal(sm_model_page(&m, 0)->capabilities & 4, 0);
+	assert_int_equal(sm_model_rdpmc(m, 1u << 30, &v), SM_FAULT_GP);
+	assert_int_equal(sm_model_page(m, 0)->index, 0);
+	assert_int_equal(sm_model_page(m, 0)->capabilities & 4, 0);
 
 	c.user_access = 1; /* only while an event is mmapped */
 	c.event[0].mmap = false;
 	init_model(&m, &c);
-	assert_int_equal(sm_model_rdpmc(&m, 1u << 30, &v), SM_FAULT_GP);
-	assert_int_equal(act(&m, SM_ACT_MMAP, 0), 1);
-	assert_int_equal(sm_model_rdpmc(&m, 1u << 30, &v), SM_OK);
-	assert_int_equal(sm_model_rdpmc(&m, 3, &v), SM_OK);  /* GP 3 exists */
-	assert_int_equal(sm_model_rdpmc(&m, 4, &v), SM_FAULT_GP);
-	assert_int_equal(sm_model_rdpmc(&m, (1u << 30) | 3, &v), SM_FAULT_GP);
-	assert_int_equal(sm_model_rdpmc(&m, (1u << 29), &v), SM_FAULT_GP);
+	assert_int_equal(sm_model_rdpmc(m, 1u << 30, &v), SM_FAULT_GP);
+	assert_int_equal(act(m, SM_ACT_MMAP, 0), 1);
+	assert_int_equal(sm_model_rdpmc(m, 1u << 30, &v), SM_OK);
+	assert_int_equal(sm_model_rdpmc(m, 3, &v), SM_OK);  /* GP 3 exists */
+	assert_int_equal(sm_model_rdpmc(m, 4, &v), SM_FAULT_GP);
+	assert_int_equal(sm_model_rdpmc(m, (1u << 30) | 3, &v), SM_FAULT_GP);
+	assert_int_equal(sm_model_rdpmc(m, (1u << 29), &v), SM_FAULT_GP);
 
 	c.user_access = 2; /* always */
 	init_model(&m, &c);
-	assert_int_equal(sm_model_rdpmc(&m, 0, &v), SM_OK);
+	assert_int_equal(sm_model_rdpmc(m, 0, &v), SM_OK);
 }
 
 /* Index encoding of general and fixed counters. */
@@ -577,12 +577,12 @@ static void test_index_encoding(void **state)
 	add_event(&c, "y", SM_EV_CYCLES, 1, true);
 	add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
 	init_model(&m, &c);
-	assert_int_equal(sm_model_page(&m, 0)->index, ((1u << 30) | 1) + 1);
-	assert_int_equal(sm_model_page(&m, 1)->index, ((1u << 30) | 2) + 1);
-	assert_int_equal(sm_model_page(&m, 2)->index, 4);
-	assert_int_equal(sm_model_page(&m, 3)->index, 2);
-	assert_int_equal(sm_model_page(&m, 4)->index, 0);
-	assert_int_equal(sm_model_page(&m, 4)->capabilities & 4, 0);
+	assert_int_equal(sm_model_page(m, 0)->index, ((1u << 30) | 1) + 1);
+	assert_int_equal(sm_model_page(m, 1)->index, ((1u << 30) | 2) + 1);
+	assert_int_equal(sm_model_page(m, 2)->index, 4);
+	assert_int_equal(sm_model_page(m, 3)->index, 2);
+	assert_int_equal(sm_model_page(m, 4)->index, 0);
+	assert_int_equal(sm_model_page(m, 4)->capabilities & 4, 0);
 }
 
 /* Disable: sched out (index 0, offset = count), then OFF without another
@@ -593,24 +593,24 @@ static void test_disable_enable(void **state)
 	struct sm_truth t;
 	(void)state;
 	init_model(&m, &c);
-	sm_model_advance(&m, 100);
-	assert_int_equal(act(&m, SM_ACT_DISABLE, 0), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 100);
+	assert_int_equal(act(m, SM_ACT_DISABLE, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->index, 0);
 	assert_int_equal(pc->offset, 100);
 	assert_int_equal(pc->lock, 4);
-	sm_model_advance(&m, 200);
-	sm_model_truth(&m, 0, &t);
+	sm_model_advance(m, 200);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 100);
 	assert_int_equal(t.enabled, ns(100, 0));
-	assert_int_equal(act(&m, SM_ACT_DISABLE, 0), 0); /* already off */
-	assert_int_equal(act(&m, SM_ACT_ENABLE, 0), 1);
+	assert_int_equal(act(m, SM_ACT_DISABLE, 0), 0); /* already off */
+	assert_int_equal(act(m, SM_ACT_ENABLE, 0), 1);
 	assert_int_equal(pc->lock, 8); /* x86_pmu_start() writes twice */
 	assert_int_equal(pc->index, FIXED0_INDEX);
 	assert_int_equal(pc->offset, (int64_t)(100 + MAXP - 100));
 	assert_int_equal(pc->time_enabled, ns(100, 0));
-	sm_model_advance(&m, 10);
-	sm_model_truth(&m, 0, &t);
+	sm_model_advance(m, 10);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.enabled, ns(100, 0) + ns(310, 0) - ns(300, 0));
 }
 
@@ -628,14 +628,14 @@ static void test_period(void **state)
 	(void)state;
 	c.event[0].period = 5000;
 	init_model(&m, &c);
-	sm_model_advance(&m, 7);
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
-	assert_int_equal(sm_model_page(&m, 0)->offset, 7 + 1000);
+	sm_model_advance(m, 7);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(sm_model_page(m, 0)->offset, 7 + 1000);
 	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - 1000);
 	/* mmap 2; x86_pmu_start() twice: 6; overflow at +1000, reload
 	 * 1000 (x86_perf_event_set_period() once): 8 */
-	sm_model_advance(&m, 1500);
-	assert_int_equal(sm_model_page(&m, 0)->lock, 8);
+	sm_model_advance(m, 1500);
+	assert_int_equal(sm_model_page(m, 0)->lock, 8);
 	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - 1000 + 500);
 }
 
@@ -651,21 +651,21 @@ static void test_period_counting_refused(void **state)
 	char err[64];
 	(void)state;
 	init_model(&m, &c);
-	sm_model_advance(&m, 7);
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 0);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 7);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->lock, 2);
 	assert_int_equal(pc->offset, (int64_t)MAXP);
 	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - MAXP + 7);
-	sm_model_advance(&m, 1500); /* no overflow 1000 events later */
+	sm_model_advance(m, 1500); /* no overflow 1000 events later */
 	assert_int_equal(pc->lock, 2);
 	assert_int_equal(rdpmc(1u << 30), (1ull << 48) - MAXP + 1507);
 	/* a sampling event refuses a value with bit 63 set the same way */
 	c.event[0].period = 5000;
 	init_model(&m, &c);
 	a.period = 1ull << 63;
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 0);
-	assert_int_equal(sm_model_page(&m, 0)->lock, 2);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 0);
+	assert_int_equal(sm_model_page(m, 0)->lock, 2);
 }
 
 /* A clock that is not the stable TSC: no time capabilities. */
@@ -675,8 +675,8 @@ static void test_unstable_clock(void **state)
 	(void)state;
 	c.stable = false;
 	init_model(&m, &c);
-	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x6);
-	assert_int_equal(sm_model_page(&m, 0)->time_mult, 0);
+	assert_int_equal(sm_model_page(m, 0)->capabilities, 0x6);
+	assert_int_equal(sm_model_page(m, 0)->time_mult, 0);
 }
 
 /* Explicit rotate_out / rotate_in on a chosen counter: out gives index 0
@@ -691,19 +691,19 @@ static void test_rotate_out_in(void **state)
 	sm_config_default(&c, SM_X86_64);
 	add_event(&c, "branches", SM_EV_OTHER, SM_AUTO, false);
 	init_model(&m, &c);
-	sm_model_advance(&m, 40);
-	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 40);
+	assert_int_equal(act(m, SM_ACT_ROTATE_OUT, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->index, 0);
 	assert_int_equal(pc->offset, 40);
-	assert_int_equal(act(&m, SM_ACT_ROTATE_OUT, 0), 0); /* not active */
-	sm_model_advance(&m, 60);
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
+	assert_int_equal(act(m, SM_ACT_ROTATE_OUT, 0), 0); /* not active */
+	sm_model_advance(m, 60);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
 	assert_int_equal(pc->index, 3);
 	assert_int_equal(pc->offset, (int64_t)(40 + MAXP - 40));
 	assert_int_equal(rdpmc(2), (0 - (MAXP - 40)) & M);
 	a.counter = 9; /* no such counter */
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), -1);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), -1);
 }
 
 /* read(2) updates count and prev_count but not the page: the page stays
@@ -713,13 +713,13 @@ static void test_read_keeps_page(void **state)
 	struct sm_config c = pinned_instructions(0);
 	(void)state;
 	init_model(&m, &c);
-	sm_model_advance(&m, 30);
-	assert_int_equal(act(&m, SM_ACT_READ, 0), 1);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	sm_model_advance(m, 30);
+	assert_int_equal(act(m, SM_ACT_READ, 0), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->lock, 2);
-	assert_int_equal(m.ev[0].prev_count, 0x800000000001ull + 30);
-	assert_int_equal(m.ev[0].count, 30);
-	sm_model_advance(&m, 5);
+	assert_int_equal(m->k.ev[0].prev_count, 0x800000000001ull + 30);
+	assert_int_equal(m->k.ev[0].count, 30);
+	sm_model_advance(m, 5);
 	assert_int_equal((uint64_t)pc->offset + sext(rdpmc(1u << 30), W), 35);
 }
 
@@ -735,13 +735,13 @@ static void test_stall_with_wrap(void **state)
 	(void)state;
 	c.event[0].left = 200;
 	init_model(&m, &c);
-	assert_int_equal(sm_model_apply(&m, &a, err, sizeof(err)), 1);
-	assert_int_equal(sm_model_timer(&m), 500);
-	const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(sm_model_timer(m), 500);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 	assert_int_equal(pc->lock, 4);
 	assert_int_equal(pc->time_offset, 0 - ns(200, 0));
 	assert_int_equal(pc->offset, (int64_t)(200 + MAXP));
-	sm_model_truth(&m, 0, &t);
+	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 500);
 }
 

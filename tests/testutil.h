@@ -38,12 +38,20 @@ static inline int add_event(struct sm_config *c, const char *name,
 	return (int)c->nevents++;
 }
 
-static inline void init_model(struct sm_model *m, const struct sm_config *c)
+/* A test's model, built anew (the one before it freed). */
+static inline int model_init(struct sm_model **m, const struct sm_config *c,
+                             sm_observer fn, void *ctx, char *err, size_t n)
+{
+	sm_model_free(*m);
+	*m = sm_model_new(c, fn, ctx, err, n);
+	return *m ? 0 : -1;
+}
+
+static inline void init_model(struct sm_model **m, const struct sm_config *c)
 {
 	char err[256] = "";
-	int rc = sm_model_init(m, c, NULL, NULL, err, sizeof(err));
-	if (rc != 0)
-		fail_msg("sm_model_init: %s", err);
+	if (model_init(m, c, NULL, NULL, err, sizeof(err)) != 0)
+		fail_msg("sm_model_new: %s", err);
 }
 
 static inline int act(struct sm_model *m, enum sm_action_kind k, int ev)

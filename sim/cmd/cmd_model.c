@@ -78,15 +78,15 @@ static void json_page(struct json *j, const struct perf_event_mmap_page *pc)
 static void json_stores(struct json *j, const struct sm_model *m)
 {
 	json_begin(j, "stores", '[');
-	for (unsigned k = 0; k < m->npending; k++) {
+	for (unsigned k = 0; k < m->sb.npending; k++) {
 		const struct selfmon_page_field *f =
-			selfmon_page_field_at(m->pending[k].off);
+			selfmon_page_field_at(m->sb.pending[k].off);
 		json_begin(j, NULL, '[');
 		json_str(j, NULL, f ? f->name : "?");
 		if (f && f->is_signed)
-			json_i64(j, NULL, (int64_t)m->pending[k].val);
+			json_i64(j, NULL, (int64_t)m->sb.pending[k].val);
 		else
-			json_u64(j, NULL, m->pending[k].val);
+			json_u64(j, NULL, m->sb.pending[k].val);
 		json_end(j, '[');
 	}
 	json_end(j, '[');
@@ -101,13 +101,13 @@ static void print_json(const struct printer *p, const struct sm_model *m,
 
 	json_init(&j, stdout);
 	json_begin(&j, NULL, '{');
-	json_u64(&j, "at", m->now - m->cfg.start);
+	json_u64(&j, "at", m->k.now - m->cfg->start);
 	json_str(&j, "action", sm_action_name(why));
-	json_str(&j, "event", m->cfg.event[ev].name);
-	json_u64(&j, "cpu", m->task_cpu);
-	if (p->kernel_given || m->cfg.kernel) {
+	json_str(&j, "event", m->cfg->event[ev].name);
+	json_u64(&j, "cpu", m->k.task_cpu);
+	if (p->kernel_given || m->cfg->kernel) {
 		char kn[256];
-		json_str(&j, "kernel", sm_kernel_text(m->cfg.kernel, kn, sizeof(kn)));
+		json_str(&j, "kernel", sm_kernel_text(m->cfg->kernel, kn, sizeof(kn)));
 	}
 	json_page(&j, pc);
 	json_begin(&j, "truth", '{');
@@ -126,7 +126,7 @@ static void print_row(struct printer *p, const struct sm_model *m, int ev,
                       const struct perf_event_mmap_page *pc,
                       const struct sm_truth *t)
 {
-	bool timer = m->cfg.arch != SM_X86_64;
+	bool timer = m->cfg->arch != SM_X86_64;
 
 	if (p->rows++ % 20 == 0)
 		printf("%8s %-11s %-12s %4s %10s %20s %12s %12s %4s %3s %2s %10s "
@@ -143,8 +143,8 @@ static void print_row(struct printer *p, const struct sm_model *m, int ev,
 	if (pc->cap_user_time_short) caps[3] = 's';
 	printf("%8" PRIu64 " %-11s %-12s %4u %10u %20" PRId64 " %12" PRIu64
 	       " %12" PRIu64 " %4s %3u %2u %10u %21" PRId64 " %20" PRIu64,
-	       m->now - m->cfg.start, sm_action_name(why),
-	       m->cfg.event[ev].name, pc->lock, pc->index, (int64_t)pc->offset,
+	       m->k.now - m->cfg->start, sm_action_name(why),
+	       m->cfg->event[ev].name, pc->lock, pc->index, (int64_t)pc->offset,
 	       (uint64_t)pc->time_enabled, (uint64_t)pc->time_running, caps,
 	       pc->pmc_width, pc->time_shift, pc->time_mult,
 	       (int64_t)pc->time_offset, (uint64_t)pc->time_zero);
@@ -285,8 +285,7 @@ static int parse_args(int argc, char **argv, struct printer *p,
 }
 
 /* Play the scenario through the model, printing each page update. */
-static int play(const char *path, struct printer *p, struct sm_scenario *scn,
-                struct sm_model *m)
+static int play(const char *path, struct printer *p, struct sm_scenario *scn)
 {
 	char err[1024];
 
@@ -301,12 +300,14 @@ static int play(const char *path, struct printer *p, struct sm_scenario *scn,
 		printf("kernel %s\n", sm_kernel_text(scn->cfg.kernel, err,
 		                                      sizeof(err)));
 	p->s = scn;
-	if (sm_model_init(m, &scn->cfg, on_update, p, err, sizeof(err)) < 0)
+	struct sm_model *m = sm_model_new(&scn->cfg, on_update, p, err,
+	                                  sizeof(err));
+	if (!m)
 		return sm_error("%s: %s", path, err);
 	/* loading checked the run stays within the cap: no partial output */
-	if (sm_scenario_run(m, scn, scn->end, err, sizeof(err)) < 0)
-		return sm_error("%s", err);
-	return 0;
+	int rc = sm_scenario_run(m, scn, scn->end, err, sizeof(err));
+	sm_model_free(m);
+	return rc < 0 ? sm_error("%s", err) : 0;
 }
 
 int cmd_model(int argc, char **argv)
@@ -318,11 +319,7 @@ int cmd_model(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct sm_scenario *scn = malloc(sizeof(*scn));
-	size_t al = _Alignof(struct sm_model); /* its pages are page-aligned */
-	struct sm_model *m = aligned_alloc(al, (sizeof(*m) + al - 1) / al * al);
-	rc = scn && m ? play(path, &p, scn, m)
-	              : sm_error("model: out of memory");
+	rc = scn ? play(path, &p, scn) : sm_error("model: out of memory");
 	free(scn);
-	free(m);
 	return rc;
 }

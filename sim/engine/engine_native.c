@@ -47,7 +47,7 @@ static uint64_t routed_rdpmc(uint32_t counter, const void *caller)
 	uint64_t v;
 
 	step("rdpmc", counter, caller);
-	if (sm_model_rdpmc(&cur->model, counter, &v) != SM_OK) {
+	if (sm_model_rdpmc(cur->model, counter, &v) != SM_OK) {
 		cur->res.steps = cur->run.step;
 		sm_result_set(&cur->res, SM_V_FAULT, "rdpmc with ECX=0x%x raised #GP",
 		              counter);
@@ -63,7 +63,7 @@ static uint64_t routed_rdpmc(uint32_t counter, const void *caller)
 static uint64_t routed_rdtsc(const void *caller)
 {
 	step("rdtsc", 0, caller);
-	return sm_model_timer(&cur->model);
+	return sm_model_timer(cur->model);
 }
 
 static long routed_read(int fd, void *buf, size_t n, const void *caller)
@@ -75,8 +75,8 @@ static long routed_read(int fd, void *buf, size_t n, const void *caller)
 		return -9;
 	cur->run.counter_last = false; /* the counter path (session.h) */
 	sm_session_settle(cur);
-	r = sm_model_read(&cur->model, 0, buf, n);
-	cur->run.deadline = sm_model_next_activity(&cur->model);
+	r = sm_model_read(cur->model, 0, buf, n);
+	cur->run.deadline = sm_model_next_activity(cur->model);
 	return r;
 }
 
@@ -89,7 +89,7 @@ static void call(void *arg)
 	struct sm_session *s = arg;
 	uint64_t v[3];
 	int rc = sm_reader_call(s->reader->native, s->reader->abi,
-	                        s->model.page[0].bytes, SM_EVENT_FD, v);
+	                        s->model->page[0].bytes, SM_EVENT_FD, v);
 
 	sm_session_tick(s);
 	sm_session_returned(s, rc);

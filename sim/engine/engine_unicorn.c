@@ -66,23 +66,8 @@ struct usnap {
 	uint8_t stack[STACK_SIZE]; /* the cold part first: dev_snap() */
 	uint8_t out[OUT_SIZE], errno_mem[4096];
 	uint8_t *data;         /* the image's writable segments, data_bytes */
-	struct sm_model model; /* copied partially: model_copy() */
+	struct sm_snapshot model; /* sm_model_save() */
 };
-
-/* The part of the model a run can change: its state up to the last CPU
- * in use (model.h keeps cpu[] last), and of each event's page the fields
- * the kernel writes (the rest of the page stays as sm_model_init() left
- * it: zeroes). */
-static void model_copy(struct sm_model *to, const struct sm_model *from)
-{
-	unsigned nev = from->cfg.nevents;
-
-	memcpy(to, from, offsetof(struct sm_model, cpu) +
-	       from->cfg.ncpus * sizeof(from->cpu[0]));
-	for (unsigned i = 0; i < nev; i++)
-		memcpy(to->page[i].bytes, from->page[i].bytes,
-		       sizeof(struct perf_event_mmap_page));
-}
 
 void sm_uc_fault(struct sm_session *s, const char *fmt, ...)
 {
@@ -280,7 +265,7 @@ static bool mem_op(struct sm_session *s, bool copy, uint64_t dst,
 		sm_session_observe(s, s->run.step - 1);
 		if (s->tracer) {
 			uint64_t v = 0;
-			memcpy(&v, s->model.page[0].bytes + (src + done - PAGE_ADDR),
+			memcpy(&v, s->model->page[0].bytes + (src + done - PAGE_ADDR),
 			       piece);
 			s->tracer->load(s, (unsigned)(src + done - PAGE_ADDR),
 			                (unsigned)piece, v);
@@ -450,7 +435,7 @@ static uint64_t page_read(uc_engine *uc, uint64_t off, unsigned size,
 	(void)uc;
 
 	if (off < 4096 && size <= 8 && size <= 4096 - off)
-		memcpy(&v, s->model.page[0].bytes + off, size);
+		memcpy(&v, s->model->page[0].bytes + off, size);
 	if (!((struct ueng *)s->eng)->in_stub)
 		sm_session_observe(s, s->run.step - 1);
 	return v;
@@ -467,7 +452,7 @@ static void hook_page_read(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	(void)uc, (void)type, (void)value;
 
 	sm_session_observe(s, s->run.step - 1);
-	memcpy(&v, s->model.page[0].bytes + (addr - PAGE_ADDR),
+	memcpy(&v, s->model->page[0].bytes + (addr - PAGE_ADDR),
 	       (size_t)size < 8 ? (size_t)size : 8);
 	s->tracer->load(s, (unsigned)(addr - PAGE_ADDR), (unsigned)size, v);
 }
@@ -481,7 +466,7 @@ static int list_loads(struct sm_session *s)
 
 	if (uc_mem_unmap(e->uc, PAGE_ADDR, 4096) ||
 	    uc_mem_map_ptr(e->uc, PAGE_ADDR, 4096, UC_PROT_READ,
-	                   s->model.page[0].bytes) ||
+	                   s->model->page[0].bytes) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_READ, (void *)hook_page_read, s,
 	                PAGE_ADDR, PAGE_ADDR + 4095) ||
 	    uc_ctl_remove_cache(e->uc, SM_CODE_BASE,
@@ -511,10 +496,10 @@ int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
 	         !allowed(e, buf, sizeof(vals), UC_PROT_WRITE))
 		ret = -14; /* EFAULT: the kernel's copy_to_user() checks */
 	else if (sm_session_settle(s),
-	         (ret = sm_model_read(&s->model, 0, vals, len)) > 0 &&
+	         (ret = sm_model_read(s->model, 0, vals, len)) > 0 &&
 	         uc_mem_write(e->uc, buf, vals, (size_t)ret) != UC_ERR_OK)
 		ret = -14;
-	s->run.deadline = sm_model_next_activity(&s->model);
+	s->run.deadline = sm_model_next_activity(s->model);
 	sm_uc_trapped(s, s->run.step - 1, "read", fd, (uint64_t)ret);
 	return ret;
 }
@@ -1066,7 +1051,7 @@ static void *u_save(struct sm_session *s, void *snap)
 	memcpy(&p->eng, e, SM_UENG_RUN_BYTES);
 	p->run = s->run;
 	p->res = s->res;
-	model_copy(&p->model, &s->model);
+	sm_model_save(s->model, &p->model);
 	for (int i = 0; i < SM_UC_NDEV; i++) /* above hi: zeroes */
 		memcpy(dev_snap(p, i), e->dev[i].host, e->dev_hi[i]);
 	memcpy(p->stack + STACK_COLD, e->stack + STACK_COLD,
@@ -1097,7 +1082,7 @@ static void u_restore(struct sm_session *s, const void *snap)
 	memcpy(e, &p->eng, SM_UENG_RUN_BYTES);
 	s->run = p->run;
 	s->res = p->res;
-	model_copy(&s->model, &p->model);
+	sm_model_restore(s->model, &p->model);
 	for (int i = 0; i < SM_UC_NDEV; i++)
 		undo_dev(e->dev[i].host, hi[i], dev_snap(p, i), e->dev_hi[i]);
 	memcpy(e->stack + STACK_COLD, p->stack + STACK_COLD,
@@ -1122,7 +1107,7 @@ static void u_hash(struct sm_session *s, struct sm_hasher *h)
 	sm_hash_bytes(h, e->stack + STACK_COLD, STACK_SIZE - STACK_COLD);
 	for (unsigned i = 0; i < e->ndata; i++)
 		sm_hash_bytes(h, e->data[i].host, e->data[i].size);
-	sm_hash_model(h, &s->model);
+	sm_hash_model(h, s->model);
 	sm_hash_run(h, &s->run);
 }
 

@@ -27,24 +27,18 @@ static int model_at_call(struct sm_session *s, char *err, size_t n)
 	const struct sm_scenario *scn = s->scn;
 	char why[256];
 
-	if (sm_model_init(&s->model, &scn->cfg, NULL, NULL, why,
-	                  sizeof(why)) < 0) {
+	if (sm_model_rebuild(s->model, why, sizeof(why)) < 0) {
 		snprintf(err, n, "%s: %s", scn->name, why);
 		return -1;
 	}
 	s->run.timed_next = 0; /* a remote writer may still be mid-update */
-	return sm_scenario_play(&s->model, scn, &s->run.timed_next,
+	return sm_scenario_play(s->model, scn, &s->run.timed_next,
 	                        scn->check_at, err, n);
 }
 
 struct sm_session *sm_session_new(void)
 {
-	size_t n = (sizeof(struct sm_session) + 4095) & ~(size_t)4095;
-	struct sm_session *s = aligned_alloc(4096, n);
-
-	if (s)
-		memset(s, 0, n);
-	return s;
+	return calloc(1, sizeof(struct sm_session));
 }
 
 void sm_session_free(struct sm_session *s)
@@ -54,6 +48,7 @@ void sm_session_free(struct sm_session *s)
 	sm_engine_ops(s->engine)->close(s);
 	free(s->samples);
 	free(s->scratch);
+	sm_model_free(s->model);
 	free(s);
 }
 
@@ -78,6 +73,11 @@ int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
 	s->scratch = malloc(s->max_samples * sizeof(*s->scratch));
 	if (!s->samples || !s->scratch)
 		return snprintf(err, n, "out of memory"), -1;
+	char why[256];
+	sm_model_free(s->model);
+	s->model = sm_model_new(&scn->cfg, NULL, NULL, why, sizeof(why));
+	if (!s->model)
+		return snprintf(err, n, "%s: %s", scn->name, why), -1;
 	if (model_at_call(s, err, n) < 0)
 		return -1;
 	return sm_engine_ops(e)->open(s, err, n);
@@ -90,12 +90,12 @@ void sm_session_sample(struct sm_session *s)
 {
 	struct sm_run *r = &s->run;
 
-	if (r->owed_n && r->owed_from + r->owed_n == s->model.now) {
+	if (r->owed_n && r->owed_from + r->owed_n == s->model->k.now) {
 		r->owed_n++;
 		return;
 	}
 	sm_session_settle(s);
-	r->owed_from = s->model.now;
+	r->owed_from = s->model->k.now;
 	r->owed_n = 1;
 }
 
@@ -111,7 +111,7 @@ void sm_session_settle(struct sm_session *s)
 		sm_result_set(&s->res, SM_V_ERROR, "internal error: more than %u "
 		              "truth samples in one run", s->max_samples);
 	}
-	sm_model_truth_span(&s->model, 0, r->owed_from, r->owed_n,
+	sm_model_truth_span(s->model, 0, r->owed_from, r->owed_n,
 	                    &s->samples[r->nsamples]);
 	r->nsamples += r->owed_n;
 	r->owed_n = 0;
@@ -126,7 +126,7 @@ void sm_session_start(struct sm_session *s)
 	s->run = (struct sm_run){
 		.sched = s->run.sched, /* the caller's, for replay */
 		.timed_next = s->run.timed_next, /* model_at_call() set it */
-		.deadline = sm_model_next_activity(&s->model),
+		.deadline = sm_model_next_activity(s->model),
 	};
 	memset(&s->res, 0, sizeof(s->res));
 	sm_session_sample(s);
@@ -143,14 +143,14 @@ static int apply(struct sm_session *s, const struct sm_action *a,
 
 	sm_session_sample(s); /* the instant just before */
 	sm_session_settle(s);
-	uint64_t before = s->model.updates;
-	int rc = sm_model_apply(&s->model, a, err, sizeof(err));
+	uint64_t before = s->model->k.updates;
+	int rc = sm_model_apply(s->model, a, err, sizeof(err));
 	if (rc > 0) {
 		s->run.kernel_active = true;
 		s->run.last_kernel_step = s->run.step;
 		s->run.applied |= 1u << a->kind;
 	}
-	s->run.deadline = sm_model_next_activity(&s->model);
+	s->run.deadline = sm_model_next_activity(s->model);
 	sm_session_sample(s); /* and just after */
 	if (s->tracer)
 		s->tracer->action(s, a->kind, scripted ? 1 : rc, before);
@@ -169,14 +169,14 @@ int sm_session_apply(struct sm_session *s, enum sm_action_kind kind)
 
 void sm_session_tick_full(struct sm_session *s)
 {
-	struct sm_model *m = &s->model;
+	struct sm_model *m = s->model;
 	const struct sm_scenario *scn = s->scn;
 
 	if (s->run.step > 0) {
-		if (m->now + 1 < s->run.deadline && !sm_model_pending(m)) {
-			m->now++;
+		if (m->k.now + 1 < s->run.deadline && !sm_model_pending(m)) {
+			m->k.now++;
 		} else {
-			uint64_t before = m->updates;
+			uint64_t before = m->k.updates;
 			unsigned pending = sm_model_pending(m);
 			int next = sm_model_next_store(m);
 			sm_session_settle(s);
@@ -188,16 +188,16 @@ void sm_session_tick_full(struct sm_session *s)
 				if (s->tracer)
 					s->tracer->store(s, next);
 			}
-			if (m->updates != before) {
+			if (m->k.updates != before) {
 				s->run.kernel_active = true;
 				s->run.last_kernel_step = s->run.step;
 				if (s->tracer)
-					s->tracer->action(s, m->cause, 1, before);
+					s->tracer->action(s, m->k.cause, 1, before);
 			}
 		}
 	}
 	while (s->run.timed_next < scn->nactions &&
-	       scn->cfg.start + scn->act[s->run.timed_next].at <= m->now)
+	       scn->cfg.start + scn->act[s->run.timed_next].at <= m->k.now)
 		apply(s, &scn->act[s->run.timed_next++].act, true);
 	/* last, as the explorer applies its actions after a stop here */
 	while (s->run.sched && s->run.sched_next < s->run.sched->n &&
@@ -252,7 +252,7 @@ void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
 	sm_session_settle(s);
 	struct sm_window w = {
 		s->samples, s->run.nsamples, s->scratch, s->terse,
-		.arch = s->scn->cfg.arch, .width = s->model.page[0].pc.pmc_width,
+		.arch = s->scn->cfg.arch, .width = s->model->page[0].pc.pmc_width,
 		.reset = reset_seen(s),
 		.overflow = s->run.applied & (1u << SM_ACT_OVERFLOW),
 	};

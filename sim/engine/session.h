@@ -107,7 +107,8 @@ struct sm_session {
 	const struct sm_reader *reader;
 	enum sm_engine_kind engine;
 	/* the run */
-	struct sm_model model;      /* the kernel, at the page's fixed address */
+	struct sm_model *model;     /* the kernel; its pages stay where they
+	                             * are (sm_model_rebuild()) */
 	struct sm_run run;
 	/* observation points: steps that load the page or trap */
 	uint64_t points[SM_MAX_POINTS];
@@ -148,7 +149,7 @@ struct sm_engine_ops {
 extern const struct sm_engine_ops sm_engine_unicorn, sm_engine_native;
 const struct sm_engine_ops *sm_engine_ops(enum sm_engine_kind e);
 
-/* A zeroed session at the alignment its pages need; free with
+/* A zeroed session; free with
  * sm_session_free() (closes the engine). */
 struct sm_session *sm_session_new(void);
 void sm_session_free(struct sm_session *s);
@@ -170,12 +171,12 @@ void sm_session_tick_full(struct sm_session *s);
 static inline void sm_session_tick(struct sm_session *s)
 {
 	struct sm_run *r = &s->run;
-	struct sm_model *m = &s->model;
+	struct sm_model *m = s->model;
 	const struct sm_scenario *scn = s->scn;
-	uint64_t t = m->now + 1;
+	uint64_t t = m->k.now + 1;
 
 	if (r->step == 0 || t >= r->deadline ||
-	    m->backlog_next != m->nbacklog || m->pending_next != m->npending ||
+	    m->sb.backlog_next != m->sb.nbacklog || m->sb.pending_next != m->sb.npending ||
 	    (r->timed_next < scn->nactions &&
 	     scn->cfg.start + scn->act[r->timed_next].at <= t) ||
 	    (r->sched && r->sched_next < r->sched->n &&
@@ -183,7 +184,7 @@ static inline void sm_session_tick(struct sm_session *s)
 		sm_session_tick_full(s);
 		return;
 	}
-	m->now = t;
+	m->k.now = t;
 	if (r->owed_n && r->owed_from + r->owed_n == t)
 		r->owed_n++; /* sm_session_sample(), inline */
 	else

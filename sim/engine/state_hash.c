@@ -4,7 +4,8 @@
  * lane's step is a bijection of its state for a given word, so two
  * inputs of one length differing in one word differ in that lane.
  *
- * Owns: the hash and the model's and run's state bytes.  It must not
+ * Owns: the hash and the run's state words (the model gives its own).
+ * It must not
  * know any engine.
  */
 #include <string.h>
@@ -76,28 +77,16 @@ void sm_hash_final(const struct sm_hasher *h, uint64_t out[2])
 	out[1] = fmix(h->v[3] + b);
 }
 
-#define RANGE(h, p, from, to) \
-	sm_hash_bytes(h, &(p)->from, offsetof(struct sm_model, to) - \
-	              offsetof(struct sm_model, from))
+static void put_words(void *h, const uint64_t *w, size_t n)
+{
+	sm_hash_bytes(h, w, n * sizeof(w[0]));
+}
 
-/* The model's state as the engine's snapshots copy it (cpu[] up to the
- * last CPU in use, of each page the fields the kernel writes), less its
- * fixed configuration, the stores that have landed (before pending_next,
- * backlog_next) and the slots past the last store (npending, nbacklog):
- * nothing reads those again. */
+/* The model's state as its snapshots hold it, field by field as the model
+ * names them (sm_model_state_words()). */
 void sm_hash_model(struct sm_hasher *h, const struct sm_model *m)
 {
-	RANGE(h, m, now, pending);
-	sm_hash_bytes(h, m->pending + m->pending_next,
-	              (m->npending - m->pending_next) * sizeof(m->pending[0]));
-	RANGE(h, m, npending, backlog);
-	sm_hash_bytes(h, m->backlog + m->backlog_next,
-	              (m->nbacklog - m->backlog_next) * sizeof(m->backlog[0]));
-	RANGE(h, m, nbacklog, cpu);
-	sm_hash_bytes(h, m->cpu, m->cfg.ncpus * sizeof(m->cpu[0]));
-	for (unsigned i = 0; i < m->cfg.nevents; i++)
-		sm_hash_bytes(h, m->page[i].bytes,
-		              sizeof(struct perf_event_mmap_page));
+	sm_model_state_words(m, put_words, h);
 }
 
 void sm_hash_run(struct sm_hasher *h, const struct sm_run *r)

@@ -65,7 +65,7 @@ static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
 	*handled = true;
 	switch (decode(cp, &c)) {
 	case SR_TIMER:
-		*v = sm_model_timer(&s->model);
+		*v = sm_model_timer(s->model);
 		sm_uc_trapped(s, step, cp->op2 == 6 ? "mrs CNTVCTSS_EL0"
 		                                    : "mrs CNTVCT_EL0", 0, *v);
 		return true;
@@ -73,7 +73,7 @@ static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
 		c = e->pmselr;
 		/* fall through */
 	case SR_COUNTER:
-		if (sm_model_arm64_counter(&s->model, c, v) != SM_OK) {
+		if (sm_model_arm64_counter(s->model, c, v) != SM_OK) {
 			sm_session_observe(s, step);
 			sm_uc_fault(s, "read of counter %u is UNDEFINED at EL0 "
 			            "(SIGILL) at 0x%" PRIx64, c, pc);
@@ -113,7 +113,7 @@ static uint32_t arm64_msr(uc_engine *uc, uc_arm64_reg reg,
 	if (decode(cp, &c) != SR_PMSELR)
 		return 0;
 	uc_reg_read(uc, reg, &v);
-	if (sm_model_arm64_counter(&s->model, SM_ARM64_CYCLE, &probe) != SM_OK) {
+	if (sm_model_arm64_counter(s->model, SM_ARM64_CYCLE, &probe) != SM_OK) {
 		sm_uc_fault(s, "write of PMSELR_EL0 (%" PRIu64 ") is UNDEFINED at "
 		            "EL0 (SIGILL) at 0x%" PRIx64, v, pc_of(uc));
 		sm_result_fault(&s->res, SM_FK_COUNTER, true, pc_of(uc), false, 0);

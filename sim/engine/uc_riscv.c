@@ -50,7 +50,7 @@ static bool rv_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		sm_result_fault(&s->res, SM_FK_COUNTER, true, pc, false, 0);
 		return true;
 	}
-	if (sm_model_riscv_csr(&s->model, csr, &v) != SM_OK) {
+	if (sm_model_riscv_csr(s->model, csr, &v) != SM_OK) {
 		sm_session_observe(s, s->run.step);
 		sm_uc_fault(s, "csrr of CSR 0x%x is an illegal instruction "
 		            "(SIGILL) at 0x%" PRIx64, csr, pc);

@@ -53,9 +53,9 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	if (b[1] == 0x31 || (b[1] == 0x01 && b[2] == 0xf9)) {
 		what = b[1] == 0x31 ? "rdtsc" : "rdtscp";
 		len = b[1] == 0x31 ? 2 : 3;
-		v = sm_model_timer(&s->model);
+		v = sm_model_timer(s->model);
 		if (len == 3) {
-			rcx = s->model.task_cpu; /* IA32_TSC_AUX: the CPU */
+			rcx = s->model->k.task_cpu; /* IA32_TSC_AUX: the CPU */
 			uc_reg_write(e->uc, UC_X86_REG_RCX, &rcx);
 		}
 	} else if (b[1] == 0x33) {
@@ -63,7 +63,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		len = 2;
 		uc_reg_read(e->uc, UC_X86_REG_RCX, &rcx);
 		rcx &= 0xffffffffu;
-		if (sm_model_rdpmc(&s->model, (uint32_t)rcx, &v) != SM_OK) {
+		if (sm_model_rdpmc(s->model, (uint32_t)rcx, &v) != SM_OK) {
 			sm_session_observe(s, s->run.step);
 			sm_uc_fault(s, "rdpmc with ECX=0x%" PRIx64 " raised #GP at 0x%"
 			            PRIx64, rcx, pc);
@@ -86,7 +86,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		for (unsigned k = 0; k < pre; k++)
 			if ((p[k] & 0xf0) == 0x40)
 				rex = p[k];
-		v = s->model.task_cpu;
+		v = s->model->k.task_cpu;
 		uc_reg_write(e->uc, r64[(b[2] & 7) | (rex & 1) << 3], &v);
 		uint64_t next = pc + pre + 3;
 		uc_reg_write(e->uc, UC_X86_REG_RIP, &next);

@@ -141,7 +141,7 @@ void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s)
 	if (!(x->list = calloc(SM_EXPLAIN_LIST, sizeof(*x->list))))
 		oom(x);
 	x->f = f;
-	x->last = *sm_model_page(&s->model, 0);
+	x->last = *sm_model_page(s->model, 0);
 	x->first = x->last;
 	x->insn_step = UINT64_MAX;
 	x->have_cs = disasm[a].ok &&
@@ -382,7 +382,7 @@ static void on_trap(struct sm_session *s, const char *what, uint64_t arg,
 	if (X(s)->f)
 		fprintf(X(s)->f, "          trap  %s(%" PRIu64 ") -> %" PRIu64
 		        " (0x%" PRIx64 ")  [model cycle %" PRIu64 "]\n", what, arg, v,
-		        v, s->model.now);
+		        v, s->model->k.now);
 	/* x86-64 and riscv64 trap in the code hook, before the step is
 	 * counted; arm64's instruction hook and the import stubs after */
 	uint64_t step = X(s)->insn_step == s->run.step || !s->run.step
@@ -392,7 +392,7 @@ static void on_trap(struct sm_session *s, const char *what, uint64_t arg,
 		snprintf(e->text, sizeof(e->text), "%s", what);
 		e->arg = arg;
 		e->value = v;
-		e->cycle = s->model.now;
+		e->cycle = s->model->k.now;
 	}
 }
 
@@ -400,7 +400,7 @@ static void on_trap(struct sm_session *s, const char *what, uint64_t arg,
 static void show_changes(struct sm_session *s)
 {
 	struct sm_explain *x = X(s);
-	const struct perf_event_mmap_page *pc = sm_model_page(&s->model, 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(s->model, 0);
 
 	for (unsigned i = 0; i < selfmon_npage_fields; i++) {
 		const struct selfmon_page_field *f = &selfmon_page_fields[i];
@@ -431,18 +431,18 @@ static void on_action(struct sm_session *s, enum sm_action_kind kind, int rc,
 		return;
 	struct sm_truth t;
 
-	sm_model_truth(&s->model, 0, &t);
+	sm_model_truth(s->model, 0, &t);
 	if (X(s)->f)
 		fprintf(X(s)->f, "        >>> kernel: %s%s (%" PRIu64
 		        " page updates); truth now count=%" PRIu64 " enabled=%"
 		        PRIu64 " running=%" PRIu64 "\n", sm_action_name(kind),
 		        rc > 0 ? "" : rc == 0 ? " (does not apply now)" : " (error)",
-		        s->model.updates - before, t.count, t.enabled, t.running);
+		        s->model->k.updates - before, t.count, t.enabled, t.running);
 	struct sm_xevent *e = rec(X(s), SM_X_ACTION, s->run.step);
 	if (e) {
 		e->action = kind;
 		e->rc = rc;
-		e->updates = s->model.updates - before;
+		e->updates = s->model->k.updates - before;
 		e->truth = t;
 	}
 	show_changes(s);

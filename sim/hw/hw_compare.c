@@ -63,9 +63,9 @@ static const struct hw_trace_line *first_mark(const struct hw_trace *t,
  * of the machine the first mark tells: whether the clock gives user time
  * (cap_user_time) and the PMU's counter width (0 without a PMU). */
 static int build_model(const struct hw_trace *t, unsigned kernel,
-                       struct sm_model *m, char *err, size_t n)
+                       struct sm_model **m, char *err, size_t n)
 {
-	struct sm_config *c = malloc(sizeof(*c)); /* sm_model_init copies it */
+	struct sm_config *c = malloc(sizeof(*c)); /* sm_model_new copies it */
 	uint64_t caps = 0, width = 48;
 	const struct hw_trace_line *mark = first_mark(t, -1);
 
@@ -101,9 +101,9 @@ static int build_model(const struct hw_trace *t, unsigned kernel,
 		e->enabled = e->mmap = e->user = true;
 		e->rate = 1;
 	}
-	int rc = sm_model_init(m, c, NULL, NULL, err, n);
+	*m = sm_model_new(c, NULL, NULL, err, n);
 	free(c);
-	return rc;
+	return *m ? 0 : -1;
 }
 
 struct checked {
@@ -278,14 +278,14 @@ static void apply_action(const struct hw_trace *t, struct sm_model *m,
 
 static void split_switches(struct cmp *c, const struct sm_model *pre,
                            const struct hw_trace_line *action, uint64_t extra,
-                           struct sm_model cand[], unsigned *ncand)
+                           struct sm_model *cand[], unsigned *ncand)
 {
 	bool scratch[MAX_EV];
 
 	*ncand = 1; /* cand[0]: the action first, then every switch */
 	for (uint64_t s = 1; s <= extra && *ncand < MAX_CAND; s++) {
-		struct sm_model *m = &cand[(*ncand)++];
-		*m = *pre;
+		struct sm_model *m = cand[(*ncand)++];
+		sm_model_copy(m, pre);
 		apply_switches(c, m, s);
 		apply_action(&c->t, m, action, scratch);
 		apply_switches(c, m, extra - s);
@@ -294,7 +294,7 @@ static void split_switches(struct cmp *c, const struct sm_model *pre,
 
 /* The state of a replay between two lines. */
 struct replay {
-	struct sm_model cand[MAX_CAND], pre;
+	struct sm_model *cand[MAX_CAND], *pre; /* of one configuration */
 	unsigned ncand, diffs, actions;
 	bool after_reset[MAX_EV];
 	uint64_t since;          /* the switch count last seen */
@@ -309,9 +309,9 @@ static void switches_after(struct cmp *c, struct replay *r, uint64_t n)
 	uint64_t own = r->last_action && r->last_action->action == SM_ACT_MIGRATE;
 	uint64_t extra = n > r->since + own ? n - r->since - own : 0;
 
-	apply_switches(c, &r->cand[0], extra);
+	apply_switches(c, r->cand[0], extra);
 	if (extra && r->last_action) {
-		split_switches(c, &r->pre, r->last_action, extra, r->cand,
+		split_switches(c, r->pre, r->last_action, extra, r->cand,
 		               &r->ncand);
 		for (unsigned i = 0; i < c->t.nev; i++)
 			r->after_reset[i] = false;
@@ -324,25 +324,25 @@ static void switches_after(struct cmp *c, struct replay *r, uint64_t n)
 static bool switches_before(struct cmp *c, struct replay *r, size_t k,
                             uint64_t n, FILE *out)
 {
-	struct sm_model *m = &r->cand[0];
+	struct sm_model *m = r->cand[0];
 	unsigned best = 0;
 
 	/* a switch rewrote the page after a reset: its offset moved on */
 	for (unsigned i = 0; n > r->since && i < c->t.nev; i++)
 		r->after_reset[i] = false;
 	for (unsigned j = 0; j < r->ncand; j++)
-		apply_switches(c, &r->cand[j], n > r->since ? n - r->since : 0);
+		apply_switches(c, r->cand[j], n > r->since ? n - r->since : 0);
 	for (unsigned j = r->ncand; j-- > 1;)
-		if (!compare_at(c, &r->cand[j], k, r->label, r->after_reset, NULL))
+		if (!compare_at(c, r->cand[j], k, r->label, r->after_reset, NULL))
 			best = j;
 	if (best && compare_at(c, m, k, r->label, r->after_reset, NULL))
-		*m = r->cand[best];
+		sm_model_copy(m, r->cand[best]);
 	r->ncand = 1;
 	size_t a = c->next_action[k];
 	r->diffs += compare_at(c, m, k, r->label, r->after_reset, out);
 	if (a >= c->t.n)
 		return false;
-	r->pre = *m;
+	sm_model_copy(r->pre, m);
 	apply_action(&c->t, m, &c->t.l[a], r->after_reset);
 	r->last_action = &c->t.l[a];
 	snprintf(r->label, sizeof(r->label), "%s (line %u)",
@@ -406,6 +406,17 @@ static int setup(struct cmp *c, struct replay *r, const char *name,
 		         c->err);
 		return -1;
 	}
+	/* the others are copies of the first: built alike, state copied */
+	r->pre = sm_model_new(r->cand[0]->cfg, NULL, NULL, c->err,
+	                      sizeof(c->err));
+	for (unsigned j = 1; r->pre && j < MAX_CAND; j++)
+		if (!(r->cand[j] = sm_model_new(r->cand[0]->cfg, NULL, NULL,
+		                                c->err, sizeof(c->err))))
+			break;
+	if (!r->pre || !r->cand[MAX_CAND - 1]) {
+		snprintf(err, errlen, "%s: %s", name, c->err);
+		return -1;
+	}
 	return 0;
 }
 
@@ -432,6 +443,9 @@ static int compare(struct cmp *c, struct replay *r, const char *name,
 	}
 	hw_trace_free(&c->t);
 	free(c->next_action);
+	for (unsigned j = 0; j < MAX_CAND; j++)
+		sm_model_free(r->cand[j]);
+	sm_model_free(r->pre);
 	if (rc < 0)
 		return -1;
 	if (out)
@@ -444,11 +458,8 @@ static int compare(struct cmp *c, struct replay *r, const char *name,
 int hw_compare_text(const char *name, const char *text, unsigned kernel,
                     FILE *out, char *err, size_t errlen)
 {
-	/* the models are too big for the stack, and a model is aligned for
-	 * its pages */
-	size_t rsize = (sizeof(struct replay) + 4095) & ~(size_t)4095;
 	struct cmp *c = malloc(sizeof(*c));
-	struct replay *r = aligned_alloc(4096, rsize);
+	struct replay *r = malloc(sizeof(*r));
 	int rc = -1;
 
 	if (c && r)

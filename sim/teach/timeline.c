@@ -66,37 +66,32 @@ static void on_update(void *ctx, const void *model, int ev,
 	if (p->nu == MAXU)
 		return;
 	sm_model_page_after(m, ev, &pc);
-	p->u[p->nu++] = (struct update){ m->now - m->cfg.start, ev, pc.index,
+	p->u[p->nu++] = (struct update){ m->k.now - m->cfg->start, ev, pc.index,
 	                                 why };
 }
 
 /* The model from 0 to end: timed actions at their cycle, samples. */
 static int sample(struct tl *p, char *err, size_t n)
 {
-	/* the model keeps its pages page-aligned inside it */
-	size_t al = _Alignof(struct sm_model);
-	struct sm_model *m = aligned_alloc(al, (sizeof(*m) + al - 1) / al * al);
 	const struct sm_scenario *s = p->s;
+	struct sm_model *m = sm_model_new(&s->cfg, on_update, p, err, n);
 	unsigned k = 0;
 	int rc = 0;
 
 	if (!m)
-		return snprintf(err, n, "out of memory"), -1;
-	memset(m, 0, sizeof(*m));
-	if (sm_model_init(m, &s->cfg, on_update, p, err, n) < 0)
-		rc = -1;
+		return -1;
 	for (unsigned i = 0; !rc && i <= NS; i++) {
 		uint64_t t = (uint64_t)((unsigned __int128)p->end * i / NS);
 		if (sm_scenario_play(m, s, &k, t, err, n) < 0)
 			rc = -1;
-		p->t[i] = m->now - s->cfg.start;
+		p->t[i] = m->k.now - s->cfg.start;
 		sm_model_truth(m, 0, &p->truth[i]);
 	}
-	if (!rc && m->capped) { /* loading checked the scenario: last resort */
+	if (!rc && m->k.capped) { /* loading checked the scenario: last resort */
 		snprintf(err, n, "the model hit its cap of model events per run");
 		rc = -1;
 	}
-	free(m);
+	sm_model_free(m);
 	return rc;
 }
 
