@@ -87,7 +87,7 @@ static uint32_t sm_event_index(const struct sm_model *m,
  * hw.state has PERF_HES_STOPPED at this write, so the index is 0. */
 static void page_write(struct sm_model *m, int i, bool stopped)
 {
-	struct sm_event *e = &m->k.ev[i];
+	const struct sm_event *e = &m->k.ev[i];
 	const struct sm_cpu *c = &m->k.cpu[m->k.task_cpu];
 	const struct sm_pmu_rules *r = RULES(m);
 	struct sm_store st[SM_MAX_STORES];
@@ -503,8 +503,26 @@ static void overflow_irq(struct sm_model *m, int i)
 		page_update(m, i);
 }
 
+/* riscv64 pmu_sbi_ovf_handler() skips an event that is not a sampling
+ * event (!is_sampling_event()): a counting event's wrap is not updated,
+ * reloaded or written to the page; pmu_sbi_start_ovf_ctrs_sbi() starts
+ * its counter again without a new value, so it counts on from 0. */
+static bool wrap_is_silent(const struct sm_model *m, const struct sm_event *e)
+{
+	return m->cfg->arch == SM_RISCV64 && e->cfg->period == 0;
+}
+
 /* Injected overflow: the counter runs to its wrap at this instant (a
- * burst of events, counted in the truth), then the interrupt. */
+ * burst of events, counted in the truth), then the interrupt, which on
+ * riscv64 does nothing for a counting event (wrap_is_silent()).  There
+ * the wrap is made only from the counter's upper half, where the kernel
+ * programs it (-left, riscv_pmu_event_set_period()): one wrap past that
+ * still pairs with the page's offset and with prev_count.  From the
+ * lower half (after such a wrap, or a reset that kept the counter) the
+ * burst would be a whole 2^width of events with no kernel activity,
+ * which the page cannot give and read(2), whose delta is masked to the
+ * width (riscv_pmu_event_update()), loses as well: no reader can be
+ * right there. */
 static int overflow_now(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
@@ -514,11 +532,15 @@ static int overflow_now(struct sm_model *m, int i)
 	uint64_t mask = RULES(m)->reg_mask(m->cfg, e->counter);
 	uint64_t v = sm_counter_value(m, m->k.task_cpu, e->counter);
 	uint64_t burst = mask - v + 1;
+	bool silent = wrap_is_silent(m, e);
 
+	if (silent && !(v & ~(mask >> 1)))
+		return 0;
 	truth_sync(m, e);
 	e->truth += burst;
 	counter_write(m, e->counter, 0);
-	overflow_irq(m, i);
+	if (!silent)
+		overflow_irq(m, i);
 	return 1;
 }
 
@@ -786,7 +808,7 @@ static uint64_t next_activity(const struct sm_model *m, int *who)
 		return best;
 	for (unsigned i = 0; i < m->k.nopen; i++) {
 		const struct sm_event *e = &m->k.ev[i];
-		if (e->state != SM_ACTIVE || e->counter < 0)
+		if (e->state != SM_ACTIVE || e->counter < 0 || wrap_is_silent(m, e))
 			continue;
 		uint64_t d = cycles_to_wrap(m, (int)i);
 		if (d < best) {

@@ -105,12 +105,14 @@ static void test_keep_scounteren(void **state)
 	}
 }
 
-/* hpm overflow at 48 bits with left = 100 and reload with 2^47 - 1. */
+/* hpm overflow at 48 bits of a sampling event (period 2^47 - 1) with
+ * left = 100, and its reload with 2^47 - 1. */
 static void test_hpm_overflow_and_reset(void **state)
 {
 	struct sm_config c = rv_cfg();
 	struct sm_truth t;
 	(void)state;
+	c.event[2].period = (1ull << 47) - 1;
 	c.event[2].left = 100;
 	init_model(&m, &c);
 	const struct perf_event_mmap_page *pc = sm_model_page(m, 2);
@@ -206,6 +208,7 @@ static void test_page_writes(void **state)
 	struct page_log log = { 0 };
 	char err[128];
 	(void)state;
+	c.event[2].period = INT64_MAX; /* sampling: the handler reloads it */
 	assert_int_equal(model_init(&m, &c, page_log_note, &log, err,
 	                               sizeof(err)), 0);
 	unsigned k = 0;
@@ -248,6 +251,63 @@ static void test_page_writes(void **state)
 	                 (int64_t)((1ull << 47) + 99 + (1ull << 47) - 1));
 }
 
+/* pmu_sbi_ovf_handler() skips a counting event: at the wrap of a 48-bit
+ * hpmcounter started at 2^48 - 100 (left 100) nothing is updated,
+ * reloaded or written.  mmap writes the page twice (lock 4, offset
+ * 0 - (u64)-100 = 100); 130 events later the counter reads 30 and the
+ * page is unchanged: 100 + sext48(30) = 130 is the count, as read(2)'s
+ * masked delta (30 - (2^48 - 100)) & (2^48 - 1) = 130 says.  From there
+ * (the counter's lower half) an injected wrap would be a burst of
+ * 2^48 - 30 events that leaves 100 + 0, 2^48 short: not explored.  After
+ * a sched out and in (set_period: the counter at 2^48 - (2^47 - 1), the
+ * period 2^63 - 1 clamped to half the mask) the wrap is made from the
+ * upper half: the burst 2^47 - 1 - 10 after 10 events, the counter at 0,
+ * no page write, and the page's offset alone is the count. */
+static void test_counting_wrap_is_silent(void **state)
+{
+	struct sm_config c = rv_cfg();
+	struct page_log log = { 0 };
+	struct sm_truth t;
+	uint64_t v[3];
+	char err[128];
+	(void)state;
+	c.event[2].left = 100; /* a counting event: no period */
+	assert_int_equal(model_init(&m, &c, page_log_note, &log, err,
+	                               sizeof(err)), 0);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 2);
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->offset, 100);
+	assert_int_equal(csr(0xC03), (1ull << 48) - 100);
+	log.n = 0;
+	sm_model_advance(m, 130);
+	assert_int_equal(log.n, 0);  /* no page write at the wrap */
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(csr(0xC03), 30);
+	assert_int_equal((uint64_t)pc->offset + sext(csr(0xC03), 48), 130);
+	sm_model_truth(m, 2, &t);
+	assert_int_equal(t.count, 130);
+	assert_int_equal(sm_model_read(m, 2, v, sizeof(v)), 24);
+	assert_int_equal(v[0], 130);
+	assert_int_equal(act(m, SM_ACT_OVERFLOW, 2), 0); /* lower half */
+
+	assert_int_equal(act(m, SM_ACT_ROTATE_OUT, 2), 1);
+	assert_int_equal(act(m, SM_ACT_ROTATE_IN, 2), 1);
+	assert_int_equal(csr(0xC03), (1ull << 48) - ((1ull << 47) - 1));
+	uint64_t lock = pc->lock;
+	sm_model_advance(m, 10);
+	log.n = 0;
+	assert_int_equal(act(m, SM_ACT_OVERFLOW, 2), 1);
+	assert_int_equal(log.n, 0);
+	assert_int_equal(pc->lock, lock);
+	assert_int_equal(csr(0xC03), 0);
+	sm_model_truth(m, 2, &t);
+	assert_int_equal(t.count, 130 + (1ull << 47) - 1);
+	assert_int_equal((uint64_t)pc->offset + sext(csr(0xC03), 48), t.count);
+	assert_int_equal(sm_model_read(m, 2, v, sizeof(v)), 24);
+	assert_int_equal(v[0], t.count);
+	assert_int_equal(act(m, SM_ACT_OVERFLOW, 2), 0); /* once */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_cap_needs_counter),
 		cmocka_unit_test(test_counting_period),
 		cmocka_unit_test(test_page_writes),
+		cmocka_unit_test(test_counting_wrap_is_silent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
