@@ -745,6 +745,49 @@ static void test_stall_with_wrap(void **state)
 	assert_int_equal(t.count, 500);
 }
 
+/* Linux 6.12: a sampling cpu-clock/task-clock's hw.flags overlays the
+ * upper half of hw.hrtimer.function = perf_swevent_hrtimer; x86-64
+ * kernel text is 0xffffffff8xxxxxxx, so flags = 0xffffffff and
+ * arch_perf_update_userpage() sees PERF_EVENT_FLAG_USER_READ_CNT:
+ * cap_user_rdpmc = 1 even with sysfs rdpmc = 0, pmc_width =
+ * x86_pmu.cntval_bits as always, index 0 (perf_swevent_event_idx()).
+ * By hand: bit0_is_deprecated 0x2 | rdpmc 0x4 | time 0x8 | time_zero 0x10
+ * = 0x1e; without the flag 0x1a. */
+static void test_sampling_clock_caps(void **state)
+{
+	static const char *const names[] = { "task-clock", "cpu-clock" };
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct sm_config c;
+		sm_config_default(&c, SM_X86_64);
+		c.user_access = 0;
+		int e = add_event(&c, names[k], SM_EV_SOFTWARE, SM_AUTO, false);
+		c.event[e].period = 1000000;
+		init_model(&m, &c);
+		const struct perf_event_mmap_page *pc = sm_model_page(&m, 0);
+		assert_int_equal(pc->index, 0);
+		assert_int_equal(pc->capabilities, 0x1e);
+		assert_int_equal(pc->pmc_width, W);
+		uint64_t v;
+		/* the flag of a software event does not set CR4.PCE
+		 * (x86_pmu_event_mapped() is the x86 PMU's only) */
+		assert_int_equal(sm_model_rdpmc(&m, 0, &v), SM_FAULT_GP);
+
+		c.event[e].period = 0; /* counting: no hrtimer, flags 0 */
+		init_model(&m, &c);
+		assert_int_equal(pc->index, 0);
+		assert_int_equal(pc->capabilities, 0x1a);
+		assert_int_equal(pc->pmc_width, W);
+	}
+
+	struct sm_config c;
+	sm_config_default(&c, SM_X86_64);
+	int e = add_event(&c, "context-switches", SM_EV_SOFTWARE, SM_AUTO, false);
+	c.event[e].period = 1;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(&m, 0)->capabilities, 0x1a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -773,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_enable_pinned_reschedules_pinned),
 		cmocka_unit_test(test_read_keeps_page),
 		cmocka_unit_test(test_stall_with_wrap),
+		cmocka_unit_test(test_sampling_clock_caps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
