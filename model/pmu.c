@@ -329,7 +329,9 @@ static bool riscv_user_read(const struct sm_config *cfg,
 /* drivers/perf/riscv_pmu.c riscv_perf_user_access(): a hardware event
  * with PERF_EVENT_FLAG_USER_READ_CNT and a counter (hw.idx != -1: from
  * riscv_pmu_add() to the end of riscv_pmu_del()).  A page written while
- * the event has none says cap_user_rdpmc = 0 and leaves pmc_width. */
+ * the event has none says cap_user_rdpmc = 0 and leaves pmc_width.  The
+ * attr.type test comes first, so a sampling clock event's hw.flags
+ * (sampling_clock()) is never looked at here. */
 static bool riscv_cap_rdpmc(const struct sm_config *cfg,
                             const struct sm_event *e)
 {
