@@ -1055,6 +1055,17 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 			return fail(err, n, "sched_clock is one clock for all CPUs "
 			            "on arm64 and riscv64: CPU clocks must not differ",
 			            "config");
+	/* arch/x86/kernel/tsc.c: while the TSC is stable every CPU has the
+	 * boot CPU's cyc2ns (cyc2ns_init_secondary_cpus()); a per-CPU
+	 * rescale (time_cpufreq_notifier()) comes only after
+	 * mark_tsc_unstable().  The scenario parser says where. */
+	for (unsigned k = 1; cfg->arch == SM_X86_64 && cfg->stable &&
+	                     k < cfg->ncpus; k++)
+		if (!same_clock(&cfg->cpu[k], &cfg->cpu[0]) ||
+		    cfg->cpu[k].offset_ns != cfg->cpu[0].offset_ns)
+			return fail(err, n, "x86 keeps one cyc2ns for all CPUs "
+			            "while the TSC is stable: CPU clocks must not "
+			            "differ", "config");
 	for (unsigned i = 0; i < cfg->nevents; i++) {
 		const struct sm_event_cfg *e = &cfg->event[i];
 		/* width 0: no PMU (x86_pmu.cntval_bits stays 0): software only */

@@ -5,11 +5,33 @@
  * everything that differs between x86-64, arm64 and riscv64 (DESIGN.md §3).
  * Each rule cites the kernel function it models.  It holds no state.
  */
+#include <string.h>
+
 #include "internal.h"
 
 static uint64_t mask_bits(unsigned w)
 {
 	return w >= 64 ? ~0ull : (1ull << w) - 1;
+}
+
+/* A sampling cpu-clock or task-clock event: Linux 6.12's
+ * perf_swevent_init_hrtimer() (kernel/events/core.c, called from
+ * cpu_clock_event_init() and task_clock_event_init() when
+ * is_sampling_event()) sets hw.hrtimer.function = perf_swevent_hrtimer.
+ * In struct hw_perf_event (include/linux/perf_event.h) the hrtimer shares
+ * the first union with the hardware members, and on a 64-bit little-endian
+ * kernel `function` (bytes 40..47 of struct hrtimer: timerqueue_node 32,
+ * _softexpires 8) lies under `last_cpu` (40..43) and `flags` (44..47).  So
+ * hw.flags is the upper half of a kernel text address, and every test of
+ * hw.flags on such an event reads pointer bits: bit 31, the sign bit of
+ * the address, is PERF_EVENT_FLAG_USER_READ_CNT and is always set.  A
+ * counting clock event leaves the hrtimer zero (the event is allocated
+ * zeroed), so its flags are 0; other software events never touch it. */
+static bool sampling_clock(const struct sm_event *e)
+{
+	return e->cfg->type == SM_EV_SOFTWARE && e->cfg->period != 0 &&
+	       (!strcmp(e->cfg->name, "cpu-clock") ||
+	        !strcmp(e->cfg->name, "task-clock"));
 }
 
 /* ---- x86-64: arch/x86/events/core.c -------------------------------- */
@@ -48,10 +70,15 @@ static uint32_t x86_index(int c)
 }
 
 /* arch_perf_update_userpage(): cap_user_rdpmc from
- * PERF_EVENT_FLAG_USER_READ_CNT, the same condition as the index. */
+ * PERF_EVENT_FLAG_USER_READ_CNT, the same condition as the index; for a
+ * sampling cpu-clock/task-clock that bit is bit 63 of the address of
+ * perf_swevent_hrtimer (sampling_clock()): x86-64 kernel text is at
+ * 0xffffffff8xxxxxxx, KASLR or not, so hw.flags reads 0xffffffff and the
+ * page says cap_user_rdpmc = 1 whatever sysfs rdpmc says, next to index 0
+ * (perf_swevent_event_idx()). */
 static bool x86_cap_rdpmc(const struct sm_config *cfg, const struct sm_event *e)
 {
-	return x86_user_read(cfg, e);
+	return x86_user_read(cfg, e) || sampling_clock(e);
 }
 
 /* arch_perf_update_userpage(): pmc_width = x86_pmu.cntval_bits always. */
@@ -160,12 +187,17 @@ static bool arm64_user_read(const struct sm_config *cfg,
  * = armv8pmu_event_has_user_read(), PERF_EVENT_FLAG_USER_READ_CNT, which
  * __armv8_pmuv3_map_event() sets from config1 bit 1 alone: with
  * perf_user_access = 0 the page still says cap_user_rdpmc = 1 and
- * pmc_width, only the index is 0. */
+ * pmc_width, only the index is 0.  The same function runs for every
+ * event, software ones too: a sampling cpu-clock/task-clock's hw.flags is
+ * the upper half of perf_swevent_hrtimer's address (sampling_clock()),
+ * 0xffff8000 for arm64 kernel text at 0xffff80008xxxxxxx, whose bit 31
+ * is PERF_EVENT_FLAG_USER_READ_CNT: cap_user_rdpmc = 1, index 0. */
 static bool arm64_cap_rdpmc(const struct sm_config *cfg,
                             const struct sm_event *e)
 {
 	(void)cfg;
-	return e->cfg->user && e->cfg->type != SM_EV_SOFTWARE;
+	return (e->cfg->user && e->cfg->type != SM_EV_SOFTWARE) ||
+	       sampling_clock(e);
 }
 
 /* armv8pmu_user_event_idx(): counter number + 1; PMCCNTR is 32. */
@@ -175,11 +207,19 @@ static uint32_t plus_one_index(int c)
 }
 
 /* arch_perf_update_userpage() (drivers/perf/arm_pmuv3.c): 64 for
- * ARMPMU_EVT_64BIT events, else 32; written only with cap_user_rdpmc. */
+ * ARMPMU_EVT_64BIT events, else 32; written only with cap_user_rdpmc.
+ * A software event has no config1 (long64 means nothing to it); for a
+ * sampling cpu-clock/task-clock ARMPMU_EVT_64BIT (flags bit 0) is bit 32
+ * of perf_swevent_hrtimer's address, 0 in the image's link-time place
+ * 0xffff80008xxxxxxx (KIMAGE_VADDR, no KASLR), so 32.  (A KASLR offset,
+ * kaslr_early_init(), moves the image in the vmalloc area and can set that
+ * bit: 64 then; not modelled.) */
 static uint16_t arm64_pmc_width(const struct sm_config *cfg,
                                 const struct sm_event *e)
 {
 	(void)cfg;
+	if (e->cfg->type == SM_EV_SOFTWARE)
+		return 32;
 	return e->cfg->long64 ? 64 : 32;
 }
 
@@ -289,7 +329,9 @@ static bool riscv_user_read(const struct sm_config *cfg,
 /* drivers/perf/riscv_pmu.c riscv_perf_user_access(): a hardware event
  * with PERF_EVENT_FLAG_USER_READ_CNT and a counter (hw.idx != -1: from
  * riscv_pmu_add() to the end of riscv_pmu_del()).  A page written while
- * the event has none says cap_user_rdpmc = 0 and leaves pmc_width. */
+ * the event has none says cap_user_rdpmc = 0 and leaves pmc_width.  The
+ * attr.type test comes first, so a sampling clock event's hw.flags
+ * (sampling_clock()) is never looked at here. */
 static bool riscv_cap_rdpmc(const struct sm_config *cfg,
                             const struct sm_event *e)
 {

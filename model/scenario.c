@@ -33,6 +33,8 @@
  *   computed from kHz in 32 bits, the arm64/riscv sched_clock rate is 32 bits.
  * - 'clock cpus=' may not drop below a CPU number already named ("cpus out
  *   of range (3..8)").
+ * - x86 CPU clocks may differ only once 'clock stable=no' has been read:
+ *   checked after every 'clock' and 'cpu' line (check_stable_clocks()).
  * - A counter that is not spelled like any counter is "bad value"; one that
  *   is spelled right but is absent on this arch/PMU "does not exist".
  */
@@ -695,6 +697,43 @@ static int check_conversion(struct parser *p, const struct keydef *keys,
 	return 0;
 }
 
+/* x86 with a stable TSC: every CPU has the boot CPU's cyc2ns.
+ * arch/x86/kernel/tsc.c cyc2ns_init_secondary_cpus() copies it to every
+ * CPU; tsc_refine_calibration_work() rescales all CPUs alike; the one
+ * per-CPU rescale, time_cpufreq_notifier(), marks the TSC unstable first
+ * (mark_tsc_unstable() -> clear_sched_clock_stable()); and
+ * arch_perf_update_userpage() sets cap_user_time only while
+ * sched_clock_stable().  So CPU clocks may differ only with stable=no,
+ * where they stand for sched_clock_cpu()'s per-CPU clocks
+ * (kernel/sched/clock.c).  Checked after each 'clock' and 'cpu' line, so
+ * 'clock stable=no' must come before the 'cpu' lines. */
+static bool x86_clocks_differ(const struct sm_config *cfg)
+{
+	for (unsigned k = 1; k < SM_MAX_CPUS; k++) {
+		const struct sm_clock_cfg *a = &cfg->cpu[k], *b = &cfg->cpu[0];
+		if (a->hz != b->hz || a->mult != b->mult ||
+		    a->shift != b->shift || a->offset_ns != b->offset_ns)
+			return true;
+	}
+	return false;
+}
+
+static int check_stable_clocks(struct parser *p, unsigned col)
+{
+	if (p->cfg->arch != SM_X86_64 || !p->cfg->stable ||
+	    !x86_clocks_differ(p->cfg))
+		return 0;
+	return fail(p, col, "CPU clocks differ while the TSC is stable: x86 "
+	            "keeps one cyc2ns for all CPUs then (say 'clock stable=no' "
+	            "before 'cpu' lines)");
+}
+
+/* The column of the first key of the line, else of its directive. */
+static unsigned first_key_col(const struct parser *p, unsigned from)
+{
+	return p->in.ntok > from ? p->in.tok[from].col : p->in.tok[0].col;
+}
+
 /* ---- directives --------------------------------------------------------- */
 
 /* Positional token i, or "missing WHAT" (also when it looks like a key);
@@ -737,9 +776,13 @@ static int d_clock(struct parser *p)
 	p->base = p->cfg;
 	p->clk = p->cfg->cpu;
 	p->nclk = SM_MAX_CPUS;
-	if (parse_keys(p, 1, KEYS(clock_keys)) < 0)
+	if (parse_keys(p, 1, KEYS(clock_keys)) < 0 ||
+	    check_conversion(p, KEYS(clock_keys)) < 0)
 		return -1;
-	return check_conversion(p, KEYS(clock_keys));
+	/* its clock keys set every CPU alike: only stable=yes can meet
+	 * CPU clocks that differ */
+	unsigned stable = key_col(p, KEYS(clock_keys), "stable");
+	return check_stable_clocks(p, stable ? stable : p->in.tok[0].col);
 }
 
 static int d_cpu(struct parser *p)
@@ -764,9 +807,10 @@ static int d_cpu(struct parser *p)
 	note_cpu(p, n);
 	p->clk = &p->cfg->cpu[n];
 	p->nclk = 1;
-	if (parse_keys(p, 2, KEYS(cpu_keys)) < 0)
+	if (parse_keys(p, 2, KEYS(cpu_keys)) < 0 ||
+	    check_conversion(p, KEYS(cpu_keys)) < 0)
 		return -1;
-	return check_conversion(p, KEYS(cpu_keys));
+	return check_stable_clocks(p, first_key_col(p, 2));
 }
 
 static int d_task(struct parser *p)

@@ -487,6 +487,48 @@ static void test_shift_clamp(void **state)
 	assert_int_equal(pc->time_zero, 94);
 }
 
+/* Linux 6.12: a sampling cpu-clock/task-clock's hw.flags overlays the
+ * upper half of hw.hrtimer.function = perf_swevent_hrtimer (kernel text
+ * at 0xffff80008xxxxxxx): flags = 0xffff8000, so
+ * PERF_EVENT_FLAG_USER_READ_CNT (bit 31) is set and ARMPMU_EVT_64BIT
+ * (bit 0) is not.  arch_perf_update_userpage() writes cap_user_rdpmc = 1
+ * and pmc_width = 32 whatever perf_user_access and config1 say; the index
+ * stays 0 (perf_swevent_event_idx()).  By hand: bit0_is_deprecated 0x2 |
+ * rdpmc 0x4 | time 0x8 | time_zero 0x10 | time_short 0x20 = 0x3e. */
+static void test_sampling_clock_caps(void **state)
+{
+	static const char *const names[] = { "task-clock", "cpu-clock" };
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct sm_config c = arm_cfg();
+		c.user_access = 0;
+		int e = add_event(&c, names[k], SM_EV_SOFTWARE, SM_AUTO, false);
+		c.event[e].user = false;
+		c.event[e].period = 1000000;
+		init_model(&m, &c);
+		const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+		assert_int_equal(pc->index, 0);
+		assert_int_equal(pc->capabilities, 0x3e);
+		assert_int_equal(pc->pmc_width, 32);
+
+		/* counting: the hrtimer is never set up, flags stay 0: no
+		 * rdpmc, no pmc_width (0x2 | 0x8 | 0x10 | 0x20) */
+		c.event[e].period = 0;
+		init_model(&m, &c);
+		assert_int_equal(pc->index, 0);
+		assert_int_equal(pc->capabilities, 0x3a);
+		assert_int_equal(pc->pmc_width, 0);
+	}
+
+	/* other software events have no hrtimer: flags 0 */
+	struct sm_config c = arm_cfg();
+	int e = add_event(&c, "page-faults", SM_EV_SOFTWARE, SM_AUTO, false);
+	c.event[e].period = 1000;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(m, 0)->capabilities, 0x3a);
+	assert_int_equal(sm_model_page(m, 0)->pmc_width, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_remote_lock_early),
 		cmocka_unit_test(test_userpage_wmb),
 		cmocka_unit_test(test_shift_clamp),
+		cmocka_unit_test(test_sampling_clock_caps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -308,6 +308,23 @@ static void test_counting_wrap_is_silent(void **state)
 	assert_int_equal(act(m, SM_ACT_OVERFLOW, 2), 0); /* once */
 }
 
+/* riscv_perf_user_access() tests attr.type before hw.flags, so the 6.12
+ * overlay of a sampling clock event's hrtimer.function on hw.flags
+ * (arm64 and x86 see PERF_EVENT_FLAG_USER_READ_CNT there) never reaches
+ * the page: bit0_is_deprecated 0x2 | time 0x8 | time_zero 0x10 |
+ * time_short 0x20 = 0x3a, pmc_width not written. */
+static void test_sampling_clock_caps(void **state)
+{
+	struct sm_config c = rv_cfg();
+	(void)state;
+	int e = add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
+	c.event[e].period = 1000000;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(m, e)->index, 0);
+	assert_int_equal(sm_model_page(m, e)->capabilities, 0x3a);
+	assert_int_equal(sm_model_page(m, e)->pmc_width, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_counting_period),
 		cmocka_unit_test(test_page_writes),
 		cmocka_unit_test(test_counting_wrap_is_silent),
+		cmocka_unit_test(test_sampling_clock_caps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

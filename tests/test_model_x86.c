@@ -408,8 +408,16 @@ static void test_sched_in_writes_twice(void **state)
 	assert_int_equal(log.pg[1].time_enabled, ns(100, 0));
 }
 
-/* Migration to CPU 1 whose cyc2ns_offset is 123456: off CPU for 2000
- * cycles (no task time), sched in on CPU 1 at cycle 3000. */
+/* CPU clocks that differ need an unstable TSC: while it is stable every
+ * CPU has the boot CPU's cyc2ns (cyc2ns_init_secondary_cpus()), and
+ * sm_model_new() refuses a per-CPU offset.  With stable = false, CPU 1's
+ * clock (sched_clock_cpu()) is 123456 ns ahead; off CPU for 2000 cycles
+ * (no task time), sched in on CPU 1 at cycle 3000.  The page carries no
+ * time parameters at all (arch_perf_update_userpage() returns before them
+ * when !sched_clock_stable()): capabilities = bit0_is_deprecated 0x2 |
+ * rdpmc 0x4, time_mult/shift/offset/zero as perf_event_init_userpage()
+ * left them (0), pmc_width still written; time_enabled is the task time
+ * of the sched out. */
 static void test_migrate_time_offset(void **state)
 {
 	struct sm_config c = pinned_instructions(0);
@@ -419,6 +427,10 @@ static void test_migrate_time_offset(void **state)
 	char err[128];
 	(void)state;
 	c.cpu[1].offset_ns = 123456;
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "config: x86 keeps one cyc2ns for all CPUs "
+	                    "while the TSC is stable: CPU clocks must not differ");
+	c.stable = false;
 	init_model(&m, &c);
 	sm_model_advance(m, 1000);
 	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
@@ -427,18 +439,22 @@ static void test_migrate_time_offset(void **state)
 	/* mmap, sched out, sched in (x86_pmu_start(): twice) */
 	assert_int_equal(pc->lock, 8);
 	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->capabilities, 0x6);
+	assert_int_equal(pc->pmc_width, W);
+	assert_int_equal(pc->time_mult, 0);
+	assert_int_equal(pc->time_shift, 0);
+	assert_int_equal(pc->time_zero, 0);
+	assert_int_equal(pc->time_offset, 0);
 	assert_int_equal(pc->time_enabled, ns(1000, 0));
-	assert_int_equal(pc->time_zero, 123456);
-	assert_int_equal(pc->time_offset, 123456 - ns(3000, 123456));
+	assert_int_equal(pc->time_running, ns(1000, 0));
 	assert_int_equal(pc->offset, (int64_t)(1000 + MAXP - 1000));
 
 	sm_model_advance(m, 500);
 	sm_model_truth(m, 0, &t);
 	assert_int_equal(t.count, 1500);
+	/* the kernel's time goes on in CPU 1's clock */
 	uint64_t want = ns(1000, 0) + ns(3500, 123456) - ns(3000, 123456);
 	assert_int_equal(t.enabled, want);
-	uint64_t delta = pc->time_offset + mulshr(3500, MULT, SHIFT);
-	assert_int_equal(pc->time_enabled + delta, want);
 }
 
 /* Preemption: the TSC advances 5000 cycles, task time does not. */
@@ -745,6 +761,49 @@ static void test_stall_with_wrap(void **state)
 	assert_int_equal(t.count, 500);
 }
 
+/* Linux 6.12: a sampling cpu-clock/task-clock's hw.flags overlays the
+ * upper half of hw.hrtimer.function = perf_swevent_hrtimer; x86-64
+ * kernel text is 0xffffffff8xxxxxxx, so flags = 0xffffffff and
+ * arch_perf_update_userpage() sees PERF_EVENT_FLAG_USER_READ_CNT:
+ * cap_user_rdpmc = 1 even with sysfs rdpmc = 0, pmc_width =
+ * x86_pmu.cntval_bits as always, index 0 (perf_swevent_event_idx()).
+ * By hand: bit0_is_deprecated 0x2 | rdpmc 0x4 | time 0x8 | time_zero 0x10
+ * = 0x1e; without the flag 0x1a. */
+static void test_sampling_clock_caps(void **state)
+{
+	static const char *const names[] = { "task-clock", "cpu-clock" };
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct sm_config c;
+		sm_config_default(&c, SM_X86_64);
+		c.user_access = 0;
+		int e = add_event(&c, names[k], SM_EV_SOFTWARE, SM_AUTO, false);
+		c.event[e].period = 1000000;
+		init_model(&m, &c);
+		const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+		assert_int_equal(pc->index, 0);
+		assert_int_equal(pc->capabilities, 0x1e);
+		assert_int_equal(pc->pmc_width, W);
+		uint64_t v;
+		/* the flag of a software event does not set CR4.PCE
+		 * (x86_pmu_event_mapped() is the x86 PMU's only) */
+		assert_int_equal(sm_model_rdpmc(m, 0, &v), SM_FAULT_GP);
+
+		c.event[e].period = 0; /* counting: no hrtimer, flags 0 */
+		init_model(&m, &c);
+		assert_int_equal(pc->index, 0);
+		assert_int_equal(pc->capabilities, 0x1a);
+		assert_int_equal(pc->pmc_width, W);
+	}
+
+	struct sm_config c;
+	sm_config_default(&c, SM_X86_64);
+	int e = add_event(&c, "context-switches", SM_EV_SOFTWARE, SM_AUTO, false);
+	c.event[e].period = 1;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(m, 0)->capabilities, 0x1a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -773,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_enable_pinned_reschedules_pinned),
 		cmocka_unit_test(test_read_keeps_page),
 		cmocka_unit_test(test_stall_with_wrap),
+		cmocka_unit_test(test_sampling_clock_caps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

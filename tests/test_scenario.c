@@ -336,13 +336,15 @@ static void test_arch_resets_and_numbers(void **state)
 	assert_int_equal(s->end, UINT64_MAX);
 }
 
-/* The example of DESIGN.md §4, verbatim. */
+/* The example of DESIGN.md §4, with stable=no: its per-CPU offset on a
+ * stable TSC is a machine Linux does not make (x86 keeps one cyc2ns for
+ * all CPUs then), which the parser refuses (test_stable_clocks). */
 static void test_design_example(void **state)
 {
 	struct sm_scenario sc, *s = parse_ok(&sc,
 		"arch x86_64                      # x86_64 | arm64 | riscv64\n"
 		"pmu gp=4 fixed=3 width=48 max_period=0x7fffffffffff rdpmc=1\n"
-		"clock hz=2900000000 stable=yes   # or: clock mult=... shift=...\n"
+		"clock hz=2900000000 stable=no    # or: clock mult=... shift=...\n"
 		"cpu 1 clock_offset=123456        # per-CPU differences\n"
 		"event instructions counter=2 pinned=no left=100   # left: cycles\n"
 		"writer local                     # local | remote\n"
@@ -352,7 +354,7 @@ static void test_design_example(void **state)
 	(void)state;
 	assert_int_equal(s->cfg.max_period, (1ull << 47) - 1);
 	assert_int_equal(s->cfg.user_access, 1);
-	assert_true(s->cfg.stable);
+	assert_false(s->cfg.stable);
 	assert_int_equal(s->cfg.cpu[0].hz, 2900000000ull);
 	assert_int_equal(s->cfg.cpu[1].offset_ns, 123456);
 	assert_int_equal(s->cfg.cpu[0].offset_ns, 0);
@@ -363,6 +365,29 @@ static void test_design_example(void **state)
 	assert_int_equal(s->act[0].act.kind, SM_ACT_ROTATE_OUT);
 	assert_int_equal(s->act[1].act.counter, 1);
 	assert_int_equal(s->end, 10000);
+}
+
+/* x86 CPU clocks may differ only with an unstable TSC, and 'clock
+ * stable=no' must come first (arch/x86/kernel/tsc.c: one cyc2ns for all
+ * CPUs while the TSC is stable).  A 'cpu' line that only repeats the
+ * common clock is fine. */
+static void test_stable_clocks(void **state)
+{
+	struct sm_scenario sc, *s;
+	(void)state;
+	s = parse_ok(&sc, "clock stable=no\ncpu 1 clock_offset=5 hz=1000000\n"
+	             "clock stable=no hz=2000000000\n");
+	assert_false(s->cfg.stable);
+	assert_int_equal(s->cfg.cpu[1].offset_ns, 5);
+	assert_int_equal(s->cfg.cpu[1].hz, 2000000000ull);
+	s = parse_ok(&sc, "cpu 1 hz=2900000000 clock_offset=0\n"
+	             "clock offset=7\ncpu 0 clock_offset=7\n");
+	assert_true(s->cfg.stable);
+	assert_int_equal(s->cfg.cpu[1].offset_ns, 7);
+	/* 'clock' sets every CPU alike: differences are gone after it */
+	s = parse_ok(&sc, "clock stable=no\ncpu 1 clock_offset=5\n"
+	             "clock offset=0 stable=yes\n");
+	assert_true(s->cfg.stable);
 }
 
 /* kernel NAME[,NAME...]: the variants as bits; base is none. */
@@ -601,6 +626,22 @@ static const struct bad bad_cases[] = {
 	  "variant from 'selfmon list')" },
 	{ "kernel\n", "t.scn:1:7: missing kernel name (base or a variant)" },
 	{ "kernel base extra\n", "t.scn:1:13: unexpected 'extra'" },
+	/* one cyc2ns for all x86 CPUs while the TSC is stable */
+	{ "clock hz=2900000000 cpus=2\ncpu 1 clock_offset=123456\n",
+	  "t.scn:2:7: CPU clocks differ while the TSC is stable: x86 keeps one "
+	  "cyc2ns for all CPUs then (say 'clock stable=no' before 'cpu' lines)" },
+	{ "cpu\t1 mult=0x155555 shift=22\n",
+	  "t.scn:1:7: CPU clocks differ while the TSC is stable: x86 keeps one "
+	  "cyc2ns for all CPUs then (say 'clock stable=no' before 'cpu' lines)" },
+	{ "clock cpus=4\ncpu 3 hz=3000000000\n",
+	  "t.scn:2:7: CPU clocks differ while the TSC is stable: x86 keeps one "
+	  "cyc2ns for all CPUs then (say 'clock stable=no' before 'cpu' lines)" },
+	{ "clock stable=no\ncpu 0 clock_offset=1\nclock start=5 stable=yes\n",
+	  "t.scn:3:15: CPU clocks differ while the TSC is stable: x86 keeps one "
+	  "cyc2ns for all CPUs then (say 'clock stable=no' before 'cpu' lines)" },
+	{ "clock stable=no\ncpu 1 hz=1000000\nclock stable=yes offset=1\n",
+	  "t.scn:3:7: CPU clocks differ while the TSC is stable: x86 keeps one "
+	  "cyc2ns for all CPUs then (say 'clock stable=no' before 'cpu' lines)" },
 };
 
 static void test_bad(void **state)
@@ -751,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_riscv64),
 		cmocka_unit_test(test_arch_resets_and_numbers),
 		cmocka_unit_test(test_design_example),
+		cmocka_unit_test(test_stable_clocks),
 		cmocka_unit_test(test_check_expect),
 		cmocka_unit_test(test_kernel_variants),
 		cmocka_unit_test(test_many_actions),
