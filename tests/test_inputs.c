@@ -633,8 +633,9 @@ static void test_unbounded_scenarios(void **state)
 		             "end 18446744073709551615\n" },
 		{ "period.scn", "arch x86_64\nevent instructions period=1 left=1\n"
 		                "end 18446744073709551615\n" },
+		/* sampling: a riscv64 counting event's wraps are no activity */
 		{ "narrow.scn", "arch riscv64\npmu width=1\nevent instructions "
-		                "rate=1000000\nend 18446744073709551615\n" },
+		                "period=1 rate=1000000\nend 18446744073709551615\n" },
 		{ "late.scn", "arch x86_64\npmu mux_interval=1\n"
 		              "check at=18446744073709551615\n" },
 	};
