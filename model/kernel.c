@@ -993,6 +993,15 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 			return fail(err, n, "sched_clock is one clock for all CPUs "
 			            "on arm64 and riscv64: CPU clocks must not differ",
 			            "config");
+	/* arm64: arch_counter_get_width() fixes the timer's width from its
+	 * rate (clock.c); with mult/shift and no rate, any width it gives
+	 * for a rate of 32 bits (arch_timer_rate): 56..63 */
+	if (cfg->arch == SM_ARM64 &&
+	    (cfg->cpu[0].hz ? cfg->timer_width !=
+	                      sm_arm64_timer_width(cfg->cpu[0].hz)
+	                    : cfg->timer_width < 56 || cfg->timer_width > 63))
+		return fail(err, n, "arm64 timer width is not the one "
+		            "arch_counter_get_width() gives its rate", "config");
 	for (unsigned i = 0; i < cfg->nevents; i++) {
 		const struct sm_event_cfg *e = &cfg->event[i];
 		/* width 0: no PMU (x86_pmu.cntval_bits stays 0): software only */
