@@ -817,6 +817,12 @@ static int d_event(struct parser *p)
 	p->base = &cfg->event[cfg->nevents];
 	if (parse_keys(p, 2, KEYS(event_keys)) < 0)
 		return -1;
+	/* task-clock and cpu-clock count the ns they run
+	 * (task_clock_event_update(), cpu_clock_event_update()), no rate */
+	unsigned rate = key_col(p, KEYS(event_keys), "rate");
+	if (rate && sm_event_is_clock(&cfg->event[cfg->nevents]))
+		return fail(p, rate, "rate does not apply to %s: a software clock "
+		            "counts the ns it runs", t->s);
 	cfg->nevents++;
 	p->seen_event = true;
 	return 0;

@@ -144,6 +144,9 @@ static void random_run(enum sm_arch arch)
 	e = add_event(&c, "other", SM_EV_OTHER, SM_AUTO, false);
 	c.event[e].rate = 1 + (uint32_t)rnd(3);
 	add_event(&c, "more", SM_EV_OTHER, SM_AUTO, false);
+	/* a software clock: its ns tally against its own clock reads */
+	add_event(&c, rnd(2) ? "task-clock" : "cpu-clock", SM_EV_SOFTWARE,
+	          SM_AUTO, false);
 	if (arch == SM_ARM64 && rnd(2))
 		c.long_counters = true;
 	memset(last_cause, 0, sizeof(last_cause));

@@ -544,6 +544,12 @@ static const struct bad bad_cases[] = {
 	{ "arch arm64\npmu width=64\n",
 	  "t.scn:2:5: width only applies to x86_64 and riscv64" },
 	{ "clock width=56\n", "t.scn:1:7: width only applies to arm64 and riscv64" },
+	{ "event task-clock rate=2\n",
+	  "t.scn:1:18: rate does not apply to task-clock: a software clock "
+	  "counts the ns it runs" },
+	{ "event cpu-clock type=software rate=1\n",
+	  "t.scn:1:31: rate does not apply to cpu-clock: a software clock "
+	  "counts the ns it runs" },
 	/* arm64: arch_counter_get_width() of the rate, 56..63 for a u32 one */
 	{ "arch arm64\nclock width=32\n",
 	  "t.scn:2:13: width out of range (56..63)" },
