@@ -67,6 +67,27 @@ void sm_clock_derive(enum sm_arch arch, const struct sm_clock_cfg *c,
 	cpu->epoch_ns = c->epoch_ns;
 }
 
+/* drivers/clocksource/arm_arch_timer.c arch_counter_get_width(): the
+ * kernel cannot read the architected counter's width, so it takes the
+ * fewest bits that hold 40 years (of 365 days) of counts at the timer's
+ * rate (hz > 0): ilog2(40 years of counts - 1) + 1, kept within 56..64
+ * (the Arm ARM's narrowest system counter, and a u64).
+ * arch_counter_register() hands this width to sched_clock_register(), and
+ * the page gets its mask as time_mask (drivers/perf/arm_pmuv3.c
+ * arch_perf_update_userpage(): rd->sched_clock_mask).  A 1 GHz timer is
+ * 61 bits; 56 bits up to 57123415 Hz. */
+unsigned sm_arm64_timer_width(uint64_t hz)
+{
+	const unsigned __int128 years40 = 40ull * 365 * 24 * 3600;
+	unsigned __int128 counts = years40 * hz;
+	unsigned bits = 0;
+
+	/* ilog2(counts - 1) + 1 = the bit length of counts - 1 */
+	for (counts -= counts != 0; counts; counts >>= 1)
+		bits++;
+	return bits < 56 ? 56 : bits > 64 ? 64 : bits;
+}
+
 /* The timer register as user space reads it: rdtsc returns the TSC;
  * CNTVCT_EL0 and the time CSR are `timer_width` bits wide and wrap. */
 uint64_t sm_model_timer(const struct sm_model *m)

@@ -69,10 +69,12 @@ static const struct arch_defaults {
 	 * a 2.9 GHz TSC. */
 	[SM_X86_64] = { 4, 3, 48, 64, (1ull << 47) - 1, 2900000000ull, 1 },
 	/* arm64: 6 event counters + PMCCNTR, 32-bit events, a 1 GHz
-	 * architected timer of 56 bits, perf_user_access=1. */
-	[SM_ARM64] = { 6, 0, 32, 56, 0xffffffffull, 1000000000ull, 1 },
+	 * architected timer, perf_user_access=1.  The timer's width follows
+	 * from its rate (sm_config_default() below), so none is given. */
+	[SM_ARM64] = { 6, 0, 32, 0, 0xffffffffull, 1000000000ull, 1 },
 	/* riscv64: hpmcounter3..6, 48-bit hpm counters (cycle and instret
-	 * are 64-bit), a 1 GHz time CSR, perf_user_access=1. */
+	 * are 64-bit), a 1 GHz time CSR of 64 bits (riscv_timer_init_common()
+	 * registers sched_clock with 64 bits), perf_user_access=1. */
 	[SM_RISCV64] = { 4, 0, 48, 64, (1ull << 47) - 1, 1000000000ull, 1 },
 };
 
@@ -88,7 +90,10 @@ void sm_config_default(struct sm_config *cfg, enum sm_arch arch)
 	cfg->max_period = d->max_period;
 	cfg->user_access = d->user_access;
 	cfg->stable = true;
-	cfg->timer_width = d->timer_width;
+	/* arm64: arch_counter_register() -> arch_counter_get_width() from
+	 * the timer's rate (clock.c) */
+	cfg->timer_width = arch == SM_ARM64 ? sm_arm64_timer_width(d->hz)
+	                                    : d->timer_width;
 	cfg->ncpus = 2;
 	for (unsigned i = 0; i < SM_MAX_CPUS; i++)
 		cfg->cpu[i].hz = d->hz;

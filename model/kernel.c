@@ -50,10 +50,32 @@ static void update_times(struct sm_model *m, struct sm_event *e)
 	e->tstamp = sm_ctx_now(m);
 }
 
-/* The independent tally: events counted while ACTIVE. */
+bool sm_event_is_clock(const struct sm_event_cfg *e)
+{
+	return e->type == SM_EV_SOFTWARE && (!strcmp(e->name, "task-clock") ||
+	                                     !strcmp(e->name, "cpu-clock"));
+}
+
+/* A software clock event's clock, in ns, while it runs on the task's CPU:
+ * task-clock reads the task context's time (task_clock_event_read():
+ * ctx->time + perf_clock() - ctx->timestamp, sm_ctx_now()); cpu-clock
+ * reads local_clock() (cpu_clock_event_update()), sched_clock here. */
+static uint64_t sw_clock_now(const struct sm_model *m, const struct sm_event *e)
+{
+	if (!strcmp(e->cfg->name, "task-clock"))
+		return sm_ctx_now(m);
+	return sm_model_ns(m, m->k.task_cpu, m->k.now);
+}
+
+/* The independent tally: events counted while ACTIVE; for a software
+ * clock, the ns sched_clock advanced on the task's CPU while it ran
+ * (from the cycles, not from the event's own clock reads). */
 static void truth_sync(struct sm_model *m, struct sm_event *e)
 {
-	if (e->state == SM_ACTIVE)
+	if (e->state == SM_ACTIVE && sm_event_is_clock(e->cfg))
+		e->truth += sm_model_ns(m, m->k.task_cpu, m->k.now) -
+		            sm_model_ns(m, m->k.task_cpu, e->truth_stamp);
+	else if (e->state == SM_ACTIVE)
 		e->truth += (uint64_t)e->cfg->rate * (m->k.now - e->truth_stamp);
 	e->truth_stamp = m->k.now;
 }
@@ -175,7 +197,15 @@ static void event_update(struct sm_model *m, struct sm_event *e)
 {
 	if (e->state != SM_ACTIVE)
 		return;
-	if (e->cfg->type == SM_EV_SOFTWARE) {
+	if (sm_event_is_clock(e->cfg)) {
+		/* task_clock_event_update() / cpu_clock_event_update():
+		 * prev_count = xchg(hw.prev_count, now); count += now - prev */
+		uint64_t now = sw_clock_now(m, e);
+		e->count += now - e->prev_count;
+		e->prev_count = now;
+		return;
+	}
+	if (e->cfg->type == SM_EV_SOFTWARE) { /* perf_swevent: `rate` a cycle */
 		e->count += (uint64_t)e->cfg->rate * (m->k.now - e->sw_stamp);
 		e->sw_stamp = m->k.now;
 		return;
@@ -289,6 +319,10 @@ static bool sched_in(struct sm_model *m, int i, int want)
 		 * switch of the task and at enable, none at disable) */
 		set_state(m, e, SM_ACTIVE);
 		e->sw_stamp = m->k.now;
+		/* task_clock_event_start(): prev_count = ctx->time;
+		 * cpu_clock_event_start(): prev_count = local_clock() */
+		if (sm_event_is_clock(e->cfg))
+			e->prev_count = sw_clock_now(m, e);
 		page_update(m, i);
 		return true;
 	}
@@ -693,6 +727,11 @@ static int clock_epoch(struct sm_model *m)
 	uint64_t cyc = sm_model_timer(m);
 	uint64_t ns = sm_model_ns(m, m->k.task_cpu, m->k.now);
 
+	/* the tally of a running software clock takes its ns up to here
+	 * with the old epoch, as the event's own clock reads did */
+	for (unsigned i = 0; i < m->cfg->nevents; i++)
+		if (sm_event_is_clock(m->k.ev[i].cfg))
+			truth_sync(m, &m->k.ev[i]);
 	for (unsigned k = 0; k < m->cfg->ncpus; k++) {
 		m->k.cpu[k].epoch_cyc = cyc;
 		m->k.cpu[k].epoch_ns = ns; /* continuous: ns(now) is unchanged */
@@ -887,6 +926,8 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 	const bool active = e.state == SM_ACTIVE, on = e.state >= SM_INACTIVE;
 	const bool x86 = m->cfg->arch == SM_X86_64, task_on = m->k.task_on;
 	const uint64_t rate = e.cfg->rate;
+	const bool clock = sm_event_is_clock(e.cfg); /* ns: truth_sync() */
+	const uint64_t stamp_ns = clock ? sm_ns_of(m, &c, e.truth_stamp) : 0;
 
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t t = from + k, ctx = ctx_time, r = 0;
@@ -899,8 +940,10 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 		uint64_t d = ctx - e.tstamp;
 		uint64_t enabled = e.total_enabled + (on ? d : 0);
 		uint64_t running = e.total_running + (active ? d : 0);
+		uint64_t ran = !active ? 0 : clock ? sm_ns_of(m, &c, t) - stamp_ns
+		                                   : rate * (t - e.truth_stamp);
 		out[k] = (struct sm_truth){
-			.count = e.truth + (active ? rate * (t - e.truth_stamp) : 0),
+			.count = e.truth + ran,
 			.enabled = enabled, .running = running,
 			.enabled_pub = enabled + (on ? r : 0),
 			.running_pub = running + (active ? r : 0),
@@ -1066,6 +1109,15 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 			return fail(err, n, "x86 keeps one cyc2ns for all CPUs "
 			            "while the TSC is stable: CPU clocks must not "
 			            "differ", "config");
+	/* arm64: arch_counter_get_width() fixes the timer's width from its
+	 * rate (clock.c); with mult/shift and no rate, any width it gives
+	 * for a rate of 32 bits (arch_timer_rate): 56..63 */
+	if (cfg->arch == SM_ARM64 &&
+	    (cfg->cpu[0].hz ? cfg->timer_width !=
+	                      sm_arm64_timer_width(cfg->cpu[0].hz)
+	                    : cfg->timer_width < 56 || cfg->timer_width > 63))
+		return fail(err, n, "arm64 timer width is not the one "
+		            "arch_counter_get_width() gives its rate", "config");
 	for (unsigned i = 0; i < cfg->nevents; i++) {
 		const struct sm_event_cfg *e = &cfg->event[i];
 		/* width 0: no PMU (x86_pmu.cntval_bits stays 0): software only */
@@ -1075,6 +1127,11 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 			            e->name);
 		if (e->rate < 1)
 			return fail(err, n, "rate must be at least 1", e->name);
+		/* a software clock counts ns (task_clock_event_update(),
+		 * cpu_clock_event_update()): no rate */
+		if (sm_event_is_clock(e) && e->rate != 1)
+			return fail(err, n, "a software clock counts ns: no rate",
+			            e->name);
 		if (e->counter != SM_AUTO &&
 		    !(sm_counter_exists(cfg, e->counter) &&
 		      sm_pmu[cfg->arch].counter_ok(cfg, e, e->counter)))

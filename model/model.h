@@ -417,6 +417,12 @@ uint64_t sm_mul_u64_u32_shr(uint64_t a, uint32_t mul, unsigned shift);
 void sm_calc_mult_shift(uint32_t *mult, uint32_t *shift, uint32_t from,
                         uint32_t to, uint32_t maxsec);
 uint64_t sm_model_ns(const struct sm_model *m, unsigned cpu, uint64_t cyc);
+/* A software clock event (task-clock or cpu-clock by name, of type
+ * software): it counts ns, not cycles * rate (kernel.c). */
+bool sm_event_is_clock(const struct sm_event_cfg *e);
+/* arm64: the architected timer's width in bits for a timer of `hz`, as
+ * arch_counter_get_width() gives it (56..64). */
+unsigned sm_arm64_timer_width(uint64_t hz);
 /* What a correct reader computes as "now" in ns from the page's time
  * fields as the kernel writes them on `cpu` (time_zero + the page's
  * conversion of the timer value), for the timer at cycle `cyc`. */

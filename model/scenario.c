@@ -351,7 +351,9 @@ static const struct keydef clock_keys[] = {
 	{ "epoch_cyc", V_NUM, ARM | RV, .range = ANY, .clk = C_EPOCH_CYC },
 	{ "offset", V_NUM, .range = ANY, .clk = C_OFFSET },
 	{ "stable", V_BOOL, X86, FIELD(struct sm_config, stable) },
-	{ "width", V_NUM, ARM | RV, .range = RANGE(8, 64),
+	/* arm64: what arch_counter_get_width() can give (d_clock()) */
+	{ "width", V_NUM, ARM | RV,
+	  .range = { [SM_ARM64] = { 56, 63 }, [SM_RISCV64] = { 8, 64 } },
 	  FIELD(struct sm_config, timer_width) },
 	{ "start", V_NUM, .range = ANY, FIELD(struct sm_config, start) },
 	{ "cpus", V_NUM, .range = RANGE(1, SM_MAX_CPUS), .lim = LIM_CPUS,
@@ -734,6 +736,26 @@ static unsigned first_key_col(const struct parser *p, unsigned from)
 	return p->in.ntok > from ? p->in.tok[from].col : p->in.tok[0].col;
 }
 
+/* arm64: the timer's width follows from its rate as
+ * arch_counter_get_width() computes it (clock.c): a line that gives the
+ * rate (hz=) sets it, and a width= other than that rate's is refused.
+ * With mult/shift the rate is not known: width= is any it can be. */
+static int arm64_timer_width(struct parser *p)
+{
+	unsigned col = key_col(p, KEYS(clock_keys), "width");
+	uint64_t hz = p->cfg->cpu[0].hz;
+	unsigned w = hz ? sm_arm64_timer_width(hz) : p->cfg->timer_width;
+
+	if (p->cfg->arch != SM_ARM64)
+		return 0;
+	if (col && p->cfg->timer_width != w)
+		return fail(p, col, "width=%u is not the arm64 timer's width at "
+		            "%" PRIu64 " Hz (arch_counter_get_width() gives %u)",
+		            p->cfg->timer_width, hz, w);
+	p->cfg->timer_width = w;
+	return 0;
+}
+
 /* ---- directives --------------------------------------------------------- */
 
 /* Positional token i, or "missing WHAT" (also when it looks like a key);
@@ -782,7 +804,9 @@ static int d_clock(struct parser *p)
 	/* its clock keys set every CPU alike: only stable=yes can meet
 	 * CPU clocks that differ */
 	unsigned stable = key_col(p, KEYS(clock_keys), "stable");
-	return check_stable_clocks(p, stable ? stable : p->in.tok[0].col);
+	if (check_stable_clocks(p, stable ? stable : p->in.tok[0].col) < 0)
+		return -1;
+	return arm64_timer_width(p);
 }
 
 static int d_cpu(struct parser *p)
@@ -838,6 +862,12 @@ static int d_event(struct parser *p)
 	p->base = &cfg->event[cfg->nevents];
 	if (parse_keys(p, 2, KEYS(event_keys)) < 0)
 		return -1;
+	/* task-clock and cpu-clock count the ns they run
+	 * (task_clock_event_update(), cpu_clock_event_update()), no rate */
+	unsigned rate = key_col(p, KEYS(event_keys), "rate");
+	if (rate && sm_event_is_clock(&cfg->event[cfg->nevents]))
+		return fail(p, rate, "rate does not apply to %s: a software clock "
+		            "counts the ns it runs", t->s);
 	cfg->nevents++;
 	p->seen_event = true;
 	return 0;

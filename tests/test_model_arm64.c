@@ -5,8 +5,25 @@
  * delta, perf_user_access, and the architected timer with time_cycles and
  * time_mask.  The default timer is 1 GHz: mult 2^21, shift 21, so one
  * cycle is exactly one ns.
+ *
+ * The timer's width, by hand from drivers/clocksource/arm_arch_timer.c
+ * arch_counter_get_width(): the bit length of (40 years of counts - 1),
+ * at least 56.  40 years = 40 * 365 * 86400 s = 1261440000 s.
+ *   1 GHz:     1261440000000000000 counts; 2^60 = 1152921504606846976 is
+ *              below it, 2^61 = 2305843009213693952 above: 61 bits.
+ *   62.5 MHz:  78840000000000000; 2^56 = 72057594037927936 below,
+ *              2^57 above: 57 bits (QEMU's virt timer; the page's
+ *              time_mask 2^57 - 1 in traces/hw/arm64-linux6.12-qemu7.2).
+ *   50 MHz:    63072000000000000; 2^55 = 36028797018963968 below,
+ *              2^56 above: 56 bits.
+ *   24 MHz:    30274560000000000; 2^54 below, 2^55 above: 55, so 56.
  */
+#include <stdio.h>
+
 #include "testutil.h"
+#include "scenario.h"
+
+#define W_1GHZ 61 /* the default timer's width, worked out above */
 
 static struct sm_model *m;
 
@@ -43,7 +60,7 @@ static void test_cycle_counter_page(void **state)
 	assert_int_equal(pc->time_mult, 1u << 21);
 	assert_int_equal(pc->time_shift, 21);
 	assert_int_equal(pc->time_cycles, 5000); /* epoch at the start */
-	assert_int_equal(pc->time_mask, (1ull << 56) - 1);
+	assert_int_equal(pc->time_mask, (1ull << W_1GHZ) - 1);
 	/* time_zero = epoch_ns - mul(epoch_cyc) = 0 - 5000 */
 	assert_int_equal(pc->time_zero, (uint64_t)0 - 5000);
 	assert_int_equal(pc->time_offset, pc->time_zero - 0);
@@ -175,20 +192,21 @@ static void test_no_user_access(void **state)
 	assert_int_equal(sm_model_arm64_counter(m, 6, &v), SM_FAULT_ILL);
 }
 
-/* A 32-bit timer wraps during the run; the reader's masked formula still
- * gives the truth, one that ignores time_mask is off by 2^32 ns. */
+/* The 61-bit timer of 1 GHz wraps during the run; the reader's masked
+ * formula still gives the truth, one that ignores time_mask is off by
+ * 2^61 ns. */
 static void test_timer_wrap_time_mask(void **state)
 {
 	struct sm_config c = arm_cfg();
 	struct sm_truth t;
+	const uint64_t wrap = 1ull << W_1GHZ;
 	(void)state;
-	c.timer_width = 32;
-	c.start = (1ull << 32) - 1000;
+	c.start = wrap - 1000;
 	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	init_model(&m, &c);
 	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
-	assert_int_equal(pc->time_cycles, (1ull << 32) - 1000);
-	assert_int_equal(pc->time_mask, 0xffffffffull);
+	assert_int_equal(pc->time_cycles, wrap - 1000);
+	assert_int_equal(pc->time_mask, wrap - 1);
 	sm_model_advance(m, 1500);
 	uint64_t cnt = sm_model_timer(m);
 	assert_int_equal(cnt, 500);
@@ -199,7 +217,46 @@ static void test_timer_wrap_time_mask(void **state)
 	                 mulshr(cyc, pc->time_mult, pc->time_shift), 1500);
 	assert_int_equal(pc->time_enabled + pc->time_offset +
 	                 mulshr(cnt, pc->time_mult, pc->time_shift),
-	                 1500 - (1ull << 32));
+	                 1500 - wrap);
+}
+
+/* The page's time_mask follows the timer's rate as
+ * arch_counter_get_width() makes it (the widths worked out at the top),
+ * for a scenario that gives only hz; a width= the kernel cannot have at
+ * that rate is refused, and a config with one cannot be built. */
+static void test_timer_width_from_rate(void **state)
+{
+	static const struct { const char *hz; unsigned bits; } rates[] = {
+		{ "1000000000", 61 }, { "62500000", 57 }, { "50000000", 56 },
+		{ "24000000", 56 },
+	};
+	struct sm_scenario s;
+	char text[128], err[256];
+	(void)state;
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		snprintf(text, sizeof(text), "arch arm64\nclock hz=%s\n"
+		         "event cycles\n", rates[i].hz);
+		assert_int_equal(sm_scenario_parse("t.scn", text, &s, err,
+		                                   sizeof(err)), 0);
+		init_model(&m, &s.cfg);
+		assert_int_equal(sm_model_page(m, 0)->time_mask,
+		                 (1ull << rates[i].bits) - 1);
+		/* width= the same as the rate's is accepted, another refused */
+		snprintf(text, sizeof(text), "arch arm64\nclock hz=%s width=%u\n",
+		         rates[i].hz, rates[i].bits);
+		assert_int_equal(sm_scenario_parse("t.scn", text, &s, err,
+		                                   sizeof(err)), 0);
+		snprintf(text, sizeof(text), "arch arm64\nclock hz=%s width=%u\n",
+		         rates[i].hz, rates[i].bits + 1);
+		assert_int_equal(sm_scenario_parse("t.scn", text, &s, err,
+		                                   sizeof(err)), -1);
+	}
+	/* the default config: 1 GHz; 56 bits there is not the kernel's */
+	struct sm_config c = arm_cfg();
+	assert_int_equal(c.timer_width, W_1GHZ);
+	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	c.timer_width = 56;
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
 }
 
 /* update_sched_clock() moves the epoch without a page update; the old
@@ -539,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_long_event),
 		cmocka_unit_test(test_no_user_access),
 		cmocka_unit_test(test_timer_wrap_time_mask),
+		cmocka_unit_test(test_timer_width_from_rate),
 		cmocka_unit_test(test_clock_epoch),
 		cmocka_unit_test(test_clock_is_global),
 		cmocka_unit_test(test_sched_in_writes_twice),

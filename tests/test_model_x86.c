@@ -804,6 +804,64 @@ static void test_sampling_clock_caps(void **state)
 	assert_int_equal(sm_model_page(m, 0)->capabilities, 0x1a);
 }
 
+/* Software clocks count ns while they run, not cycles:
+ * task_clock_event_update() adds the task context's time since the last
+ * update (ctx->time, in ns), cpu_clock_event_update() local_clock()'s.
+ * Here both are cyc2ns of the TSC, worked out by hand: __set_cyc2ns_scale()
+ * takes clocks_calc_mult_shift(kHz 2900000 -> 10^6 ns/ms, maxsec 0):
+ * shift 32 fits, mult = round(10^6 * 2^32 / 2900000), then halved for
+ * shift 31; ns = (cyc * mult) >> 31 (+ the CPU's offset, which a
+ * difference drops).  The task runs [S, S+2900), is preempted 1000
+ * cycles (off its CPU: neither clock counts), runs 5800 more, migrates
+ * for 500 cycles to CPU 1 (another offset: an unstable TSC) and runs 1450 there. */
+static void test_software_clocks_count_ns(void **state)
+{
+	const uint64_t S = 1000003; /* not a multiple: rounding shows */
+	uint64_t mult32 = ((1000000ull << 32) + 2900000 / 2) / 2900000;
+	uint32_t mult = (uint32_t)(mult32 >> 1);
+	struct sm_action mig = { .kind = SM_ACT_MIGRATE, .event = 0, .cpu = 1,
+	                         .counter = SM_AUTO, .cycles = 500 };
+	struct sm_config c;
+	struct sm_truth t;
+	uint64_t buf[3], want;
+	char err[128];
+	(void)state;
+	assert_int_equal(mult32, 1481023206u);
+#define NS(cyc) ((uint64_t)(((unsigned __int128)(cyc) * mult) >> 31))
+	sm_config_default(&c, SM_X86_64);
+	c.start = S;
+	c.stable = false; /* CPU clocks differ only with an unstable TSC */
+	c.cpu[1].offset_ns = 777777;
+	add_event(&c, "task-clock", SM_EV_SOFTWARE, SM_AUTO, false);
+	add_event(&c, "cpu-clock", SM_EV_SOFTWARE, SM_AUTO, false);
+	init_model(&m, &c);
+	sm_model_advance(m, 2900);
+	want = NS(S + 2900) - NS(S);
+	assert_int_equal(want, 1000);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(sm_model_read(m, i, buf, sizeof(buf)), 24);
+		assert_int_equal(buf[0], want);
+		sm_model_truth(m, i, &t);
+		assert_int_equal(t.count, want);
+	}
+	assert_int_equal(act(m, SM_ACT_PREEMPT, 0), 1); /* 1000 cycles off */
+	sm_model_advance(m, 5800);
+	assert_int_equal(sm_model_apply(m, &mig, err, sizeof(err)), 1);
+	sm_model_advance(m, 1450);
+	uint64_t a = S + 2900 + 1000, b = a + 5800, d = b + 500;
+	want += NS(b) - NS(a) + NS(d + 1450) - NS(d);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(sm_model_read(m, i, buf, sizeof(buf)), 24);
+		assert_int_equal(buf[0], want);
+		sm_model_truth(m, i, &t);
+		assert_int_equal(t.count, want);
+	}
+	/* task-clock's count is its running time */
+	assert_int_equal(sm_model_read(m, 0, buf, sizeof(buf)), 24);
+	assert_int_equal(buf[0], buf[2]);
+#undef NS
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -833,6 +891,7 @@ int main(void)
 		cmocka_unit_test(test_read_keeps_page),
 		cmocka_unit_test(test_stall_with_wrap),
 		cmocka_unit_test(test_sampling_clock_caps),
+		cmocka_unit_test(test_software_clocks_count_ns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -569,6 +569,21 @@ static const struct bad bad_cases[] = {
 	{ "arch arm64\npmu width=64\n",
 	  "t.scn:2:5: width only applies to x86_64 and riscv64" },
 	{ "clock width=56\n", "t.scn:1:7: width only applies to arm64 and riscv64" },
+	{ "event task-clock rate=2\n",
+	  "t.scn:1:18: rate does not apply to task-clock: a software clock "
+	  "counts the ns it runs" },
+	{ "event cpu-clock type=software rate=1\n",
+	  "t.scn:1:31: rate does not apply to cpu-clock: a software clock "
+	  "counts the ns it runs" },
+	/* arm64: arch_counter_get_width() of the rate, 56..63 for a u32 one */
+	{ "arch arm64\nclock width=32\n",
+	  "t.scn:2:13: width out of range (56..63)" },
+	{ "arch arm64\nclock width=56\n",
+	  "t.scn:2:7: width=56 is not the arm64 timer's width at 1000000000 Hz "
+	  "(arch_counter_get_width() gives 61)" },
+	{ "arch arm64\nclock hz=24000000\nclock start=5 width=57\n",
+	  "t.scn:3:15: width=57 is not the arm64 timer's width at 24000000 Hz "
+	  "(arch_counter_get_width() gives 56)" },
 	{ "arch arm64\nclock stable=yes\n", "t.scn:2:7: stable only applies to x86_64" },
 	{ "clock epoch_cyc=1\n",
 	  "t.scn:1:7: epoch_cyc only applies to arm64 and riscv64" },

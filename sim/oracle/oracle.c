@@ -141,13 +141,19 @@ static unsigned width_of(const struct sm_window *w)
 static bool offset_from(const struct sm_window *w, unsigned f, bool scaled,
                         uint64_t v, struct sm_wrong *x)
 {
-	unsigned width = width_of(w), tried[2 + 4], nt = 0;
+	unsigned width = width_of(w), tried[2 + 4 + 8], nt = 0;
 
 	tried[nt++] = width;
 	tried[nt++] = width - 1;
 	for (size_t k = 0; k < sizeof(other_widths) / sizeof(other_widths[0]);
 	     k++)
 		tried[nt++] = other_widths[k];
+	/* a time off by an arm64 timer's wrap: 2^56..2^63 cycles (its width
+	 * is arch_counter_get_width()'s, model/clock.c), 2^w ns at 1 ns a
+	 * cycle; riscv64's 64-bit time CSR does not wrap */
+	for (unsigned b = 56; w->arch == SM_ARM64 && f != F_COUNT && !scaled &&
+	                      b < 64; b++)
+		tried[nt++] = b;
 	for (unsigned k = 0; k < nt; k++) {
 		unsigned b = tried[k];
 		if (b == 0 || b >= 64 || (k >= 2 && (b == width || b == width - 1)))
