@@ -301,6 +301,143 @@ static void arm64_clear_unused(struct sm_model *m)
 			counter_write(m, c, 0);
 }
 
+/* ---- x86_schedule_events() ------------------------------------------ */
+
+/* The counters event e may use: its constraint (one counter if the
+ * scenario names it). */
+static bool x86_allowed(const struct sm_model *m, const struct sm_event *e,
+                        int c)
+{
+	if (e->cfg->counter != SM_AUTO)
+		return c == e->cfg->counter;
+	return sm_counter_exists(m->cfg, c) &&
+	       RULES(m)->counter_ok(m->cfg, e->cfg, c);
+}
+
+static unsigned x86_weight(const struct sm_model *m, const struct sm_event *e)
+{
+	unsigned w = 0;
+
+	for (int c = 0; c < SM_MAX_COUNTERS; c++)
+		w += x86_allowed(m, e, c);
+	return w;
+}
+
+/* arch/x86/events/core.c x86_schedule_events() for the events on the
+ * PMU in the order x86_pmu_add() collected them (cpuc->event_list: the
+ * active hardware events by `added`), then the newcomer n (-1: none).
+ * The fast path keeps every event's hw.idx (its counter if it runs; the
+ * one it had last, -1 if it never had one, if it is only collected) while
+ * each is set, allowed and not taken by one before it; otherwise
+ * perf_assign_events() places them all anew, fewest allowed counters
+ * first (in list order among equals), each on its first allowed fixed
+ * counter (perf_sched_find_counter() prefers them), else the lowest
+ * allowed free general one.  list[]/to[] get the events and counters;
+ * false if they cannot all go on. */
+static bool x86_schedule(const struct sm_model *m, int n, int list[],
+                         int to[], unsigned *len)
+{
+	unsigned k = 0;
+	uint64_t used = 0;
+
+	for (unsigned i = 0; i < m->k.nopen; i++) {
+		const struct sm_event *e = &m->k.ev[i];
+		if ((int)i == n || e->state != SM_ACTIVE ||
+		    (e->counter < 0 && !e->collected))
+			continue;
+		unsigned at = k++;
+		while (at && m->k.ev[list[at - 1]].added > e->added) {
+			list[at] = list[at - 1];
+			at--;
+		}
+		list[at] = (int)i;
+	}
+	if (n >= 0)
+		list[k++] = n;
+	*len = k;
+	bool fast = true;
+	for (unsigned j = 0; j < k && fast; j++) {
+		const struct sm_event *e = &m->k.ev[list[j]];
+		int c = e->counter >= 0 ? e->counter : e->last_counter;
+		fast = c >= 0 && x86_allowed(m, e, c) && !(used >> c & 1);
+		used |= 1ull << (c & 63);
+		to[j] = c;
+	}
+	if (fast)
+		return true;
+	used = 0;
+	for (unsigned w = 1; w <= SM_MAX_COUNTERS; w++)
+		for (unsigned j = 0; j < k; j++) {
+			const struct sm_event *e = &m->k.ev[list[j]];
+			if (x86_weight(m, e) != w)
+				continue;
+			int pick = -1;
+			for (int c = SM_X86_FIXED; c < SM_MAX_COUNTERS && pick < 0; c++)
+				if (x86_allowed(m, e, c) && !(used >> c & 1))
+					pick = c;
+			for (int c = 0; c < SM_X86_FIXED && pick < 0; c++)
+				if (x86_allowed(m, e, c) && !(used >> c & 1))
+					pick = c;
+			if (pick < 0)
+				return false;
+			used |= 1ull << pick;
+			to[j] = pick;
+		}
+	return true;
+}
+
+/* x86_pmu_add(): the event is collected if the PMU can schedule it with
+ * the others (else -EINVAL: it does not go on); nothing is programmed or
+ * written until x86_pmu_enable() (x86_enable()). */
+static bool x86_sched_in(struct sm_model *m, int n)
+{
+	int list[SM_MAX_EVENTS], to[SM_MAX_EVENTS];
+	unsigned len;
+	struct sm_event *e = &m->k.ev[n];
+
+	if (!x86_schedule(m, n, list, to, &len))
+		return false;
+	set_state(m, e, SM_ACTIVE);
+	e->added = ++m->k.adds;
+	e->collected = true;
+	return true;
+}
+
+/* x86_pmu_enable() at the end of a perf_pmu_disable() section, with the
+ * last schedule (the same list again): the running events whose counter
+ * changed stop with an update (x86_pmu_stop(), no page write), then in
+ * list order each moved or collected one gets its counter
+ * (x86_assign_hw_event()) and starts with a reload (x86_pmu_start(): two
+ * page writes). */
+static void x86_enable(struct sm_model *m)
+{
+	int list[SM_MAX_EVENTS], to[SM_MAX_EVENTS];
+	unsigned len;
+	bool start[SM_MAX_EVENTS];
+
+	if (m->cfg->arch != SM_X86_64 || !x86_schedule(m, -1, list, to, &len))
+		return;
+	for (unsigned j = 0; j < len; j++) {
+		struct sm_event *e = &m->k.ev[list[j]];
+		start[j] = e->collected || to[j] != e->counter;
+		if (!start[j] || e->collected)
+			continue;
+		event_update(m, e);
+		truth_sync(m, e);
+		counter_release(m, e->counter);
+		e->counter = -1;
+	}
+	for (unsigned j = 0; j < len; j++) {
+		struct sm_event *e = &m->k.ev[list[j]];
+		if (!start[j])
+			continue;
+		e->collected = false;
+		e->counter = e->last_counter = to[j];
+		m->k.cpu[m->k.task_cpu].ctr[to[j]].owner = list[j];
+		pmu_start(m, list[j]);
+	}
+}
+
 /* event_sched_in() -> pmu->add(PERF_EF_START) -> start: the event becomes
  * ACTIVE first, then the counter is programmed and the page updated:
  * x86_pmu_add() only collects the event and x86_pmu_enable() starts it
@@ -326,6 +463,11 @@ static bool sched_in(struct sm_model *m, int i, int want)
 		page_update(m, i);
 		return true;
 	}
+	/* x86: x86_pmu_add() -> x86_schedule_events() over every event on
+	 * the PMU; a counter asked for (scenario, rotate_in) keeps the
+	 * simplified choice */
+	if (m->cfg->arch == SM_X86_64 && want < 0 && e->cfg->counter == SM_AUTO)
+		return x86_sched_in(m, i);
 	int c = pick_counter(m, e, want);
 	if (c < 0)
 		return false;
@@ -418,6 +560,7 @@ static void sched_in_groups(struct sm_model *m, int who, int want, int pmu,
 		if (on_pmu(m, (unsigned)i, pmu))
 			try_sched_in(m, i, i == who ? want : SM_AUTO, &can_add);
 	}
+	x86_enable(m); /* perf_pmu_enable() ends the section */
 }
 
 static void ctx_sched_in_pmu(struct sm_model *m, int who, int want, int pmu)
@@ -716,6 +859,7 @@ static int rotate_in(struct sm_model *m, int i, int want)
 	if (m->k.ev[i].state != SM_INACTIVE || !m->k.task_on)
 		return 0;
 	try_sched_in(m, i, want, &can_add);
+	x86_enable(m);
 	return 1;
 }
 

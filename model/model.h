@@ -225,7 +225,11 @@ struct sm_event {
 	enum sm_state state;
 	int counter;         /* assigned counter on `cpu`, -1 if none (hw.idx:
 	                      * still set while del() writes the page) */
-	int last_counter;    /* for the scheduler's fast path */
+	int last_counter;    /* for the scheduler's fast path (hw.idx) */
+	uint64_t added;      /* x86: when it last went on its PMU (its place
+	                      * in cpuc->event_list) */
+	bool collected;      /* x86: added, not yet started (x86_pmu_add()
+	                      * until x86_pmu_enable(); never between actions) */
 	bool mapped;
 	bool read_cnt;       /* riscv: PERF_EVENT_FLAG_USER_READ_CNT, set by
 	                      * pmu_sbi_event_mapped() after mmap's first write */
@@ -234,7 +238,8 @@ struct sm_event {
 	int64_t period_left; /* hw.period_left */
 	uint64_t period;     /* hw.sample_period */
 	uint64_t total_enabled, total_running, tstamp; /* ns, ctx time */
-	uint64_t sw_stamp;   /* software events: cycles of last update */
+	uint64_t sw_stamp;   /* software events but the clocks: cycles of last
+	                      * update (task-clock, cpu-clock: prev_count) */
 	uint64_t truth;      /* independent tally of counted events */
 	uint64_t truth_stamp;
 };
@@ -250,6 +255,7 @@ struct sm_kstate {
 	uint64_t next_rotate;  /* cycles; 0 = none */
 	unsigned flex_order[SM_MAX_EVENTS]; /* flexible list, rotated */
 	unsigned nflex;
+	uint64_t adds;         /* x86: x86_pmu_add()s so far (ev[].added) */
 	enum sm_action_kind cause; /* action being applied, for observers */
 	uint64_t updates;      /* page updates so far */
 	uint64_t activity;     /* multiplexing ticks and overflow interrupts */

@@ -74,6 +74,8 @@ static void copy_event(struct sm_event *to, const struct sm_event *from)
 	to->state = from->state;
 	to->counter = from->counter;
 	to->last_counter = from->last_counter;
+	to->added = from->added;
+	to->collected = from->collected;
 	to->mapped = from->mapped;
 	to->read_cnt = from->read_cnt;
 	to->count = from->count;
@@ -103,6 +105,7 @@ static void copy_kstate(struct sm_kstate *to, const struct sm_kstate *from,
 	to->next_rotate = from->next_rotate;
 	memcpy(to->flex_order, from->flex_order, sizeof(to->flex_order));
 	to->nflex = from->nflex;
+	to->adds = from->adds;
 	to->cause = from->cause;
 	to->updates = from->updates;
 	to->activity = from->activity;
@@ -191,7 +194,9 @@ static void event_words(struct words *b, const struct sm_event *e)
 	word(b, (uint64_t)e->state);
 	word(b, (uint64_t)(int64_t)e->counter);
 	word(b, (uint64_t)(int64_t)e->last_counter);
-	word(b, (uint64_t)e->mapped | (uint64_t)e->read_cnt << 1);
+	word(b, e->added);
+	word(b, (uint64_t)e->mapped | (uint64_t)e->read_cnt << 1 |
+	        (uint64_t)e->collected << 2);
 	word(b, e->count);
 	word(b, e->prev_count);
 	word(b, (uint64_t)e->period_left);
@@ -250,6 +255,7 @@ void sm_model_state_words(const struct sm_model *m,
 	word(&b, k->ctx_stamp);
 	word(&b, k->next_rotate);
 	word(&b, k->nflex);
+	word(&b, k->adds);
 	for (unsigned i = 0; i < k->nflex; i++)
 		word(&b, k->flex_order[i]);
 	word(&b, (uint64_t)k->cause);

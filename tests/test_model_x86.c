@@ -218,8 +218,12 @@ static void test_injected_overflow(void **state)
 }
 
 /* Three flexible events on two counters; perf_rotate_context() at t=1000
- * moves the first active one (a) to the end: b keeps counter 1, c gets
- * counter 0, a fails and gets index 0.  The opens rewrote the earlier
+ * moves the first active one (a) to the end, then b, c and a go back in
+ * that order: x86_pmu_add(b) keeps b's hw.idx 1 (fast path), but c has
+ * never had a counter (hw.idx -1), so x86_pmu_add(c) takes
+ * x86_schedule_events()'s slow path, which places both anew, lowest free
+ * counter first in list order: b on counter 0, c on 1; a fails and gets
+ * index 0.  x86_pmu_enable() then starts b (index 1) and c (index 2).  The opens rewrote the earlier
  * pages (__perf_install_in_context() -> ctx_resched()): opening b took a
  * out (x86_pmu_del(): one write) and in (x86_pmu_start(): two), opening
  * c took a and b out and in again, so a's lock is 2 + 6 + 6 = 14 and
@@ -254,12 +258,12 @@ static void test_multiplexing(void **state)
 	assert_int_equal(a->lock, 18); /* 14, sched out, failed sched in */
 	assert_int_equal(a->time_enabled, e1000);
 	assert_int_equal(a->time_running, e1000);
-	assert_int_equal(b->index, 2);
+	assert_int_equal(b->index, 1);
 	/* 8, sched out, sched in: x86_pmu_start() writes twice */
 	assert_int_equal(b->lock, 14);
 	/* b: count 1000, period_left 2^47-1-1000, prev = -(period_left) */
 	assert_int_equal(b->offset, (int64_t)MAXP);
-	assert_int_equal(cc->index, 1);
+	assert_int_equal(cc->index, 2);
 	assert_int_equal(cc->lock, 6); /* mmap, sched in (twice) */
 	assert_int_equal(cc->offset, (int64_t)MAXP);
 	assert_int_equal(cc->time_enabled, e1000);
@@ -274,6 +278,56 @@ static void test_multiplexing(void **state)
 	assert_int_equal(t.count, 1000);
 	assert_int_equal(t.enabled, ns(1500, 0));
 	assert_int_equal(t.running, e1000);
+}
+
+/* x86_schedule_events()'s slow path moves a running event.  Pinned b
+ * and a are opened in that order: b on counter 0, a on 1 (opening a
+ * rescheduled b: never-assigned a sends x86_pmu_add() down the slow
+ * path, which places b, then a, on the lowest free counters).  b is
+ * disabled (counter 0 free), then flexible c, opened disabled, is
+ * enabled: ctx_resched() leaves the pinned a on the PMU, and
+ * x86_pmu_add(c) sees hw.idx -1 for c: the slow path places a (first in
+ * cpuc->event_list) on counter 0 and c on 1.  x86_pmu_enable() stops a
+ * (x86_pmu_stop(): no page write) and starts a, then c, each with two
+ * writes (x86_perf_event_set_period() while PERF_HES_STOPPED: index 0;
+ * then the index): a 0, 1; c 0, 2.  The page and rdpmc of counter 0
+ * still give a's count. */
+static void test_slow_path_moves_running(void **state)
+{
+	struct sm_config c;
+	struct page_log log = { 0 };
+	struct sm_truth t;
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	c.gp = 2;
+	c.fixed = 0;
+	add_event(&c, "b", SM_EV_OTHER, SM_AUTO, true);
+	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, true);
+	int ec = add_event(&c, "c", SM_EV_OTHER, SM_AUTO, false);
+	c.event[ec].enabled = false;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pa = sm_model_page(m, 1);
+	assert_int_equal(sm_model_page(m, 0)->index, 1);
+	assert_int_equal(pa->index, 2);
+	sm_model_advance(m, 300);
+	assert_int_equal(act(m, SM_ACT_DISABLE, 0), 1);
+	sm_model_advance(m, 200);
+	sm_model_observe(m, page_log_note, &log);
+	assert_int_equal(act(m, SM_ACT_ENABLE, ec), 1);
+	assert_int_equal(log.n, 4);
+	assert_int_equal(log.ev[0], 1);
+	assert_int_equal(log.pg[0].index, 0);
+	assert_int_equal(log.ev[1], 1);
+	assert_int_equal(log.pg[1].index, 1);
+	assert_int_equal(log.ev[2], ec);
+	assert_int_equal(log.pg[2].index, 0);
+	assert_int_equal(log.ev[3], ec);
+	assert_int_equal(log.pg[3].index, 2);
+	sm_model_observe(m, NULL, NULL);
+	sm_model_advance(m, 50);
+	sm_model_truth(m, 1, &t);
+	assert_int_equal(t.count, 550);
+	assert_int_equal((uint64_t)pa->offset + sext(rdpmc(0), W), 550);
 }
 
 /* perf_rotate_context() rotates one PMU's context: task-clock (first in
@@ -873,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_overflow_31),
 		cmocka_unit_test(test_injected_overflow),
 		cmocka_unit_test(test_multiplexing),
+		cmocka_unit_test(test_slow_path_moves_running),
 		cmocka_unit_test(test_rotation_per_pmu),
 		cmocka_unit_test(test_sched_in_writes_twice),
 		cmocka_unit_test(test_waiting_event_each_tick),
