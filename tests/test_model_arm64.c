@@ -572,6 +572,7 @@ static void test_sampling_clock_caps(void **state)
 		 * rdpmc, no pmc_width (0x2 | 0x8 | 0x10 | 0x20) */
 		c.event[e].period = 0;
 		init_model(&m, &c);
+		pc = sm_model_page(m, 0); /* a new model */
 		assert_int_equal(pc->index, 0);
 		assert_int_equal(pc->capabilities, 0x3a);
 		assert_int_equal(pc->pmc_width, 0);

@@ -151,6 +151,7 @@ static void test_cap_needs_counter(void **state)
 
 	c.event[2].enabled = true;
 	init_model(&m, &c);
+	pc = sm_model_page(m, 2); /* a new model */
 	assert_int_equal(pc->capabilities, 0x3e);
 	sm_model_advance(m, 10);
 	assert_int_equal(act(m, SM_ACT_ROTATE_OUT, 2), 1);

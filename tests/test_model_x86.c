@@ -845,6 +845,7 @@ static void test_sampling_clock_caps(void **state)
 
 		c.event[e].period = 0; /* counting: no hrtimer, flags 0 */
 		init_model(&m, &c);
+		pc = sm_model_page(m, 0); /* a new model */
 		assert_int_equal(pc->index, 0);
 		assert_int_equal(pc->capabilities, 0x1a);
 		assert_int_equal(pc->pmc_width, W);
