@@ -12,7 +12,10 @@
  *   4. native cost: ns per read of the reference reader against the
  *      model's routed primitives, beside the minimal pinned loop;
  *   5. the model alone: page updates per second;
- *   6. with --sweeps (minutes): the wall time of the full bound-3 sweep
+ *   6. peak memory (the largest resident set, getrusage's ru_maxrss) of
+ *      `selfmon check`, `replay --explain` and `explain-bug` as child
+ *      processes, and of this benchmark itself (VmHWM);
+ *   7. with --sweeps (minutes): the wall time of the full bound-3 sweep
  *      (`selfmon check --bound 3`, every reader, scenario and arch) on all
  *      CPUs, and of bound 4 for the reference reader in one scenario per
  *      arch on one; each also with --no-prune, for what pruning saves.
@@ -23,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -139,6 +144,65 @@ static double check_wall(unsigned jobs)
 		return -1;
 	return now_s() - t0;
 }
+
+/* ---- 6. peak memory ---------------------------------------------------- */
+
+/* The peak resident set (KiB) of `selfmon ARGS...` run as a child (its
+ * output discarded), or 0 when it could not run or exited 2. */
+static uint64_t child_peak_kib(const char *const *args)
+{
+	char *argv[16];
+	unsigned n = 0;
+	struct rusage ru;
+	int st;
+
+	argv[n++] = (char *)SELFMON_BIN;
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = (char *)args[n - 1];
+	argv[n] = NULL;
+	fflush(NULL); /* or the child's exit writes our buffers again */
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout) ||
+		    !freopen("/dev/null", "w", stderr))
+			_exit(2);
+		execv(SELFMON_BIN, argv);
+		_exit(2);
+	}
+	if (wait4(pid, &st, 0, &ru) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) == 2)
+		return 0;
+	return (uint64_t)ru.ru_maxrss; /* KiB on Linux */
+}
+
+/* This process's own peak resident set (VmHWM, KiB), 0 if unknown. */
+static uint64_t own_peak_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	uint64_t kib = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmHWM:", 6))
+			kib = strtoull(line + 6, NULL, 10);
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+static const struct peak_case {
+	const char *what;
+	const char *args[8];
+} peak_cases[] = {
+	{ "check (one cell)", { "check", "no_sext", "--arch", "x86_64",
+	  "--scenario", "x86_overflow", "--no-traces", NULL } },
+	{ "replay --explain", { "replay", "x86_64:unicorn:no_sext:"
+	  "x86_overflow:-", "--explain", NULL } },
+	{ "explain-bug", { "explain-bug", "no_sext", NULL } },
+};
+#define NPEAK (sizeof(peak_cases) / sizeof(peak_cases[0]))
 
 /* ---- 2. one schedule taken apart ------------------------------------ */
 
@@ -373,6 +437,15 @@ int main(int argc, char **argv)
 	double ups = model_updates_per_s();
 	fprintf(out, "\n5. model: %.0f page updates per second\n", ups);
 
+	uint64_t peak[NPEAK];
+	fprintf(out, "\n6. peak memory (resident, KiB)\n");
+	for (size_t i = 0; i < NPEAK; i++) {
+		peak[i] = child_peak_kib(peak_cases[i].args);
+		fprintf(out, "   %-20s %10" PRIu64 "\n", peak_cases[i].what, peak[i]);
+	}
+	uint64_t own_peak = own_peak_kib();
+	fprintf(out, "   %-20s %10" PRIu64 "\n", "this benchmark", own_peak);
+
 	struct { const char *what; char args[128]; double s; uint64_t n; } sw[8];
 	unsigned nsw = 0;
 	if (sweeps) {
@@ -394,7 +467,7 @@ int main(int argc, char **argv)
 			snprintf(sw[nsw++].args, sizeof(sw[0].args), "%s --no-prune",
 			         sw[i].args);
 		}
-		fprintf(out, "\n6. sweeps (wall time)\n");
+		fprintf(out, "\n7. sweeps (wall time)\n");
 		for (unsigned i = 0; i < nsw; i++) {
 			sw[i].s = sweep_wall(sw[i].args, &sw[i].n);
 			fprintf(out, "   %-20s %-58s %7.1f s %11" PRIu64 " schedules "
@@ -449,6 +522,12 @@ int main(int argc, char **argv)
 	json_u64(&j, "native_reference_ps", (uint64_t)(ref_ns * 1000));
 	json_u64(&j, "native_pinned_loop_ps", (uint64_t)(pin_ns * 1000));
 	json_u64(&j, "model_updates_per_s", (uint64_t)ups);
+	json_begin(&j, "peak_kib", '{');
+	json_u64(&j, "check", peak[0]);
+	json_u64(&j, "replay_explain", peak[1]);
+	json_u64(&j, "explain_bug", peak[2]);
+	json_u64(&j, "bench", own_peak);
+	json_end(&j, '{');
 	json_begin(&j, "sweeps", '[');
 	for (unsigned i = 0; i < nsw; i++) {
 		json_begin(&j, NULL, '{');

@@ -50,6 +50,7 @@
 #define STACK_GUARD (8ull << 20)
 #define OUT_ADDR SM_UC_OUT_ADDR
 #define OUT_SIZE SM_UC_OUT_SIZE
+#define TCG_BUFFER_BYTES (32u << 20) /* translated code (uc_ctl, where offered) */
 #define RET_ADDR SM_UC_RET_ADDR
 
 static const struct sm_uc_arch *const arches[SM_NARCH] = {
@@ -458,7 +459,10 @@ static void hook_page_read(uc_engine *uc, uc_mem_type type, uint64_t addr,
 }
 
 /* Before the first listed run: the page becomes RAM with the hook, and
- * code translated without the hook is dropped. */
+ * code translated without the hook is dropped: the reader's and the
+ * stubs' (the only code that runs), range by range.  Not UC_CTL_TB_FLUSH:
+ * Unicorn 2.0.1's tb_flush writes over its whole translation buffer (1
+ * GiB), which then stays resident. */
 static int list_loads(struct sm_session *s)
 {
 	struct ueng *e = s->eng;
@@ -471,7 +475,7 @@ static int list_loads(struct sm_session *s)
 	                PAGE_ADDR, PAGE_ADDR + 4095) ||
 	    uc_ctl_remove_cache(e->uc, SM_CODE_BASE,
 	                        SM_CODE_BASE + e->code_size) ||
-	    uc_ctl_flush_tlb(e->uc))
+	    uc_ctl_remove_cache(e->uc, SM_UC_STUB_ADDR, SM_UC_STUB_ADDR + 4096))
 		return -1;
 	e->listing = true;
 	return 0;
@@ -820,6 +824,13 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 		return snprintf(err, n, "out of memory"), -1;
 	if (uc_open(e->arch->arch, e->arch->mode, &e->uc) != UC_ERR_OK)
 		return snprintf(err, n, "uc_open failed"), -1;
+#ifdef uc_ctl_set_tcg_buffer_size
+	/* a Unicorn that can size its translation buffer: a reader is a few
+	 * KiB of code, not the default 1 GiB (Unicorn 2.0.1 cannot: its
+	 * buffer is a fixed 1 GiB mapping, beyond `ulimit -v 800000`) */
+	if (uc_ctl_set_tcg_buffer_size(e->uc, TCG_BUFFER_BYTES) != UC_ERR_OK)
+		return snprintf(err, n, "cannot size the emulator's buffer"), -1;
+#endif
 	e->stack = aligned_alloc(4096, STACK_SIZE);
 	e->out = calloc(1, OUT_SIZE);
 	e->errno_mem = calloc(1, 4096);
