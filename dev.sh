@@ -57,22 +57,25 @@ build() { # DIR [cmake options...]
 # once, then fuzz it for SECONDS from its seeds (in a private corpus
 # directory, so the tree is not written); one summary line per target.
 fuzz() {
-	local secs=$1 dir=build-fuzz t seeds work log runs
+	local secs=$1 dir=build-fuzz t seeds work log runs regress
 	CC=clang cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DSELFMON_FUZZ=ON -DSELFMON_CROSS=OFF >/dev/null
 	cmake --build "$dir" -j "$(nproc)" --target fuzz -- --no-print-directory
-	for t in scenario schedule hwtrace elf json vmwire engine; do
+	for t in scenario schedule hwtrace elf json cex vmwire engine; do
 		case $t in
 		scenario) seeds=$dir/fuzz/seeds/scenario ;;
 		schedule) seeds=fuzz/seeds/schedule ;;
 		hwtrace) seeds=traces/hw ;;
 		elf) seeds=$dir/fuzz/seeds/elf ;;
 		json) seeds=fuzz/seeds/json ;;
+		cex) seeds=fuzz/seeds/cex ;;
 		vmwire) seeds=fuzz/seeds/vmwire ;;
 		engine) seeds=$dir/fuzz/seeds/engine ;;
 		esac
 		log=$dir/fuzz/fuzz_$t.log
-		if ! "$dir/fuzz/fuzz_$t" fuzz/regress/$t/* >"$log" 2>&1; then
+		regress=fuzz/regress/$t
+		[ -d "$regress" ] || regress=$seeds # a target no bug was found by yet
+		if ! "$dir/fuzz/fuzz_$t" "$regress"/* >"$log" 2>&1; then
 			tail -40 "$log"
 			echo "dev.sh: fuzz_$t fails on a regression input (log: $log)" >&2
 			return 1
@@ -80,7 +83,7 @@ fuzz() {
 		work=$(mktemp -d)
 		if ! "$dir/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=60 \
 			-print_final_stats=1 -artifact_prefix="$dir/fuzz/crash-$t-" \
-			"$work" "$seeds" "fuzz/regress/$t" >"$log" 2>&1; then
+			"$work" "$seeds" "$regress" >"$log" 2>&1; then
 			rm -rf "$work"
 			tail -60 "$log"
 			echo "dev.sh: fuzz_$t found a crash (log: $log)" >&2

@@ -3,20 +3,27 @@
  * [--html FILE]`: one schedule, re-run deterministically from the start,
  * with its verdict and (--explain) the step-by-step listing, as text or
  * as one JSON document; --html writes the page to step through
- * (sim/teach/).
+ * (sim/teach/).  A TRACE (cex_trace.h) holds the replay to the reader
+ * code and the scenario it was found with (their SHA-256, cex_files.h)
+ * and to its verdict; a packed one (cex_pack.h) brings its object and
+ * scenario, run from memory.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "action_filter.h"
 #include "bundled.h"
+#include "cex_files.h"
+#include "cex_pack.h"
 #include "cex_trace.h"
 #include "commands.h"
 #include "options.h"
 #include "explain.h"
 #include "explore.h"
+#include "input.h"
 #include "replay.h"
 #include "teach.h"
 #include "user_reader.h"
@@ -37,23 +44,128 @@ static const char usage[] =
 	"timeline and the verdict.\n"
 	"--kernel K replays under kernel K (base or V[,V...], see 'selfmon\n"
 	"list') instead of the line's.\n"
+	"A TRACE records the SHA-256 of the reader's code and of the scenario\n"
+	"file: when either differs now, replay refuses it (exit 2).  TRACE may\n"
+	"also be a file 'selfmon pack' wrote: the trace with the reader's\n"
+	"object and the scenario's text, replayed from the file alone.\n"
 	"Exit status: 0 PASS (or BLOCKED), 1 another verdict, 2 bad input or\n"
-	"selfmon's own error (ERROR), 4 UNSUPPORTED (the emulator cannot run\n"
-	"an instruction).\n";
+	"selfmon's own error (ERROR), 3 a verdict other than the one the\n"
+	"TRACE records, 4 UNSUPPORTED (the emulator cannot run an\n"
+	"instruction).\n";
 
-/* The `schedule` line of a counterexample trace file (cex_trace.h), in
- * memory of its own (free() it), or NULL with the error line in err. */
-static char *from_trace(const char *path, char *err, size_t n)
-{
+/* What a TRACE argument brings: the trace, and a packed file's parts. */
+struct source {
+	const char *file;        /* the TRACE argument; NULL: a schedule line */
 	struct sm_cex_trace t;
-	char *line;
+	struct sm_cex_pack pk;   /* pk.trace NULL: a plain trace */
+};
 
-	if (sm_cex_trace_load(path, &t, err, n) < 0)
-		return NULL;
-	line = t.schedule;
-	t.schedule = NULL;
-	sm_cex_trace_free(&t);
-	return line;
+/* The trace (or packed file) at path into src: 0, or -1 with one line in
+ * err. */
+static int load_source(const char *path, struct source *src, char *err,
+                       size_t n)
+{
+	char why[256], name[PATH_MAX + 16];
+	size_t len;
+	uint8_t *bytes = (uint8_t *)sm_read_input(path, SM_PACK_MAX_BYTES, &len,
+	                                          why, sizeof(why));
+
+	src->file = path;
+	if (!bytes)
+		return snprintf(err, n, "%s: %s", path, why), -1;
+	if (!sm_cex_pack_is(bytes, len)) { /* a plain trace, its own rules */
+		free(bytes);
+		return sm_cex_trace_load(path, &src->t, err, n);
+	}
+	int rc = sm_cex_pack_parse(path, bytes, len, &src->pk, err, n);
+	free(bytes);
+	snprintf(name, sizeof(name), "%s(trace)", path);
+	if (rc == 0 && sm_cex_trace_parse(name, src->pk.trace, &src->t, err,
+	                                  n) < 0)
+		rc = -1;
+	return rc;
+}
+
+static void source_free(struct source *src)
+{
+	sm_cex_trace_free(&src->t);
+	sm_cex_pack_free(&src->pk);
+}
+
+/* A hash the trace records (want) against the one of what replay would
+ * run (got): 0 equal, else -1 with the line in err. */
+static int same_hash(const struct source *src, const char *what,
+                     const char *want, const char *got, char *err, size_t n)
+{
+	if (!strcmp(want, got))
+		return 0;
+	return snprintf(err, n, "replay: %s: %s differs from the one the trace "
+	                "was found with (SHA-256 %.12s..., the trace records "
+	                "%.12s...)", src->file, what, got, want), -1;
+}
+
+/* A built-in reader's code is this selfmon's: its hash (Unicorn) or,
+ * natively, the version must be the trace's. */
+static int check_builtin(const struct source *src,
+                         const struct sm_schedule_line *sl, char *err,
+                         size_t n)
+{
+	char got[SM_SHA256_HEX];
+	int rc = sm_cex_object_hash(sl->reader, sl->arch, sl->engine, got, err, n);
+
+	if (rc < 0)
+		return -1;
+	if (rc == 0 && src->t.object)
+		return same_hash(src, "this selfmon's built-in reader code",
+		                 src->t.object, got, err, n);
+	if (src->t.version && strcmp(src->t.version, SELFMON_VERSION))
+		return snprintf(err, n, "replay: %s: selfmon %s wrote it, this is "
+		                "%s: a built-in reader run natively is selfmon's own "
+		                "code", src->file, src->t.version,
+		                SELFMON_VERSION), -1;
+	return 0;
+}
+
+/* The hashes a trace records against what replay would run: the files
+ * its line names, or a packed file's parts.  0, or -1 with one line in
+ * err. */
+static int check_hashes(const struct source *src,
+                        const struct sm_schedule_line *sl, char *err, size_t n)
+{
+	const struct sm_cex_pack *pk = &src->pk;
+	const struct sm_cex_trace *t = &src->t;
+	char got[SM_SHA256_HEX], path[PATH_MAX];
+	bool user = sm_cex_user_path(sl->reader, path, sizeof(path));
+
+	if (!pk->trace) { /* a plain trace: the files as they are now */
+		if (t->scenario &&
+		    (sm_cex_scenario_hash(sl->scenario, got, err, n) < 0 ||
+		     same_hash(src, "the scenario", t->scenario, got, err, n) < 0))
+			return -1;
+		if (!user)
+			return check_builtin(src, sl, err, n);
+		if (t->object &&
+		    (sm_cex_object_hash(sl->reader, sl->arch, sl->engine, got, err,
+		                        n) < 0 ||
+		     same_hash(src, "the reader object", t->object, got, err, n) < 0))
+			return -1;
+		return 0;
+	}
+	if (!t->scenario || (user && !t->object))
+		return snprintf(err, n, "replay: %s: the packed trace records no "
+		                "hash of its %s", src->file,
+		                !t->scenario ? "scenario" : "reader object"), -1;
+	if (user != (pk->object != NULL))
+		return snprintf(err, n, "replay: %s: %s", src->file, user
+		                ? "no reader object packed for a user's reader"
+		                : "a reader object packed for a built-in reader"), -1;
+	sm_sha256_hex(pk->scenario, pk->scenario_len, got);
+	if (same_hash(src, "the packed scenario", t->scenario, got, err, n) < 0)
+		return -1;
+	if (!user)
+		return check_builtin(src, sl, err, n);
+	sm_sha256_hex(pk->object, pk->object_len, got);
+	return same_hash(src, "the packed reader object", t->object, got, err, n);
 }
 
 /* What the reader returned, as its ABI returns it. */
@@ -111,10 +223,11 @@ static int teach(const struct opts *o, const struct sm_schedule_line *sl,
 	return 0;
 }
 
-/* Run one schedule of a reader in a scenario (loaded); its exit status. */
+/* Run one schedule of a reader in a scenario (loaded); its exit status
+ * (3 when the verdict is not `recorded`, a trace's, when that is not -1). */
 static int run_line(const struct sm_schedule_line *sl, const char *text,
                     const struct sm_reader *r, const struct sm_scenario *scn,
-                    const struct opts *o)
+                    int recorded, const struct opts *o)
 {
 	struct sm_explain x;
 	char err[512];
@@ -135,6 +248,13 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
 	const struct sm_result *res = &s->res;
 	int rc = res->verdict == SM_V_ERROR ? 2 : res->verdict == SM_V_UNSUPPORTED ? 4
 	         : sm_verdict_fails(res->verdict) ? 1 : 0;
+	if (rc != 2 && recorded >= 0 && (int)res->verdict != recorded) {
+		sm_error("replay: the verdict is %s, the trace records %s (the "
+		         "reader, the scenario or selfmon's model is not the one it "
+		         "was found with)", sm_verdict_name(res->verdict),
+		         sm_verdict_name((enum sm_verdict)recorded));
+		rc = 3;
+	}
 	if (explain && x.oom)
 		rc = sm_error("replay: out of memory (the listing)");
 	else if (!o->json)
@@ -152,15 +272,19 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
 /* The reader and the scenario a parsed line names, or an error line in
  * err (0 or -1). */
 static int resolve(const struct sm_schedule_line *sl,
-                   struct sm_user_reader *user, const struct sm_reader **r,
-                   struct sm_scenario *scn, const char *kernel, char *err,
-                   size_t n)
+                   const struct sm_cex_pack *pk, struct sm_user_reader *user,
+                   const struct sm_reader **r, struct sm_scenario *scn,
+                   const char *kernel, char *err, size_t n)
 {
 	char why[512];
 
 	*r = sm_reader_find(sl->reader);
 	if (!*r && strchr(sl->reader, '#')) {
-		if (sm_user_reader_from_sched(sl->reader, user, why, sizeof(why)) < 0)
+		if ((pk->object ? sm_user_reader_from_sched_mem(sl->reader, pk->object,
+		                                                pk->object_len, user,
+		                                                why, sizeof(why))
+		     : sm_user_reader_from_sched(sl->reader, user, why,
+		                                 sizeof(why))) < 0)
 			return snprintf(err, n, "replay: %s", why), -1;
 		*r = &user->r;
 	}
@@ -169,7 +293,9 @@ static int resolve(const struct sm_schedule_line *sl,
 	if (!sm_reader_on(*r, sl->arch))
 		return snprintf(err, n, "replay: reader '%s' is not built for %s",
 		                sl->reader, sm_arch_name(sl->arch)), -1;
-	if (sm_scenario_open(sl->scenario, scn, err, n) < 0)
+	if ((pk->scenario ? sm_scenario_parse(sl->scenario, pk->scenario, scn,
+	                                      err, n)
+	     : sm_scenario_open(sl->scenario, scn, err, n)) < 0)
 		return -1;
 	struct sm_action_filter drop = { .without = sl->sched.dropped,
 	                                 .drop_scripted = true };
@@ -191,25 +317,28 @@ static int resolve(const struct sm_schedule_line *sl,
 	return 0;
 }
 
-/* Replay the schedule line `text`. */
-static int replay(const char *text, const struct opts *o)
+/* Replay the schedule line `text`, or src's trace when src->file. */
+static int replay(const char *text, const struct source *src,
+                  const struct opts *o)
 {
 	struct sm_user_reader *user = malloc(sizeof(*user));
 	struct sm_scenario *scn = malloc(sizeof(*scn));
 	const struct sm_reader *r = NULL;
 	struct sm_schedule_line sl;
-	char err[1024];
+	char err[PATH_MAX + 1024];
 	int rc;
 
 	if (!user || !scn)
 		rc = sm_error("replay: out of memory");
 	else if (sm_schedule_parse(text, &sl, err, sizeof(err)) < 0)
 		rc = sm_error("replay: %s", err);
-	else if ((rc = resolve(&sl, user, &r, scn, o->kernel, err,
+	else if (src->file && check_hashes(src, &sl, err, sizeof(err)) < 0)
+		rc = sm_error("%s", err);
+	else if ((rc = resolve(&sl, &src->pk, user, &r, scn, o->kernel, err,
 	                       sizeof(err))) < 0)
 		rc = sm_error("%s", err);
 	else
-		rc = run_line(&sl, text, r, scn, o);
+		rc = run_line(&sl, text, r, scn, o->kernel ? -1 : src->t.verdict, o);
 	if (user && r == &user->r)
 		sm_user_reader_free(user);
 	if (user && scn)
@@ -234,7 +363,7 @@ int cmd_replay(int argc, char **argv)
 {
 	const char *arg = NULL;
 	struct opts o = { 0 };
-	char *line = NULL, err[1024];
+	char err[PATH_MAX + 1024];
 
 	struct sm_opt op;
 	int c;
@@ -264,12 +393,15 @@ int cmd_replay(int argc, char **argv)
 		return sm_error("replay: --json needs --explain");
 	if (o.html && sm_teach_html_probe(o.html, err, sizeof(err)) < 0)
 		return sm_error("replay: %s: %s", o.html, err);
+	struct source src = { .t.verdict = -1 };
 	if (!strchr(arg, ':')) {
-		if (!(line = from_trace(arg, err, sizeof(err))))
+		if (load_source(arg, &src, err, sizeof(err)) < 0) {
+			source_free(&src);
 			return sm_error("replay: %s", err);
-		arg = line;
+		}
+		arg = src.t.schedule;
 	}
-	int rc = replay(arg, &o);
-	free(line);
+	int rc = replay(arg, &src, &o);
+	source_free(&src);
 	return rc;
 }

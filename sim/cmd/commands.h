@@ -13,6 +13,7 @@ int cmd_explore(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_explain_bug(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -23,6 +23,8 @@ static const struct command {
 	  "join the --json outputs of check's shards into one table or document" },
 	{ "replay", cmd_replay,
 	  "re-run a schedule or trace; --explain, --html: step by step" },
+	{ "pack", cmd_pack,
+	  "one file of a counterexample trace that replays on any machine" },
 	{ "explain-bug", cmd_explain_bug,
 	  "a corpus reader's shortest failing schedule, step by step, and the fix" },
 	{ "plot", cmd_plot, "an SVG timeline of a scenario, and of a reader's call" },

@@ -22,8 +22,16 @@ int sm_user_reader_load(const char *spec, enum sm_abi abi,
 	return sm_user_reader_load_at(spec, abi, SM_CODE_BASE, u, err, n);
 }
 
-int sm_user_reader_load_at(const char *spec, enum sm_abi abi, uint64_t base,
-                           struct sm_user_reader *u, char *err, size_t n)
+/* The object's bytes, when given (len > 0 or data): loaded from memory
+ * (a packed counterexample's), not from PATH, which only names it. */
+struct bytes {
+	const void *data;
+	size_t len;
+};
+
+static int load(const char *spec, enum sm_abi abi, uint64_t base,
+                const struct bytes *mem, struct sm_user_reader *u, char *err,
+                size_t n)
 {
 	char path[SM_USER_PATH_MAX];
 	const char *colon = strrchr(spec, ':');
@@ -47,8 +55,10 @@ int sm_user_reader_load_at(const char *spec, enum sm_abi abi, uint64_t base,
 		                "the PATH of PATH:SYMBOL", spec), -1;
 	snprintf(path, sizeof(path), "%.*s", (int)(colon - spec), spec);
 	snprintf(u->symbol, sizeof(u->symbol), "%s", colon + 1);
-	if (sm_elf_load(path, u->symbol, base, SM_STUB_BASE, &u->img,
-	                err, n) < 0)
+	if ((mem ? sm_elf_load_mem(mem->data, mem->len, path, u->symbol, base,
+	                           SM_STUB_BASE, &u->img, err, n)
+	         : sm_elf_load(path, u->symbol, base, SM_STUB_BASE, &u->img,
+	                       err, n)) < 0)
 		return -1;
 	snprintf(u->name, sizeof(u->name), "%s", spec);
 	snprintf(u->sched, sizeof(u->sched), "%s#%s#%s", path, u->symbol,
@@ -62,8 +72,14 @@ int sm_user_reader_load_at(const char *spec, enum sm_abi abi, uint64_t base,
 	return 0;
 }
 
-int sm_user_reader_from_sched(const char *name, struct sm_user_reader *u,
-                              char *err, size_t n)
+int sm_user_reader_load_at(const char *spec, enum sm_abi abi, uint64_t base,
+                           struct sm_user_reader *u, char *err, size_t n)
+{
+	return load(spec, abi, base, NULL, u, err, n);
+}
+
+static int from_sched(const char *name, const struct bytes *mem,
+                      struct sm_user_reader *u, char *err, size_t n)
 {
 	char buf[sizeof(u->sched)];
 	char *h1, *h2;
@@ -81,7 +97,22 @@ int sm_user_reader_from_sched(const char *name, struct sm_user_reader *u,
 		                "values)", h2 + 1), -1;
 	char spec[sizeof(buf) + 2];
 	snprintf(spec, sizeof(spec), "%s:%s", buf, h1 + 1);
-	return sm_user_reader_load(spec, (enum sm_abi)abi, u, err, n);
+	return load(spec, (enum sm_abi)abi, SM_CODE_BASE, mem, u, err, n);
+}
+
+int sm_user_reader_from_sched(const char *name, struct sm_user_reader *u,
+                              char *err, size_t n)
+{
+	return from_sched(name, NULL, u, err, n);
+}
+
+int sm_user_reader_from_sched_mem(const char *name, const void *data,
+                                  size_t len, struct sm_user_reader *u,
+                                  char *err, size_t n)
+{
+	const struct bytes mem = { data, len };
+
+	return from_sched(name, &mem, u, err, n);
 }
 
 void sm_user_reader_free(struct sm_user_reader *u)

@@ -35,6 +35,11 @@ int sm_user_reader_load_at(const char *spec, enum sm_abi abi, uint64_t base,
 /* "PATH#SYMBOL#ABI" from a schedule line. */
 int sm_user_reader_from_sched(const char *name, struct sm_user_reader *u,
                               char *err, size_t n);
+/* The same, the object's bytes given (its PATH only names it): a packed
+ * counterexample's reader. */
+int sm_user_reader_from_sched_mem(const char *name, const void *data,
+                                  size_t len, struct sm_user_reader *u,
+                                  char *err, size_t n);
 void sm_user_reader_free(struct sm_user_reader *u);
 
 #endif

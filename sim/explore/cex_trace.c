@@ -18,21 +18,31 @@
 #include "input.h"
 #include "lines.h"
 
-int sm_cex_trace_write(FILE *f, const char *path, const char *schedule,
-                       enum sm_verdict v, const char *detail,
-                       const char *found)
+int sm_cex_trace_write(FILE *f, const char *path,
+                       const struct sm_cex_trace *t)
 {
 	/* one line a field, whatever the text holds: the names were
 	 * checked at the door, the detail is made printable */
-	char *line = strdup(detail);
+	char *line = t->detail ? strdup(t->detail) : NULL;
 
-	if (!line)
+	if (t->detail && !line)
 		return -1;
-	sm_printable(line);
+	if (line)
+		sm_printable(line);
 	fprintf(f, "# selfmon counterexample; re-run it with: selfmon replay %s "
-	        "[--explain]\nschedule %s\n", path, schedule);
-	fprintf(f, "verdict %s\ndetail %s\n", sm_verdict_name(v), line);
-	fprintf(f, "found %s\n", found);
+	        "[--explain]\n", path);
+	if (t->version)
+		fprintf(f, "selfmon %s\n", t->version);
+	fprintf(f, "schedule %s\nverdict %s\n", t->schedule,
+	        sm_verdict_name((enum sm_verdict)t->verdict));
+	if (line)
+		fprintf(f, "detail %s\n", line);
+	if (t->found)
+		fprintf(f, "found %s\n", t->found);
+	if (t->object)
+		fprintf(f, "object %s\n", t->object);
+	if (t->scenario)
+		fprintf(f, "scenario %s\n", t->scenario);
 	free(line);
 	return 0;
 }
@@ -44,7 +54,7 @@ static const struct sm_line_format cex_lines = {
 	.controls_noun = "trace",
 };
 
-enum value { VAL_SCHEDULE, VAL_VERDICT, VAL_TEXT };
+enum value { VAL_SCHEDULE, VAL_VERDICT, VAL_TEXT, VAL_HASH };
 
 static const struct key {
 	const char *name;
@@ -55,6 +65,9 @@ static const struct key {
 	{ "verdict", VAL_VERDICT, offsetof(struct sm_cex_trace, verdict) },
 	{ "detail", VAL_TEXT, offsetof(struct sm_cex_trace, detail) },
 	{ "found", VAL_SCHEDULE, offsetof(struct sm_cex_trace, found) },
+	{ "selfmon", VAL_TEXT, offsetof(struct sm_cex_trace, version) },
+	{ "object", VAL_HASH, offsetof(struct sm_cex_trace, object) },
+	{ "scenario", VAL_HASH, offsetof(struct sm_cex_trace, scenario) },
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -91,6 +104,12 @@ static int take(struct sm_lines *r, const struct key *k, char *text,
 			return sm_line_fail(r, col, "%s", why);
 		sm_schedule_line_free(&sl);
 		break;
+	case VAL_HASH:
+		if (strlen(text) != 64 || strspn(text, "0123456789abcdef") != 64)
+			return sm_line_fail(r, col, "bad %s hash '%s' (expected "
+			                    "SHA-256 as 64 lowercase hex digits)",
+			                    k->name, text);
+		break;
 	case VAL_TEXT:
 		break;
 	}
@@ -112,7 +131,8 @@ static int parse_line(struct sm_lines *r, unsigned seen[NKEYS],
 	if (i < 0)
 		return sm_line_fail(r, key->col, "unknown key '%s' in a "
 		                    "counterexample trace (expected schedule, "
-		                    "verdict, detail or found)", key->s);
+		                    "verdict, detail, found, selfmon, object or "
+		                    "scenario)", key->s);
 	if (seen[i])
 		return sm_line_fail(r, key->col, "duplicate '%s' (line %u has "
 		                    "one)", key->s, seen[i]);
@@ -175,5 +195,9 @@ void sm_cex_trace_free(struct sm_cex_trace *t)
 	free(t->schedule);
 	free(t->detail);
 	free(t->found);
+	free(t->version);
+	free(t->object);
+	free(t->scenario);
 	t->schedule = t->detail = t->found = NULL;
+	t->version = t->object = t->scenario = NULL;
 }

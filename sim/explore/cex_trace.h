@@ -8,6 +8,12 @@
  *   verdict V        its verdict (verdict.h names)
  *   detail TEXT      the result's sentence, one line
  *   found LINE       the schedule as the exploration first found it
+ *   selfmon V        the version of selfmon that wrote it
+ *   object HASH      SHA-256 (64 lowercase hex digits) of the reader's
+ *                    code: a user's reader, its object file; a built-in
+ *                    one run in Unicorn, this selfmon's code of the arch
+ *                    (sm_blob); none for a built-in one run natively
+ *   scenario HASH    SHA-256 of the scenario file
  *
  * A line is a key and its value, the rest of the line after one space;
  * each key at most once, `schedule` required; a line whose first byte
@@ -31,15 +37,16 @@ struct sm_cex_trace {
 	int verdict;      /* enum sm_verdict; -1 without a verdict line */
 	char *detail;     /* NULL without a detail line */
 	char *found;      /* NULL without a found line */
+	char *version;    /* NULL without a selfmon line */
+	char *object;     /* NULL without an object line */
+	char *scenario;   /* NULL without a scenario line */
 };
 
-/* The trace of `schedule` (failing with verdict v and the result's
- * detail, found as `found`) to f, naming `path` in its comment; the
- * detail is made printable (input.h).  0, or -1 out of memory (nothing
- * written). */
-int sm_cex_trace_write(FILE *f, const char *path, const char *schedule,
-                       enum sm_verdict v, const char *detail,
-                       const char *found);
+/* The trace t to f (its schedule and verdict required; the other fields
+ * written when not NULL), naming `path` in its comment; the detail is
+ * made printable (input.h).  0, or -1 out of memory (nothing written). */
+int sm_cex_trace_write(FILE *f, const char *path,
+                       const struct sm_cex_trace *t);
 
 /* Parse a trace's text (`name` for messages), each schedule line checked
  * by sm_schedule_parse(): 0, or -1 with one line in err. */
