@@ -123,7 +123,8 @@ endfunction()
 # `selfmon check` of obj as the test selfmon_NAME_ARCH.
 function(_selfmon_test arch obj dir)
   set(test "selfmon_${arg_NAME}_${arch}")
-  set(args check "${obj}:${arg_SYMBOL}" --abi ${arg_ABI} --bound ${arg_BOUND})
+  set(args check "${obj}:${arg_SYMBOL}" --name "${arg_NAME}" --abi ${arg_ABI}
+      --bound ${arg_BOUND})
   foreach(s IN LISTS arg_SCENARIOS)
     if(s MATCHES "/|\\.scn$")
       get_filename_component(s "${s}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")

@@ -86,6 +86,10 @@ validate "$dir/bad"
 grep -q '<failure message="WRONG_VALUE, expected PASS' \
 	"$dir/bad/selfmon-reports/counter_read-x86_64.xml" ||
 	fail "no <failure> in the broken reader's JUnit report"
+# the check's NAME (--name) names the cases, not the object's build path
+grep -q 'classname="selfmon.counter_read.x86_64"' \
+	"$dir/bad/selfmon-reports/counter_read-x86_64.xml" ||
+	fail "the JUnit classname is not selfmon.counter_read.x86_64"
 
 # 3. Usage errors: the one line, and configuration stops.
 usage_error() { # "EXPECTED LINE END" CALL-ARGUMENTS [BUILD-DIR]

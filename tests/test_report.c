@@ -189,7 +189,7 @@ static void test_pass(void **state)
 	assert_non_null(strstr(doc, "<testsuites name=\"selfmon check\" "
 	                            "tests=\"4\" failures=\"0\" errors=\"0\" "
 	                            "skipped=\"0\""));
-	assert_non_null(strstr(doc, "classname=\"x86_64:no_sext\" "
+	assert_non_null(strstr(doc, "classname=\"selfmon.no_sext.x86_64\" "
 	                            "name=\"x86_reset\""));
 	run("check reference no_sext --scenario x86_pinned --scenario x86_reset "
 	    "--bound 1 -j 2 --no-traces --tap");
@@ -229,8 +229,11 @@ static void test_failure(void **state)
 	assert_non_null(strstr(doc, "tests=\"2\" failures=\"1\" errors=\"0\""));
 	assert_non_null(strstr(doc, "<failure message=\"WRONG_VALUE, expected "
 	                            "PASS: count = "));
-	assert_non_null(strstr(doc, "classname=\"x86_64:a&amp;b&lt;&quot;c&apos;"
-	                            "&gt;.o:selfmon_v_no_sext\""));
+	/* the classname: its FILE:SYMBOL, Jenkins' '.' and the rest '_' */
+	assert_non_null(strstr(doc, "classname=\"selfmon.a_b__c___o_selfmon_v_"
+	                            "no_sext.x86_64\""));
+	assert_non_null(strstr(doc, "<system-out>reader a&amp;b&lt;&quot;c&apos;"
+	                            "&gt;.o:selfmon_v_no_sext; verdict "));
 	assert_non_null(strstr(doc, "&#10;replay: selfmon replay &apos;x86_64:"
 	                            "unicorn:a&amp;b&lt;&quot;c&apos;\\&apos;"
 	                            "&apos;&gt;.o#selfmon_v_no_sext#values:"
@@ -345,8 +348,9 @@ static void test_writers(void **state)
 	                            "skipped=\"0\" time=\"0.750\">"));
 	assert_non_null(strstr(doc, "<testsuite name=\"selfmon check arm64\" "
 	                            "tests=\"1\" failures=\"1\""));
-	assert_non_null(strstr(doc, "classname=\"x86_64:r?&lt;x&gt;\""));
-	assert_non_null(strstr(doc, "bad?? utf8 \xc3\xa9"));
+	assert_non_null(strstr(doc, "classname=\"selfmon.r__x_.x86_64\""));
+	assert_non_null(strstr(doc, "<system-out>reader r?&lt;x&gt;; "));
+	assert_non_null(strstr(doc, "reader bad?? utf8 \xc3\xa9; "));
 	assert_non_null(strstr(doc, "<error message=\"ERROR: emulator &quot;"
 	                            "stuck&quot;&#9;at&#10;0x10\x7f\" "
 	                            "type=\"ERROR\">"));
@@ -408,11 +412,63 @@ static void test_bad_outputs(void **state)
 	assert_int_equal(WEXITSTATUS(rc), 2);
 }
 
+/* --name: the check's NAME (selfmon_add_reader_check's) in the JUnit
+ * classname, TAP and the table; without it, a user's reader is its
+ * FILE:SYMBOL, and two from one directory stay apart in the table. */
+static void test_names(void **state)
+{
+	char a[512], b[512], xml[512], args[2048], doc[1 << 16];
+	(void)state;
+
+	assert_true(compile_reader("gcc", "-O2", "../../reader/variants/no_sext.c",
+	                           "libpapi_component_alpha.o", a, sizeof(a)));
+	assert_true(compile_reader("gcc", "-O2", "../../reader/variants/no_sext.c",
+	                           "libpapi_component_beta.o", b, sizeof(b)));
+	snprintf(xml, sizeof(xml), "%s/names.xml", tmpdir());
+	snprintf(args, sizeof(args), "check %s:selfmon_v_no_sext --name papi.raw "
+	         "--abi values --scenario x86_pinned --bound 1 --no-traces "
+	         "--junit %s", a, xml);
+	run(args);
+	assert_int_equal(r.status, 1);
+	expect_junit_valid(xml);
+	read_file(xml, doc, sizeof(doc));
+	assert_non_null(strstr(doc, "classname=\"selfmon.papi_raw.x86_64\" "
+	                            "name=\"x86_pinned\""));
+	assert_null(strstr(doc, "classname=\"/"));
+	assert_non_null(strstr(r.out, "\npapi.raw           x86_pinned  "));
+	snprintf(args, sizeof(args), "check %s:selfmon_v_no_sext --name papi.raw "
+	         "--abi values --scenario x86_pinned --bound 1 --no-traces --tap",
+	         a);
+	run(args);
+	assert_non_null(strstr(r.out, "\nnot ok 1 - x86_64 papi.raw x86_pinned: "
+	                              "WRONG_VALUE"));
+
+	/* no --name, two readers of one directory: apart in the table */
+	snprintf(args, sizeof(args), "check %s:selfmon_v_no_sext "
+	         "%s:selfmon_v_no_sext --abi values --scenario x86_pinned "
+	         "--bound 1 --no-traces --junit %s", a, b, xml);
+	run(args);
+	assert_int_equal(r.status, 1);
+	const char *ra = strstr(r.out, "\n..alpha"), *rb = strstr(r.out, "\n..beta");
+	if (!ra || !rb)
+		fail_msg("the two readers' rows: %.600s", r.out);
+	read_file(xml, doc, sizeof(doc));
+	assert_non_null(strstr(doc, "classname=\"selfmon.libpapi_component_alpha_"
+	                            "o_selfmon_v_no_sext.x86_64\""));
+
+	snprintf(args, sizeof(args), "check %s:f --name 'a b' --abi raw", a);
+	expect_usage_error(args, "check: bad --name 'a b' (1 to 128 letters, "
+	                   "digits, '_', '.' or '-')");
+	expect_usage_error("check reference --name x", "check: --name names one "
+	                   "PATH:SYMBOL reader, checked alone");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pass),
 		cmocka_unit_test(test_failure),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_skipped),
 		cmocka_unit_test(test_writers),
 		cmocka_unit_test(test_bad_outputs),

@@ -73,6 +73,13 @@ const char *sm_cell_report_expected(const struct sm_cell_report *c)
 	       ? "-" : sm_verdict_name((enum sm_verdict)c->expected);
 }
 
+const char *sm_cell_report_name(const struct sm_cell_report *c)
+{
+	const char *slash = strrchr(c->reader, '/');
+
+	return c->name ? c->name : slash ? slash + 1 : c->reader;
+}
+
 struct sm_tally sm_sweep_tally(const struct sm_sweep_report *s)
 {
 	struct sm_tally t = { 0 };

@@ -26,6 +26,8 @@ struct sm_cell_report {
 	uint64_t index;            /* in the whole sweep, all shards */
 	enum sm_arch arch;
 	const char *reader, *abi, *scenario;
+	const char *name;          /* check --name, or NULL: see
+	                            * sm_cell_report_name() */
 	const char *kernel;        /* the kernel's text ("base", variants) */
 	bool error;                /* selfmon's own: the cell could not run */
 	enum sm_verdict verdict;   /* SM_V_ERROR with error */
@@ -117,6 +119,10 @@ enum sm_case_kind sm_cell_report_kind(const struct sm_cell_report *c);
 const char *sm_cell_report_verdict(const struct sm_cell_report *c);
 /* The expected verdict's name, or "-" (unjudged). */
 const char *sm_cell_report_expected(const struct sm_cell_report *c);
+/* The reader's name in the table, TAP and JUnit: check --name, else a
+ * built-in's name, or a user's FILE:SYMBOL (its PATH's directories
+ * dropped: they are the machine's, not the reader's). */
+const char *sm_cell_report_name(const struct sm_cell_report *c);
 
 /* The cells' outcomes (`outcome` in check --json), and their schedules. */
 struct sm_tally {

@@ -61,6 +61,7 @@ struct opts {
 	const char *users[16];   /* PATH:SYMBOL */
 	unsigned nusers;
 	int abi;                 /* --abi, -1: not given */
+	const char *name;        /* --name: the user's reader's, or NULL */
 	const char *scenarios[MAX_SCENARIOS];
 	unsigned nscenarios;
 	struct sm_action_filter af;

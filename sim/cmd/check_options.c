@@ -29,6 +29,9 @@ static const char usage[] =
 	"  READER          a built-in name (see 'selfmon list') or PATH:SYMBOL,\n"
 	"                  a function in an ELF .o or .so (then --abi is needed)\n"
 	"  --abi A         raw, times, scaled or values: how PATH:SYMBOL is called\n"
+	"  --name NAME     the PATH:SYMBOL reader's name in the table, TAP and\n"
+	"                  JUnit (letters, digits, '_', '.', '-'; default its\n"
+	"                  FILE:SYMBOL); selfmon_add_reader_check() passes NAME\n"
 	"  --arch A        x86_64, arm64, riscv64 or all (default: every arch with\n"
 	"                  reader code; a PATH:SYMBOL reader's arch is its ELF's)\n"
 	"  --scenario S    a bundled name (x86_reset) or a .scn path; repeatable\n"
@@ -93,7 +96,7 @@ static int number_arg(const char *opt, const char *v, uint64_t max,
 enum {
 	O_JSON = SM_OPT_LONG, O_NO_TRACES, O_ARCH, O_ENGINE, O_SCENARIO, O_SHARD,
 	O_ABI, O_TRACES, O_BOUND, O_RANDOM, O_TIME_LIMIT, O_SEED, O_TAP, O_JUNIT,
-	O_KERNEL, O_KERNEL_DIFF, O_NO_PRUNE,
+	O_KERNEL, O_KERNEL_DIFF, O_NO_PRUNE, O_NAME,
 };
 
 static const struct sm_optdef options[] = {
@@ -107,6 +110,7 @@ static const struct sm_optdef options[] = {
 	{ "scenario", required_argument, O_SCENARIO, NULL },
 	{ "shard", required_argument, O_SHARD, "I/N, auto or auto/N" },
 	{ "abi", required_argument, O_ABI, "raw, times, scaled or values" },
+	{ "name", required_argument, O_NAME, "a NAME" },
 	{ "traces", required_argument, O_TRACES, NULL },
 	{ "bound", required_argument, O_BOUND, NULL },
 	{ "random", required_argument, O_RANDOM, NULL },
@@ -267,6 +271,14 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 	case O_JUNIT:
 		o->junit = val;
 		return 0;
+	case O_NAME:
+		if (!*val || strlen(val) > 128 ||
+		    strspn(val, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		           "0123456789_.-") != strlen(val))
+			return sm_error("check: bad --name '%s' (1 to 128 letters, "
+			                "digits, '_', '.' or '-')", val);
+		o->name = val;
+		return 0;
 	case O_ARCH: case O_ENGINE: case O_ABI: case O_SHARD:
 		return take_choice(o, c, val);
 	case O_KERNEL: case O_KERNEL_DIFF:
@@ -305,6 +317,9 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 		                   o->users[0]);
 	if (!o->nusers && o->abi >= 0)
 		return sm_error("check: --abi applies to PATH:SYMBOL readers only");
+	if (o->name && (o->nusers != 1 || o->nreaders))
+		return sm_error("check: --name names one PATH:SYMBOL reader, "
+		                "checked alone");
 	if (o->tap && o->json)
 		return sm_error("check: --tap and --json both want standard "
 		                   "output: give one");

@@ -42,8 +42,8 @@ static int least_bound(const struct job *j)
 	       ? (int)j->cell.least_bound : -1;
 }
 
-static void cell_report(const struct job *j, struct sm_cell_report *c,
-                        struct cell_text *t)
+static void cell_report(const struct plan *p, const struct job *j,
+                        struct sm_cell_report *c, struct cell_text *t)
 {
 	const struct sm_cell *cell = &j->cell;
 	bool error = j->error[0] != '\0';
@@ -52,6 +52,7 @@ static void cell_report(const struct job *j, struct sm_cell_report *c,
 		.index = j->index, .arch = j->scn->cfg.arch,
 		.reader = j->reader->name, .abi = sm_abi_name(j->reader->abi),
 		.scenario = j->scn_name,
+		.name = j->reader->image ? p->o.name : NULL,
 		.kernel = sm_kernel_text(j->scn->cfg.kernel, t->kernel,
 		                         sizeof(t->kernel)),
 		.error = error, .verdict = error ? SM_V_ERROR : cell->verdict,
@@ -115,7 +116,7 @@ static int make_reports(const struct plan *p, struct reports *r)
 	if (!r->cells || !r->text || !r->dropped)
 		return -1;
 	for (unsigned i = 0; i < p->njobs; i++)
-		cell_report(&p->jobs[i], &r->cells[i], &r->text[i]);
+		cell_report(p, &p->jobs[i], &r->cells[i], &r->text[i]);
 	sweep_report(p, r);
 	return 0;
 }

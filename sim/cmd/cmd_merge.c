@@ -191,8 +191,10 @@ static int cell_cex(const char *path, const char *where,
 	c->found = opt_str(o, "counterexample", &bad);
 	c->min = opt_str(o, "minimised", &bad);
 	c->trace = opt_str(o, "trace", &bad);
+	c->name = opt_str(o, "name", &bad);
 	if (bad || !c->found != !c->min || !c->found != !c->trace)
-		return sm_error("%s: %sa bad counterexample, minimised or trace",
+		return sm_error("%s: %sa bad name, counterexample, minimised or "
+		                "trace",
 		                   path, where);
 	const struct jr_value *lb = jr_get(o, "least_bound");
 	c->least_bound = -1;
@@ -275,7 +277,8 @@ static int cell_fields(const char *path, const char *where,
 	if (sm_result_read(o, &c->res, err, sizeof(err)) < 0)
 		return sm_error("%s: %s%s", path, where, err);
 	const struct { const char *key, *v; bool name; } text[] = {
-		{ "reader", c->reader, true }, { "scenario", c->scenario, true },
+		{ "reader", c->reader, true }, { "name", c->name, true },
+		{ "scenario", c->scenario, true },
 		{ "abi", c->abi, true }, { "kernel", c->kernel, true },
 		{ "actions", c->actions, false }, { "detail", c->detail, false },
 		{ "counterexample", c->found, false },

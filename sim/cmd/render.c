@@ -55,6 +55,7 @@ static void print_table(const struct sm_sweep_report *s)
 {
 	bool first = true;
 	enum sm_arch prev = 0;
+	size_t skip = sm_table_common_prefix(s->cells, s->n);
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct sm_cell_report *c = &s->cells[i];
@@ -70,7 +71,7 @@ static void print_table(const struct sm_sweep_report *s)
 			prev = c->arch;
 			first = false;
 		}
-		sm_table_row(c);
+		sm_table_row(c, skip);
 		if (!c->error && s->stats)
 			print_stats(c);
 	}
@@ -133,6 +134,8 @@ static void json_cell(struct json *js, const struct sm_sweep_report *s,
 	json_u64(js, "index", c->index);
 	json_str(js, "outcome", sm_outcome_name[sm_cell_report_outcome(c)]);
 	json_str(js, "reader", c->reader);
+	if (c->name)
+		json_str(js, "name", c->name);
 	json_str(js, "abi", c->abi);
 	json_str(js, "scenario", c->scenario);
 	json_str(js, "kernel", c->kernel);

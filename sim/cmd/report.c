@@ -2,12 +2,14 @@
  * report.c — JUnit XML and TAP 13 of check's cells (see report.h).
  *
  * JUnit: one <testsuite> per arch, one <testcase> per reader x scenario
- * (classname "ARCH:READER", name the scenario); a failed reader is a
+ * (classname "selfmon.NAME.ARCH", junit_classname(), name the scenario;
+ * NAME the reader's, sm_cell_report_name()); a failed reader is a
  * <failure> whose text holds the counterexample and the replay command,
  * selfmon's own error an <error>, INCOMPLETE and UNSUPPORTED a <skipped>
  * with the reason.  TAP: a plan, "ok"/"not ok" per cell in the same
- * order, "# SKIP" for INCOMPLETE and UNSUPPORTED, and a YAML block of the
- * details under every cell that did not simply pass.  Every string that
+ * order ("ARCH NAME SCENARIO: VERDICT"), "# SKIP" for INCOMPLETE and
+ * UNSUPPORTED, and a YAML block of the details (the reader's whole
+ * name among them) under every cell that did not simply pass.  Every string that
  * came from the user (reader paths, scenario files, details quoting
  * them) is escaped for its place; bytes XML cannot carry (control bytes,
  * invalid UTF-8) are written as '?'.
@@ -177,17 +179,31 @@ static void junit_fields(FILE *f, const struct sm_cell_report *c)
 	}
 }
 
+/* The JUnit classname, "selfmon.NAME.ARCH": Jenkins splits a classname
+ * at its last '.' into a package and a class, so a reader is a package
+ * (selfmon.NAME) of one class per arch, its scenarios the tests.  In
+ * NAME, what is not a letter, digit, '_' or '-' (a '.' would make
+ * another package level) is written '_'. */
+static void junit_classname(FILE *f, const struct sm_cell_report *c)
+{
+	fputs("selfmon.", f);
+	for (const char *p = sm_cell_report_name(c); *p; p++)
+		fputc((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '-' ? *p : '_', f);
+	fprintf(f, ".%s", sm_arch_name(c->arch));
+}
+
 static void junit_case(FILE *f, const struct sm_cell_report *c)
 {
 	fputs("    <testcase classname=\"", f);
-	sm_xml_put(f, sm_arch_name(c->arch));
-	fputc(':', f);
-	sm_xml_put(f, c->reader);
+	junit_classname(f, c);
 	fputs("\" name=\"", f);
 	sm_xml_put(f, c->scenario);
 	fprintf(f, "\" time=\"%.3f\">\n", c->seconds);
 	junit_result(f, c);
-	fputs("      <system-out>verdict ", f);
+	fputs("      <system-out>reader ", f);
+	sm_xml_put(f, c->reader);
+	fputs("; verdict ", f);
 	sm_xml_put(f, sm_cell_report_verdict(c));
 	fputs(", expected ", f);
 	sm_xml_put(f, sm_cell_report_expected(c));
@@ -345,7 +361,7 @@ int sm_report_tap(FILE *f, const struct sm_sweep_report *r)
 		fprintf(f, "%s %zu - ", ok ? "ok" : "not ok", i + 1);
 		tap_put(f, sm_arch_name(c->arch));
 		fputc(' ', f);
-		tap_put(f, c->reader);
+		tap_put(f, sm_cell_report_name(c));
 		fputc(' ', f);
 		tap_put(f, c->scenario);
 		fputs(": ", f);

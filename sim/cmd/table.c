@@ -1,10 +1,12 @@
 /*
  * table.c — one row of the verdict table (see table.h).
  *
- * Owns: the column layout and the names cut to fit it.  The JSON and the
- * counterexample lines keep whole names.
+ * Owns: the column layout and the names cut to fit it (a reader's by its
+ * name, sm_cell_report_name(), what the table's names share cut first).
+ * The JSON and the counterexample lines keep whole names.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +23,48 @@ const char *sm_table_fit(const char *s, char buf[COL + 1])
 	if (n <= COL)
 		return s;
 	snprintf(buf, COL + 1, "%.*s...%s", (int)head, s, s + n - tail);
+	return buf;
+}
+
+size_t sm_table_common_prefix(const struct sm_cell_report *cells, size_t n)
+{
+	const char *first = NULL;
+	size_t common = 0;
+	bool distinct = false, long_name = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = sm_cell_report_name(&cells[i]);
+		size_t k = 0;
+		long_name |= strlen(name) > COL;
+		if (!first) {
+			first = name;
+			common = strlen(name);
+			continue;
+		}
+		while (k < common && first[k] == name[k])
+			k++;
+		distinct |= k < common || name[k];
+		common = k;
+	}
+	return distinct && long_name ? common : 0;
+}
+
+/* A reader's name for its column: its `skip` shared bytes cut first. */
+static const char *fit_name(const char *s, size_t skip, char buf[COL + 1])
+{
+	char rest[COL + 1];
+
+	if (strlen(s) <= COL || !skip)
+		return sm_table_fit(s, buf);
+	const char *r = sm_table_fit(s + skip, rest);
+	if (strlen(r) + 2 <= COL) {
+		snprintf(buf, COL + 1, "..%s", r);
+		return buf;
+	}
+	/* still too long: the middle of what follows the shared part */
+	size_t n = strlen(s + skip), head = (COL - 5) / 2, tail = COL - 5 - head;
+	snprintf(buf, COL + 1, "..%.*s...%s", (int)head, s + skip,
+	         s + skip + n - tail);
 	return buf;
 }
 
@@ -54,10 +98,10 @@ static void counter_note(const struct sm_cell_report *c)
 		       "the page alone) were judged");
 }
 
-void sm_table_row(const struct sm_cell_report *c)
+void sm_table_row(const struct sm_cell_report *c, size_t skip)
 {
 	char rb[COL + 1], sb[COL + 1];
-	const char *rn = sm_table_fit(c->reader, rb),
+	const char *rn = fit_name(sm_cell_report_name(c), skip, rb),
 	           *sn = sm_table_fit(c->scenario, sb);
 
 	if (c->error) {

@@ -11,6 +11,7 @@
 #ifndef SELFMON_TABLE_H
 #define SELFMON_TABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cell_report.h"
@@ -22,9 +23,16 @@
 const char *sm_table_fit(const char *s, char buf[SM_TABLE_COL + 1]);
 /* The header line of the columns. */
 void sm_table_columns(void);
+/* How many leading bytes all the readers' names in the table share
+ * (sm_cell_report_name()), when some name is too long for its column and
+ * there are two names or more: the part that tells them apart follows
+ * it.  0 otherwise. */
+size_t sm_table_common_prefix(const struct sm_cell_report *cells, size_t n);
 /* A cell's row: its error, or its verdict, least bound, expectation,
- * schedules and minimised counterexample, and the marks. */
-void sm_table_row(const struct sm_cell_report *c);
+ * schedules and minimised counterexample, and the marks; a reader's name
+ * too long for its column loses the `skip` bytes all names share (shown
+ * as ".."), then its middle. */
+void sm_table_row(const struct sm_cell_report *c, size_t skip);
 
 /* The summary line up to its counts: "\nN cells: A as expected, U
  * unexpected[, ...]"; the caller ends it ("; ... schedules ..."). */
