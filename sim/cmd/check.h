@@ -41,10 +41,12 @@ struct job {
 	char error[sizeof(((struct sm_result *)0)->detail)];
 	char trace[PATH_MAX];
 	double seconds;             /* exploring the cell took */
+	bool finished;              /* explored to its end (not interrupted) */
 };
 
 struct opts {
 	bool json, explore_stats, arch_all, no_traces, tap;
+	bool quiet;              /* -q: no progress lines */
 	const char *junit;       /* --junit FILE */
 	bool kernel_given;       /* --kernel: every scenario's kernel */
 	unsigned kernel;         /* ... its variants (1 << SM_KV_*) */
@@ -81,7 +83,10 @@ struct plan {
 	unsigned njobs, ncells;
 	struct sm_sweep_id sweep;  /* options and every cell, all shards */
 	atomic_uint next, done;
-	atomic_ulong runs;
+	atomic_uint exited;        /* workers that returned */
+	atomic_ulong runs;         /* schedules run so far (o.x.progress) */
+	atomic_bool stop;          /* SIGINT or SIGTERM came (o.x.stop) */
+	int signal;                /* which, when stop */
 };
 
 /* check_options.c: the command line into o (defaults first): 0, 1 after
@@ -92,7 +97,10 @@ int check_parse_opts(int argc, char **argv, struct opts *o);
 int check_load_users(struct plan *p);
 int check_load_scenarios(struct plan *p);
 int check_plan_jobs(struct plan *p);
-/* Explore every job on o.jobs workers (a progress line on a terminal). */
+/* Explore every job on o.jobs workers, with a progress line that a
+ * terminal sees updated in place and any other stderr every 10 s (none
+ * with -q).  SIGINT or SIGTERM stops it: the jobs then explored to their
+ * end are `finished`, p->stop is set and p->signal says which came. */
 void check_run_all(struct plan *p);
 /* Each failing cell's schedule lines, made before anything is printed
  * or written: 0, or -1 out of memory. */

@@ -122,7 +122,9 @@ static void reset_jobs(struct plan *p)
 		j->error[0] = j->trace[0] = '\0';
 		j->min_line = j->found_line = NULL;
 		j->seconds = 0;
+		j->finished = false;
 	}
+	atomic_store(&p->exited, 0);
 	atomic_store(&p->next, 0);
 	atomic_store(&p->done, 0);
 	atomic_store(&p->runs, 0);
@@ -142,6 +144,12 @@ int check_kernel_diff(struct plan *p)
 	for (unsigned i = 0; i < p->nscn; i++)
 		p->scn[i]->cfg.kernel |= p->o.diff;
 	check_run_all(p);
+	if (atomic_load(&p->stop)) { /* no diff of half a sweep */
+		free(old);
+		fprintf(stderr, "selfmon: check: interrupted by %s: no diff\n",
+		        strsignal(p->signal));
+		return 130;
+	}
 	int rc = check_lines(p) < 0 ? sm_error("check: out of memory") : 0;
 	for (unsigned i = 0; i < p->njobs && !rc; i++) {
 		changed += strcmp(verdict_of(&old[i]), verdict_of(&p->jobs[i])) != 0;

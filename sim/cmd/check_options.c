@@ -46,6 +46,8 @@ static const char usage[] =
 	"                  is counted from that one, not run; verdicts and counts\n"
 	"                  are the same either way\n"
 	"  -j N            worker threads (default: number of CPUs)\n"
+	"  -q, --quiet     no progress line (by default one on stderr: updated\n"
+	"                  in place on a terminal, else a line every 10 s)\n"
 	"  --shard I/N     only cells I, I+N, I+2N, ... (0 <= I < N): the shards\n"
 	"                  of a sweep together are the whole sweep ('selfmon\n"
 	"                  merge' joins their --json outputs)\n"
@@ -77,7 +79,8 @@ static const char usage[] =
 	"exhaustively, or --random asked for), 1 a reader failed or a built-in\n"
 	"reader did not get its expected verdict, 2 bad input or selfmon's own\n"
 	"error, 3 no failure, but some cell INCOMPLETE, 4 no failure, but some\n"
-	"cell UNSUPPORTED.\n";
+	"cell UNSUPPORTED, 130 interrupted (SIGINT or SIGTERM: the table of the\n"
+	"cells that finished, the others named, no trace or report written).\n";
 
 static int number_arg(const char *opt, const char *v, uint64_t max,
                       uint64_t *out)
@@ -102,6 +105,7 @@ enum {
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
 	{ NULL, required_argument, 'j', NULL },
+	{ "quiet", no_argument, 'q', NULL },
 	{ "json", no_argument, O_JSON, NULL },
 	{ "no-traces", no_argument, O_NO_TRACES, NULL },
 	{ "no-prune", no_argument, O_NO_PRUNE, NULL },
@@ -241,7 +245,8 @@ static int take_kernel(struct opts *o, int c, const char *val)
 static bool *flag(struct opts *o, int c)
 {
 	return c == O_JSON ? &o->json : c == O_NO_TRACES ? &o->no_traces
-	       : c == O_NO_PRUNE ? &o->x.no_prune : &o->tap;
+	       : c == O_NO_PRUNE ? &o->x.no_prune : c == 'q' ? &o->quiet
+	       : &o->tap;
 }
 
 /* One option or operand: 0, 1 after --help, 2 after an error line. */
@@ -257,7 +262,7 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 		return 2;
 	case SM_OPT_OPERAND:
 		return take_reader(o, val);
-	case O_JSON: case O_NO_TRACES: case O_NO_PRUNE: case O_TAP:
+	case O_JSON: case O_NO_TRACES: case O_NO_PRUNE: case O_TAP: case 'q':
 		*flag(o, c) = true;
 		return 0;
 	case O_SCENARIO:

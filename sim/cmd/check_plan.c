@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,15 +310,21 @@ static void run_job(struct plan *p, struct job *j)
 	j->seconds = now() - t0;
 }
 
-static void progress(struct plan *p, time_t t0)
+/* The progress line: "[D/N cells] R schedules, X/s, ETA E s" (the ETA
+ * once a cell is done), R counted as the explorer runs them. */
+static void progress(struct plan *p, double t0, bool tty)
 {
 	unsigned d = atomic_load(&p->done);
-	double el = difftime(time(NULL), t0);
+	double el = now() - t0;
 	unsigned long runs = atomic_load(&p->runs);
+	char eta[32] = "";
 
-	fprintf(stderr, "\r[%u/%u cells] %lu schedules, %.0f/s, ETA %.0f s   ",
-	        d, p->njobs, runs, el > 0 ? runs / el : 0.0,
-	        d ? el * (p->njobs - d) / d : 0.0);
+	if (d)
+		snprintf(eta, sizeof(eta), ", ETA %.0f s",
+		         el * (p->njobs - d) / d);
+	fprintf(stderr, "%s[%u/%u cells] %lu schedules, %.0f/s%s, %.0f s%s",
+	        tty ? "\r" : "selfmon: ", d, p->njobs, runs,
+	        el > 0 ? runs / el : 0.0, eta, el, tty ? "   " : "\n");
 	fflush(stderr);
 }
 
@@ -325,42 +332,75 @@ static void *worker(void *arg)
 {
 	struct plan *p = arg;
 
-	for (unsigned i; (i = atomic_fetch_add(&p->next, 1)) < p->njobs;) {
+	for (unsigned i; !atomic_load(&p->stop) &&
+	     (i = atomic_fetch_add(&p->next, 1)) < p->njobs;) {
 		run_job(p, &p->jobs[i]);
-		atomic_fetch_add(&p->runs, p->jobs[i].cell.runs);
+		p->jobs[i].finished = !p->jobs[i].cell.interrupted;
 		atomic_fetch_add(&p->done, 1);
 	}
+	atomic_fetch_add(&p->exited, 1);
 	return NULL;
 }
+
+/* The signal that came (SIGINT, SIGTERM), 0 before one: the handler's
+ * only effect, read by the loop that watches the workers. */
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	caught = sig;
+	sigaction(sig, &dfl, NULL); /* a second one ends the process */
+}
+
+#define PROGRESS_EVERY 10.0 /* s, between the lines of a non-terminal */
 
 void check_run_all(struct plan *p)
 {
 	unsigned n = p->o.jobs < p->njobs ? p->o.jobs : p->njobs;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 
 	if (n == 0)
 		n = 1;
 	if (n > MAX_JOBS)
 		n = MAX_JOBS;
 	pthread_t t[MAX_JOBS];
-	bool show = !p->o.json && isatty(2);
-	time_t t0 = time(NULL);
+	bool tty = isatty(2), show = !p->o.quiet && !(tty && p->o.json);
+	double t0 = now(), last = t0;
 
-	if (n <= 1 && !show) {
-		worker(p);
-		return;
-	}
+	p->o.x.progress = &p->runs;
+	p->o.x.stop = &p->stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	unsigned started = 0;
 	while (started < n && pthread_create(&t[started], NULL, worker, p) == 0)
 		started++;
 	if (!started) /* no thread at all: the work is done here */
 		worker(p);
-	while (show && atomic_load(&p->done) < p->njobs) {
-		progress(p, t0);
+	while (atomic_load(&p->exited) < started) {
+		if (caught && !atomic_load(&p->stop)) {
+			p->signal = caught;
+			atomic_store(&p->stop, true);
+		}
+		if (show && tty)
+			progress(p, t0, true);
+		else if (show && now() - last >= PROGRESS_EVERY) {
+			progress(p, t0, false);
+			last = now();
+		}
 		usleep(200000);
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(t[i], NULL);
-	if (show)
+	if (caught && !p->signal) { /* in the last moment */
+		p->signal = caught;
+		atomic_store(&p->stop, true);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (show && tty)
 		fputs("\r\033[K", stderr);
 }
 

@@ -105,10 +105,12 @@ static void sweep_report(const struct plan *p, struct reports *r)
 	};
 }
 
-/* 0, or -1 out of memory. */
-static int make_reports(const struct plan *p, struct reports *r)
+/* The reports of every job, or of the finished ones only (an
+ * interrupted sweep): 0, or -1 out of memory. */
+static int make_reports(const struct plan *p, struct reports *r,
+                        bool finished_only)
 {
-	size_t n = p->njobs ? p->njobs : 1;
+	size_t n = p->njobs ? p->njobs : 1, k = 0;
 
 	r->cells = calloc(n, sizeof(*r->cells));
 	r->text = calloc(n, sizeof(*r->text));
@@ -116,8 +118,12 @@ static int make_reports(const struct plan *p, struct reports *r)
 	if (!r->cells || !r->text || !r->dropped)
 		return -1;
 	for (unsigned i = 0; i < p->njobs; i++)
-		cell_report(p, &p->jobs[i], &r->cells[i], &r->text[i]);
+		if (!finished_only || p->jobs[i].finished) {
+			cell_report(p, &p->jobs[i], &r->cells[k], &r->text[k]);
+			k++;
+		}
 	sweep_report(p, r);
+	r->s.n = k;
 	return 0;
 }
 
@@ -135,7 +141,7 @@ static int output(struct plan *p, struct sm_out *junit, time_t t0)
 	struct reports r = { 0 };
 	bool failed = check_write_traces(p) < 0;
 
-	if (make_reports(p, &r) < 0) {
+	if (make_reports(p, &r, false) < 0) {
 		if (p->o.junit)
 			sm_out_abort(junit);
 		free_reports(&r);
@@ -155,6 +161,48 @@ static int output(struct plan *p, struct sm_out *junit, time_t t0)
 	struct sm_tally t = sm_sweep_tally(&r.s);
 	free_reports(&r);
 	return failed ? 2 : sm_table_status(&t);
+}
+
+/* The sweep stopped by a signal: the table of the cells that finished
+ * (not with --json or --tap: half a document would pass for a whole
+ * one), the ones stopped named on stderr; no trace or report file.  Exit
+ * status 130. */
+static int interrupted(struct plan *p, time_t t0)
+{
+	struct reports r = { 0 };
+	unsigned finished = 0, stopped = 0;
+	char names[1024] = "";
+	size_t used = 0;
+
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+		finished += j->finished;
+		if (j->finished || i >= atomic_load(&p->next))
+			continue;
+		stopped++;
+		if (used < sizeof(names))
+			used += (size_t)snprintf(names + used, sizeof(names) - used,
+			                         "%s%s in %s (%s)", stopped > 1 ? ", "
+			                         : "", j->reader->name, j->scn_name,
+			                         sm_arch_name(j->scn->cfg.arch));
+	}
+	if (!p->o.json && !p->o.tap && finished) {
+		if (make_reports(p, &r, true) < 0) {
+			free_reports(&r);
+			return sm_error("check: out of memory");
+		}
+		r.s.seconds = difftime(time(NULL), t0);
+		sm_render_text(&r.s, "check");
+		free_reports(&r);
+	}
+	fflush(stdout);
+	fprintf(stderr, "selfmon: check: interrupted by %s: %u of %u cells "
+	        "finished%s; stopped: %s%s; %u not started; no trace or report "
+	        "file written\n", strsignal(p->signal), finished, p->njobs,
+	        finished && !p->o.json && !p->o.tap ? " (the table above)" : "",
+	        stopped ? names : "none", used >= sizeof(names) ? "..." : "",
+	        p->njobs - finished - stopped);
+	return 130;
 }
 
 /* Every step of a run into p, which the caller frees: the exit status. */
@@ -184,6 +232,12 @@ static int steps(struct plan *p, int argc, char **argv, bool stats)
 		return sm_error("check: cannot write %s: %s", p->o.junit, err);
 	time_t t0 = time(NULL);
 	check_run_all(p);
+	if (atomic_load(&p->stop) && !p->o.diff) {
+		if (p->o.junit)
+			sm_out_abort(&junit);
+		return check_lines(p) < 0 ? sm_error("check: out of memory")
+		       : interrupted(p, t0);
+	}
 	if (check_lines(p) < 0) {
 		if (p->o.junit)
 			sm_out_abort(&junit);

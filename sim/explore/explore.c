@@ -71,11 +71,20 @@ static bool out_of_time(struct ctx *c)
 	return t.tv_sec - c->t0.tv_sec >= (time_t)c->o->time_limit;
 }
 
+/* Asked to stop (o->stop: check's Ctrl-C)? */
+static bool stopped(const struct ctx *c)
+{
+	return c->o->stop && atomic_load_explicit(c->o->stop,
+	                                          memory_order_relaxed);
+}
+
 /* Judge a finished run: true when exploration stops. */
 static bool record(struct ctx *c, const struct sm_schedule *sch)
 {
 	c->cell->runs++;
-	if (!c->cell->timed_out && out_of_time(c))
+	if (c->o->progress)
+		atomic_fetch_add_explicit(c->o->progress, 1, memory_order_relaxed);
+	if (!c->cell->timed_out && (out_of_time(c) || stopped(c)))
 		c->cell->timed_out = true;
 	if (c->cell->timed_out)
 		return true;
@@ -426,6 +435,8 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 		c.ops->free_snap(c.cursor[d]);
 	}
 	s->terse = false;
+	if ((cell->interrupted = stopped(&c))) /* no result: not minimised */
+		return;
 	if (sm_verdict_selfmon(cell->verdict)) {
 		cell->min = cell->found;
 	} else if (sm_verdict_fails(cell->verdict)) {

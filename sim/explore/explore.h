@@ -7,6 +7,8 @@
 #ifndef SELFMON_EXPLORE_H
 #define SELFMON_EXPLORE_H
 
+#include <stdatomic.h>
+
 #include "schedule_line.h"
 #include "session.h"
 
@@ -19,6 +21,12 @@ struct sm_explore_opts {
 	unsigned time_limit;   /* seconds for one cell; 0: none */
 	bool no_prune;         /* run every schedule, even from a state
 	                        * already explored (prune.h) */
+	/* optional (NULL: none), shared by the cells explored at once: each
+	 * schedule run adds 1 to *progress (for a progress line, read by
+	 * another thread), and once *stop is set (Ctrl-C) the exploration
+	 * stops as at the time limit, the cell marked interrupted */
+	atomic_ulong *progress;
+	const atomic_bool *stop;
 };
 
 struct sm_cell {
@@ -28,6 +36,7 @@ struct sm_cell {
 	enum sm_verdict verdict;
 	enum sm_verdict found_verdict; /* of `found` */
 	bool timed_out;                /* stopped at the time limit */
+	bool interrupted;              /* ... or by *stop: not a result */
 	/* schedules judged, and BLOCKED among them; pruned of them were
 	 * counted from an explored subtree with an equal state (prune.h),
 	 * not run, at `cuts` branch points */
