@@ -32,8 +32,9 @@ static inline void slurp(const char *path, char *buf, size_t n)
 	unlink(path);
 }
 
-/* Runs `selfmon ARGS` through the shell, capturing both streams. */
-static inline void run(const char *args)
+/* Runs `cd DIR && ENV selfmon ARGS` through the shell (ENV "" for none,
+ * else VAR=VALUE ...), capturing both streams. */
+static inline void run_at(const char *dir, const char *env, const char *args)
 {
 	char cmd[4096], out[] = "/tmp/selfmon-cli-outXXXXXX",
 	                err[] = "/tmp/selfmon-cli-errXXXXXX";
@@ -41,13 +42,19 @@ static inline void run(const char *args)
 	assert_true(fo >= 0 && fe >= 0);
 	close(fo);
 	close(fe);
-	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >%s 2>%s", SELFMON_SRC,
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s '%s' %s >%s 2>%s", dir, env,
 	         SELFMON_BIN, args, out, err);
 	int st = system(cmd);
 	assert_true(WIFEXITED(st));
 	r.status = WEXITSTATUS(st);
 	slurp(out, r.out, sizeof(r.out));
 	slurp(err, r.err, sizeof(r.err));
+}
+
+/* Runs `selfmon ARGS` from the source tree, capturing both streams. */
+static inline void run(const char *args)
+{
+	run_at(SELFMON_SRC, "", args);
 }
 
 static inline unsigned count_lines(const char *s)

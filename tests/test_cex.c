@@ -226,25 +226,6 @@ static void test_sha256_vectors(void **state)
 	                         "f1809a48a497200e046d39ccc7112cd0");
 }
 
-/* `cd DIR && ENV selfmon ARGS` (ENV "" for none), into r. */
-static void run_at(const char *dir, const char *env, const char *args)
-{
-	char cmd[4096], out[] = "/tmp/selfmon-cex-outXXXXXX",
-	                err[] = "/tmp/selfmon-cex-errXXXXXX";
-	int fo = mkstemp(out), fe = mkstemp(err);
-
-	assert_true(fo >= 0 && fe >= 0);
-	close(fo);
-	close(fe);
-	snprintf(cmd, sizeof(cmd), "cd '%s' && %s '%s' %s >%s 2>%s", dir, env,
-	         SELFMON_BIN, args, out, err);
-	int st = system(cmd);
-	assert_true(WIFEXITED(st));
-	r.status = WEXITSTATUS(st);
-	slurp(out, r.out, sizeof(r.out));
-	slurp(err, r.err, sizeof(r.err));
-}
-
 /* The sample library's reader (tests/samplelib/SRC) compiled to
  * tmpdir()/OBJ, with the host's compiler. */
 static void build_sample(const char *src, const char *obj)
