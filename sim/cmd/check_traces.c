@@ -3,8 +3,10 @@
  * cell, traces/cex/READER-SCENARIO-ENGINE.trace (--traces DIR), its path
  * kept in the cell for the reports (check.h).
  *
- * Owns: the file's name, and writing it whole or not at all; the text is
- * the trace format's (sim/explore/cex_trace.c, which replay reads with).
+ * Owns: the file's name, what it records beyond the cell (selfmon's
+ * version, the hashes of the reader's code and of the scenario:
+ * cex_files.h), and writing it whole or not at all; the text is the trace
+ * format's (sim/explore/cex_trace.c, which replay reads with).
  * It must not judge a cell or print a result.
  */
 #include <errno.h>
