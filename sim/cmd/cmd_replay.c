@@ -99,7 +99,7 @@ static int same_hash(const struct source *src, const char *what,
 {
 	if (!strcmp(want, got))
 		return 0;
-	return snprintf(err, n, "replay: %s: %s differs from the one the trace "
+	return snprintf(err, n, "%s: %s differs from the one the trace "
 	                "was found with (SHA-256 %.12s..., the trace records "
 	                "%.12s...)", src->file, what, got, want), -1;
 }
@@ -119,7 +119,7 @@ static int check_builtin(const struct source *src,
 		return same_hash(src, "this selfmon's built-in reader code",
 		                 src->t.object, got, err, n);
 	if (src->t.version && strcmp(src->t.version, SELFMON_VERSION))
-		return snprintf(err, n, "replay: %s: selfmon %s wrote it, this is "
+		return snprintf(err, n, "%s: selfmon %s wrote it, this is "
 		                "%s: a built-in reader run natively is selfmon's own "
 		                "code", src->file, src->t.version,
 		                SELFMON_VERSION), -1;
@@ -152,11 +152,11 @@ static int check_hashes(const struct source *src,
 		return 0;
 	}
 	if (!t->scenario || (user && !t->object))
-		return snprintf(err, n, "replay: %s: the packed trace records no "
+		return snprintf(err, n, "%s: the packed trace records no "
 		                "hash of its %s", src->file,
 		                !t->scenario ? "scenario" : "reader object"), -1;
 	if (user != (pk->object != NULL))
-		return snprintf(err, n, "replay: %s: %s", src->file, user
+		return snprintf(err, n, "%s: %s", src->file, user
 		                ? "no reader object packed for a user's reader"
 		                : "a reader object packed for a built-in reader"), -1;
 	sm_sha256_hex(pk->scenario, pk->scenario_len, got);
@@ -333,7 +333,7 @@ static int replay(const char *text, const struct source *src,
 	else if (sm_schedule_parse(text, &sl, err, sizeof(err)) < 0)
 		rc = sm_error("replay: %s", err);
 	else if (src->file && check_hashes(src, &sl, err, sizeof(err)) < 0)
-		rc = sm_error("%s", err);
+		rc = sm_error("replay: %s", err);
 	else if ((rc = resolve(&sl, &src->pk, user, &r, scn, o->kernel, err,
 	                       sizeof(err))) < 0)
 		rc = sm_error("%s", err);
