@@ -648,3 +648,22 @@ SELFMON_VARIANT(arm64_pmselr_unlocked, VALUES, ARM64,
 	SELFMON_EXPECT(arm64_swapped, BOTH, WRONG_VALUE, 2, "rotate_out,rotate_in")
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 2, "rotate_out,rotate_in"))
 
+SELFMON_VARIANT(arm64_pmselr_no_isb, VALUES, ARM64,
+	"mutant (arm64): PMSELR_EL0 select then PMXEVCNTR_EL0 read with no isb "
+	"between them, as DPDK's and VPP's readers do",
+	"selects the counter (msr PMSELR_EL0) and reads it (mrs PMXEVCNTR_EL0) "
+	"with no isb between: the CPU may still use the previous selection "
+	"and the read returns another counter.",
+	"put an isb after the msr of PMSELR_EL0 (or read PMEVCNTR<n>_EL0 "
+	"directly).",
+	/* the stale read alone shows it where the first pass is the last;
+	 * in arm64_bias and arm64_timer_wrap the counter's overflow during
+	 * the call, in arm64_counters the scripted rotation, make the reader
+	 * retry, and the next pass's isb (in the timer read) lands the write:
+	 * an action that ends the retries first is needed */
+	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE, 2, "overflow")
+	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE, 2, "migrate")
+	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 1, "")
+	SELFMON_EXPECT(arm64_swapped, UNICORN, WRONG_VALUE, 1, "")
+	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, WRONG_VALUE, 2, "overflow"))
+
