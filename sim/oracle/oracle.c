@@ -452,7 +452,7 @@ void sm_result_render(struct sm_result *r)
 	char isb[300] = "";
 	size_t n = sizeof(r->detail), k = 0;
 
-	if (r->isb.taken && sm_verdict_fails(r->verdict))
+	if (sm_result_isb(r))
 		isb_text(isb, sizeof(isb), &r->isb);
 	n -= strlen(isb); /* room for it, whatever comes before */
 	if (r->verdict == SM_V_WRONG_VALUE && r->nwrong) {
