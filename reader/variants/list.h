@@ -25,7 +25,8 @@
  *             without commas between them: the bundled scenario
  *             traces/scenario.scn, BOTH engines or only UNICORN or NATIVE,
  *             a verdict of model/verdict.h without its V_, the failure's
- *             least bound K (the fewest injected actions that show it:
+ *             least bound K (the fewest choices that show it, injected
+ *             actions and on arm64 the CPU's stale reads of PMXEVCNTR_EL0:
  *             every bound from K up reports this failure, the bounds
  *             below it PASS) and the actions of its counterexample, in
  *             the order `selfmon list` names them.  A scenario not listed
