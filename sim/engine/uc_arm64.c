@@ -202,8 +202,6 @@ static void arm64_intr(uc_engine *uc, uint32_t intno, void *user)
 		              "(SIGILL)");
 		return;
 	}
-	if (intno == 2) /* the svc's exception synchronizes PMSELR_EL0 */
-		pmselr_sync(((struct sm_session *)user)->eng);
 	if (intno != 2) {
 		sm_uc_fault(user, "CPU exception %u at 0x%" PRIx64, intno,
 		            pc_of(uc));
@@ -211,6 +209,8 @@ static void arm64_intr(uc_engine *uc, uint32_t intno, void *user)
 		                true, pc_of(uc), false, 0);
 		return;
 	}
+	/* the svc's exception entry and return synchronize PMSELR_EL0 */
+	pmselr_sync(((struct sm_session *)user)->eng);
 	uc_reg_read(uc, UC_ARM64_REG_X8, &nr);
 	uc_reg_read(uc, UC_ARM64_REG_X0, &fd);
 	uc_reg_read(uc, UC_ARM64_REG_X1, &buf);
