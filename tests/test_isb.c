@@ -386,6 +386,55 @@ static void test_cli(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* merge reads the missing isb back: two shards make the whole sweep's
+ * JSON, byte for byte; a shard whose missing_isb check could not have
+ * written is refused, one line, exit 2. */
+static void test_merge(void **state)
+{
+	char cmd[2048], dir[] = "/tmp/selfmon-isbm-XXXXXX";
+	static char whole[1 << 20];
+	(void)state;
+
+	if (!arch_built("arm64"))
+		return;
+	assert_non_null(mkdtemp(dir));
+	const char *base = "check arm64_pmselr_no_isb --arch arm64 --json "
+	                   "--no-traces";
+	run(base);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"missing_isb\":{"));
+	snprintf(whole, sizeof(whole), "%s", r.out);
+	for (int i = 0; i < 2; i++) {
+		char path[128];
+		snprintf(cmd, sizeof(cmd), "%s --shard %d/2", base, i);
+		run(cmd);
+		assert_int_equal(r.status, 0);
+		snprintf(path, sizeof(path), "%s/s%d.json", dir, i);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(r.out, f);
+		assert_int_equal(fclose(f), 0);
+	}
+	snprintf(cmd, sizeof(cmd), "merge %s/s0.json %s/s1.json --json", dir,
+	         dir);
+	run(cmd);
+	assert_int_equal(r.status, 0);
+	/* the same cells and counts (the header names the shard) */
+	const char *a = strstr(whole, "\"cells\":"), *b = strstr(r.out,
+	                                                         "\"cells\":");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_string_equal(a, b);
+	snprintf(cmd, sizeof(cmd), "sed 's/\"selected\":\\([0-9]*\\)/"
+	         "\"selected\":40/' %s/s0.json > %s/bad.json", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "merge %s/bad.json %s/s1.json --json", dir,
+	         dir);
+	expect_usage_error(cmd, "a bad \"missing_isb\"");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_mutant),
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_merge),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
