@@ -11,11 +11,15 @@ static void same(const struct sm_schedule_line *a,
 {
 	if (a->arch != b->arch || a->engine != b->engine ||
 	    strcmp(a->reader, b->reader) || strcmp(a->scenario, b->scenario) ||
-	    a->sched.n != b->sched.n || a->sched.dropped != b->sched.dropped)
+	    a->sched.n != b->sched.n || a->sched.dropped != b->sched.dropped ||
+	    a->sched.nstale != b->sched.nstale)
 		abort();
 	for (unsigned i = 0; i < a->sched.n; i++)
 		if (a->sched.item[i].step != b->sched.item[i].step ||
 		    a->sched.item[i].kind != b->sched.item[i].kind)
+			abort();
+	for (unsigned i = 0; i < a->sched.nstale; i++)
+		if (a->sched.stale[i] != b->sched.stale[i])
 			abort();
 }
 

@@ -9,8 +9,9 @@
 
 static void test_round_trip(void **state)
 {
-	struct sm_schedule s = { 3, { { 0, SM_ACT_RESET }, { 17, SM_ACT_ROTATE_OUT },
-	                              { 30, SM_ACT_ROTATE_IN } }, 0, 0 };
+	struct sm_schedule s = { .n = 3, .item = { { 0, SM_ACT_RESET },
+	                                           { 17, SM_ACT_ROTATE_OUT },
+	                                           { 30, SM_ACT_ROTATE_IN } } };
 	struct sm_schedule_line l;
 	char buf[256], err[128];
 	(void)state;
@@ -53,7 +54,7 @@ static void test_round_trip(void **state)
  * PATH#SYMBOL#ABI reader at a deep path); the form says its length. */
 static void test_long_names(void **state)
 {
-	struct sm_schedule s = { 1, { { 12, SM_ACT_OVERFLOW } }, 0, 0 };
+	struct sm_schedule s = { .n = 1, .item = { { 12, SM_ACT_OVERFLOW } } };
 	struct sm_schedule_line l;
 	char reader[3000], scn[2000], err[128];
 	(void)state;
@@ -117,9 +118,11 @@ static void test_refused(void **state)
  * given (";kernel=base" too), absent for a line of the kernel as it is. */
 static void test_kernel_suffix(void **state)
 {
-	struct sm_schedule s = { 1, { { 7, SM_ACT_RESET } },
-	                         1u << SM_ACT_ROTATE_OUT,
-	                         SM_SCHED_KERNEL | 1u << SM_KV_RESET_PREV_COUNT };
+	struct sm_schedule s = {
+		.n = 1, .item = { { 7, SM_ACT_RESET } },
+		.dropped = 1u << SM_ACT_ROTATE_OUT,
+		.kernel = SM_SCHED_KERNEL | 1u << SM_KV_RESET_PREV_COUNT,
+	};
 	struct sm_schedule_line l;
 	char buf[256], err[128];
 	(void)state;
@@ -148,6 +151,62 @@ static void test_kernel_suffix(void **state)
 	sm_schedule_line_free(&l);
 }
 
+/* The CPU's stale reads (";stale_select=", schedule.h): after the
+ * actions, before ";dropped=", ascending, and with the actions at most
+ * six choices in all. */
+static void test_stale_suffix(void **state)
+{
+	struct sm_schedule s = {
+		.n = 1, .item = { { 7, SM_ACT_RESET } },
+		.dropped = 1u << SM_ACT_ROTATE_OUT,
+		.nstale = 2, .stale = { 7, 45 },
+	};
+	struct sm_schedule_line l;
+	char buf[256], err[128];
+	(void)state;
+	sm_schedule_format(buf, sizeof(buf), SM_ARM64, SM_ENGINE_UNICORN, "r",
+	                   "s", &s);
+	assert_string_equal(buf, "arm64:unicorn:r:s:reset@7;stale_select=7,45"
+	                         ";dropped=rotate_out");
+	assert_int_equal(sm_schedule_parse(buf, &l, err, sizeof(err)), 0);
+	assert_int_equal(l.sched.n, 1);
+	assert_int_equal(l.sched.nstale, 2);
+	assert_int_equal(l.sched.stale[0], 7);
+	assert_int_equal(l.sched.stale[1], 45);
+	assert_int_equal(l.sched.dropped, s.dropped);
+	assert_int_equal(sm_schedule_len(&l.sched), 3);
+	sm_schedule_line_free(&l);
+	s.n = 0;
+	s.nstale = 1;
+	sm_schedule_format(buf, sizeof(buf), SM_ARM64, SM_ENGINE_UNICORN, "r",
+	                   "s", &s);
+	assert_string_equal(buf, "arm64:unicorn:r:s:-;stale_select=7"
+	                         ";dropped=rotate_out");
+	static const struct { const char *line, *why; } bad[] = {
+		{ "arm64:unicorn:r:s:-;stale_select=", "empty item" },
+		{ "arm64:unicorn:r:s:-;stale_select=4,,5", "empty item" },
+		{ "arm64:unicorn:r:s:-;stale_select=9,4", "steps must increase" },
+		{ "arm64:unicorn:r:s:-;stale_select=4,4", "steps must increase" },
+		{ "arm64:unicorn:r:s:-;stale_select=4x", "bad step '4x'" },
+		{ "arm64:unicorn:r:s:-;stale_select=-4", "bad step '-4'" },
+		{ "arm64:unicorn:r:s:-;stale_select=1,2,3,4,5,6,7",
+		  "too many choices (max 6)" },
+		{ "arm64:unicorn:r:s:reset@1,reset@2;stale_select=1,2,3,4,5",
+		  "too many actions and choices (max 6)" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(sm_schedule_parse(bad[i].line, &l, err,
+		                                   sizeof(err)), -1);
+		if (!strstr(err, bad[i].why))
+			fail_msg("%s: '%s' lacks '%s'", bad[i].line, err, bad[i].why);
+	}
+	assert_int_equal(sm_schedule_parse("arm64:unicorn:r:s:reset@1;"
+	                                   "stale_select=1,2,3,4,5", &l, err,
+	                                   sizeof(err)), 0);
+	assert_int_equal(sm_schedule_len(&l.sched), 6);
+	sm_schedule_line_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_long_names),
 		cmocka_unit_test(test_kernel_suffix),
+		cmocka_unit_test(test_stale_suffix),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -104,7 +104,9 @@ static const char *num_text(const struct jr_value *o, const char *key)
 /* The cell's result as its fields, not its sentence, so that rewording
  * a sentence changes no row: each wrong value as
  * field=value[lo..hi], its offset (+2^k above, -2^k below) and cause;
- * a fault as its kind and addresses; a verdict without fields (PASS,
+ * a fault as its kind and addresses; then the missing isb (its msr and
+ * mrs addresses, the counters selected and read); a verdict without
+ * fields (PASS,
  * LIVELOCK, selfmon's own) by its detail, which says only counts. */
 static void result_of(const struct jr_value *cell, char *out, size_t n)
 {
@@ -133,6 +135,14 @@ static void result_of(const struct jr_value *cell, char *out, size_t n)
 		                         "address=%s", field(fault, "kind"),
 		                         num_text(fault, "pc"),
 		                         num_text(fault, "address"));
+	const struct jr_value *isb = jr_get(cell, "missing_isb");
+	if (isb && used < n)
+		used += (size_t)snprintf(out + used, n - used, ";missing_isb:"
+		                         "msr=%s,mrs=%s,selected=%s,read=%s",
+		                         num_text(isb, "msr_pc"),
+		                         num_text(isb, "mrs_pc"),
+		                         num_text(isb, "selected"),
+		                         num_text(isb, "read"));
 	if (!wrong && !fault)
 		snprintf(out, n, "%s", field(cell, "detail"));
 	assert_true(used < n);

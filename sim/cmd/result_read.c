@@ -156,17 +156,42 @@ static int read_fault(const struct jr_value *v, struct sm_result *r,
 	return 0;
 }
 
+/* "missing_isb": its four members, counters 0..31 (sm_result_isb()). */
+static int read_isb(const struct jr_value *v, struct sm_result *r,
+                    char *err, size_t n)
+{
+	uint64_t sel, rd;
+
+	if (v->type != JR_OBJECT || !get_u64(v, "msr_pc", &r->isb.msr_pc) ||
+	    !get_u64(v, "mrs_pc", &r->isb.mrs_pc) ||
+	    !get_u64(v, "selected", &sel) || !get_u64(v, "read", &rd) ||
+	    sel > 31 || rd > 31 || !members(v, 4))
+		return snprintf(err, n, "a bad \"missing_isb\" (\"msr_pc\", "
+		                "\"mrs_pc\", \"selected\" and \"read\")"), -1;
+	r->isb.taken = true;
+	r->isb.selected = (unsigned)sel;
+	r->isb.read = (unsigned)rd;
+	return 0;
+}
+
 int sm_result_read(const struct jr_value *cell, struct sm_result *r,
                    char *err, size_t n)
 {
 	const struct jr_value *w = jr_get(cell, "wrong");
 	const struct jr_value *f = jr_get(cell, "fault");
+	const struct jr_value *isb = jr_get(cell, "missing_isb");
+	int rc = 0;
 
 	if (w && f)
 		return snprintf(err, n, "both \"wrong\" and \"fault\""), -1;
+	if (isb && !w && !f)
+		return snprintf(err, n, "a \"missing_isb\" without \"wrong\" "
+		                "or \"fault\""), -1;
 	if (w)
-		return read_wrong(w, r, err, n);
+		rc = read_wrong(w, r, err, n);
 	if (f)
-		return read_fault(f, r, err, n);
-	return 0;
+		rc = read_fault(f, r, err, n);
+	if (rc == 0 && isb)
+		rc = read_isb(isb, r, err, n);
+	return rc;
 }

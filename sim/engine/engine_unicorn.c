@@ -935,7 +935,8 @@ static void u_begin(struct sm_session *s)
 		uc_reg_write(e->uc, a->reg_arg[i], &args[i]);
 	uc_reg_write(e->uc, a->reg_pc, &e->entry);
 	e->ticked = 0;
-	e->pmselr = 0;
+	e->pmselr = e->pmselr_seen = 0; /* uc_arm64.c: what it held at entry */
+	e->pmselr_pc = 0;
 	e->copied = 0;
 	e->prev_pc = 0;
 	e->answered[0] = '\0';

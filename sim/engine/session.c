@@ -210,11 +210,34 @@ void sm_session_observe(struct sm_session *s, uint64_t step)
 {
 	if (s->run.npoints && s->points[s->run.npoints - 1] >= step)
 		return; /* steps only grow: this one is already a point */
-	if (s->run.npoints < SM_MAX_POINTS)
+	if (s->run.npoints < SM_MAX_POINTS) {
+		s->stale[s->run.npoints] = 0;
 		s->points[s->run.npoints++] = step;
+	}
 	else /* cannot happen: see SM_MAX_POINTS */
 		sm_result_set(&s->res, SM_V_ERROR, "internal error: more than %u "
 		              "observation points in one run", SM_MAX_POINTS);
+}
+
+bool sm_session_stale(struct sm_session *s, uint64_t step)
+{
+	const struct sm_schedule *sch = s->run.sched;
+
+	if (s->run.stale_at == step + 1) {
+		s->run.stale_at = 0; /* taken */
+		return true;
+	}
+	for (unsigned i = 0; sch && i < sch->nstale; i++)
+		if (sch->stale[i] == step)
+			return true;
+	return false;
+}
+
+void sm_session_stale_point(struct sm_session *s, uint64_t step)
+{
+	sm_session_observe(s, step);
+	if (s->run.npoints && s->points[s->run.npoints - 1] == step)
+		s->stale[s->run.npoints - 1] = 1;
 }
 
 void sm_session_returned(struct sm_session *s, int rc)
@@ -258,5 +281,7 @@ void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
 	};
 
 	s->res.steps = s->run.step;
+	if (!s->run.counter_last) /* a read(2) came after the stale read */
+		s->res.isb.taken = false;
 	sm_oracle(&w, s->reader->abi, value, rc, &s->res);
 }

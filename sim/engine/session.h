@@ -95,6 +95,9 @@ struct sm_run {
 	 * whether its value counts as derived from that read */
 	bool counter_last;
 	bool counter_path;
+	/* step + 1 of the read the explorer chose to answer with the stale
+	 * selection (sm_session_stale()); 0: none */
+	uint64_t stale_at;
 };
 
 /* State split by lifetime: the cell (scenario, reader, engine; the arch
@@ -110,8 +113,10 @@ struct sm_session {
 	struct sm_model *model;     /* the kernel; its pages stay where they
 	                             * are (sm_model_rebuild()) */
 	struct sm_run run;
-	/* observation points: steps that load the page or trap */
+	/* observation points: steps that load the page or trap; stale[i]:
+	 * points[i] is also a choice the CPU has (sm_session_stale_point()) */
 	uint64_t points[SM_MAX_POINTS];
+	uint8_t stale[SM_MAX_POINTS];
 	/* the oracle's window: truth at every instant of the call, sized at
 	 * init for the longest run (sm_session_init) */
 	struct sm_truth *samples;
@@ -192,6 +197,15 @@ static inline void sm_session_tick(struct sm_session *s)
 }
 int sm_session_apply(struct sm_session *s, enum sm_action_kind kind);
 void sm_session_observe(struct sm_session *s, uint64_t step);
+/* The CPU's choice at a read of PMXEVCNTR_EL0 with a PMSELR_EL0 write not
+ * yet synchronized (uc_arm64.c): the read at `step` takes the stale
+ * selection when the explorer chose so (run.stale_at) or the schedule
+ * being replayed names the step (";stale_select="); the explorer's
+ * choice is then taken. */
+bool sm_session_stale(struct sm_session *s, uint64_t step);
+/* The read at `step` took the fresh selection but might have taken the
+ * stale one: an observation point the explorer branches on. */
+void sm_session_stale_point(struct sm_session *s, uint64_t step);
 /* The reader returned, with rc its values ABI return code: the run's
  * counter_path is set.  The criterion (cheap, and stated in README): a
  * counter read answered during the call, no read(2) of the event's fd

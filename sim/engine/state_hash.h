@@ -31,7 +31,8 @@ void sm_hash_final(const struct sm_hasher *h, uint64_t out[2]);
  * holds, as the model names it (sm_model_state_words()). */
 void sm_hash_model(struct sm_hasher *h, const struct sm_model *m);
 /* The run's position: step, deadlines, scheduled and scripted actions
- * still to come, kernel activity (not the logs' lengths, which only say
+ * still to come, kernel activity, the explorer's stale choice for the
+ * next read (not the logs' lengths, which only say
  * where the logs end).  Its owed samples must be settled. */
 void sm_hash_run(struct sm_hasher *h, const struct sm_run *r);
 

@@ -37,6 +37,11 @@ struct ueng {
 	uint64_t stop;          /* stop before this step */
 	uint64_t ticked;        /* step + 1 of the last tick */
 	uint32_t pmselr;        /* arm64: the counter PMSELR_EL0 selects */
+	/* arm64: the selection PMXEVCNTR_EL0 reads with until the write to
+	 * PMSELR_EL0 is synchronized (isb, an exception, or a read that took
+	 * it), and that write's msr (0: none pending); uc_arm64.c */
+	uint32_t pmselr_seen;
+	uint64_t pmselr_pc;
 	uint64_t prev_pc;       /* the instruction before this one */
 	char answered[32];      /* what selfmon answered there, or "" */
 	bool stopped, done;

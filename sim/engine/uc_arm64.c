@@ -4,7 +4,9 @@
  * of PMSELR_EL0 hooked as instructions (UC_ARM64_INS_MRS/MSR) and answered
  * by the model (those Unicorn's CPU lacks decoded in the code hook); a
  * disallowed counter access is UNDEFINED at EL0 (the SIGILL-equivalent
- * fault); read(2) through svc #0.
+ * fault); read(2) through svc #0; and the CPU's choice at a read of
+ * PMXEVCNTR_EL0 that no isb separates from the write of PMSELR_EL0
+ * (below, "The stale selection").
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,13 +38,74 @@ static enum sysreg decode(const uc_arm64_cp_reg *r, unsigned *counter)
 	return SR_OTHER;
 }
 
-static const char *counter_name(unsigned c, char *buf, size_t n)
+static const char *counter_name(unsigned c, bool stale, char *buf, size_t n)
 {
 	if (c == SM_ARM64_CYCLE)
-		snprintf(buf, n, "mrs PMCCNTR_EL0");
+		snprintf(buf, n, "%smrs PMCCNTR_EL0", stale ? "stale " : "");
 	else
-		snprintf(buf, n, "mrs PMEVCNTR%u_EL0", c);
+		snprintf(buf, n, "%smrs PMEVCNTR%u_EL0", stale ? "stale " : "", c);
 	return buf;
+}
+
+/* ---- The stale selection ----------------------------------------------
+ * A write to PMSELR_EL0 is only guaranteed to reach a later read of
+ * PMXEVCNTR_EL0 after a Context Synchronization Event (Arm ARM: isb,
+ * exception entry or return); before it the read may use the previous
+ * selection.  The kernel's own select-then-read has the isb (6.12
+ * drivers/perf/arm_v7_pmu.c armv7_pmnc_select_counter(); arm64's
+ * read_pmevcntrn() avoids the indirection).  Unicorn applies the write at
+ * once, so the CPU's choice is the explorer's: the write lands at some
+ * instant between its msr and the next synchronization, and a read before
+ * that instant uses the previous selection.  At each such read the
+ * explorer tries both (sm_session_stale_point(), a ";stale_select=" item
+ * of a schedule); a read that used the new selection saw the write land,
+ * so later ones do too.  Two writes before a read or a synchronization:
+ * the previous selection stays the one before both.
+ * What it is when the call has not written PMSELR_EL0: what the register
+ * held at entry.  Linux neither sets it for a task nor saves and restores
+ * it at a context switch (6.12: write_pmselr(), arch/arm64/include/asm/
+ * arm_pmuv3.h, has no caller in drivers/perf/arm_pmuv3.c, and nothing in
+ * arch/arm64/kernel/ writes it; only KVM's __activate_traps_common(),
+ * arch/arm64/kvm/hyp/include/hyp/switch.h, writes 0 on the way into a
+ * guest), so it holds whatever the CPU's last writer left: selfmon takes
+ * 0, as KVM leaves it (u_begin()).
+ * PMXEVTYPER_EL0 has no such choice: Linux opens only PMUSERENR_EL0.ER|CR
+ * to EL0 (armv8pmu_enable_user_access()), not EN, so reading it there is
+ * UNDEFINED whatever the selection.
+ * The kernel actions the explorer injects are not taken as
+ * synchronization, though those that interrupt the reader's CPU are one:
+ * the search may try a stale read after such an action, which a CPU would
+ * not do; the same read with no action before it comes first at a lower
+ * bound (least_bound(), explore.c), and minimising drops an action the
+ * failure does not need. */
+
+/* isb or an exception: the pending write, if any, has landed. */
+static void pmselr_sync(struct ueng *e)
+{
+	e->pmselr_seen = e->pmselr;
+	e->pmselr_pc = 0;
+}
+
+/* The counter an mrs of PMXEVCNTR_EL0 at pc (step) reads, *stale if it
+ * took the previous selection (the missing isb, into the result). */
+static unsigned selection(struct sm_session *s, uint64_t pc, uint64_t step,
+                          bool *stale)
+{
+	struct ueng *e = s->eng;
+
+	*stale = e->pmselr_seen != e->pmselr && sm_session_stale(s, step);
+	if (*stale) {
+		s->res.isb = (struct sm_missing_isb){
+			.taken = true, .msr_pc = e->pmselr_pc, .mrs_pc = pc,
+			.selected = e->pmselr, .read = e->pmselr_seen,
+		};
+		return e->pmselr_seen;
+	}
+	if (e->pmselr_seen != e->pmselr) {
+		sm_session_stale_point(s, step); /* it might have been stale */
+		pmselr_sync(e);
+	}
+	return e->pmselr;
 }
 
 static uint64_t pc_of(uc_engine *uc)
@@ -58,8 +121,8 @@ static uint64_t pc_of(uc_engine *uc)
 static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
                    uint64_t pc, uint64_t step, uint64_t *v, bool *handled)
 {
-	struct ueng *e = s->eng;
 	unsigned c = 0;
+	bool stale = false;
 	char name[32];
 
 	*handled = true;
@@ -70,18 +133,21 @@ static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
 		                                    : "mrs CNTVCT_EL0", 0, *v);
 		return true;
 	case SR_SELECTED:
-		c = e->pmselr;
+		c = selection(s, pc, step, &stale);
 		/* fall through */
 	case SR_COUNTER:
+		s->res.isb.taken = stale; /* the last counter read's */
 		if (sm_model_arm64_counter(s->model, c, v) != SM_OK) {
 			sm_session_observe(s, step);
 			sm_uc_fault(s, "read of counter %u is UNDEFINED at EL0 "
 			            "(SIGILL) at 0x%" PRIx64, c, pc);
 			sm_result_fault(&s->res, SM_FK_COUNTER, true, pc, false, 0);
+			sm_result_render(&s->res); /* the missing isb, if stale */
 			return false;
 		}
 		s->run.counter_last = true; /* the counter path (session.h) */
-		sm_uc_trapped(s, step, counter_name(c, name, sizeof(name)), c, *v);
+		sm_uc_trapped(s, step, counter_name(c, stale, name, sizeof(name)),
+		              c, *v);
 		return true;
 	default:
 		*handled = false;
@@ -120,6 +186,8 @@ static uint32_t arm64_msr(uc_engine *uc, uc_arm64_reg reg,
 		return 1;
 	}
 	e->pmselr = (uint32_t)(v & 31);
+	/* not synchronized yet: the stale selection (above) */
+	e->pmselr_pc = e->pmselr == e->pmselr_seen ? 0 : pc_of(uc);
 	sm_uc_trapped(s, s->run.step - 1, "msr PMSELR_EL0", v, v & 31);
 	return 1;
 }
@@ -141,6 +209,8 @@ static void arm64_intr(uc_engine *uc, uint32_t intno, void *user)
 		                true, pc_of(uc), false, 0);
 		return;
 	}
+	/* the svc's exception entry and return synchronize PMSELR_EL0 */
+	pmselr_sync(((struct sm_session *)user)->eng);
 	uc_reg_read(uc, UC_ARM64_REG_X8, &nr);
 	uc_reg_read(uc, UC_ARM64_REG_X0, &fd);
 	uc_reg_read(uc, UC_ARM64_REG_X1, &buf);
@@ -181,7 +251,8 @@ static int xreg(unsigned rt)
 }
 
 /* Code hook: MRS (0xd5300000 | o0 op1 CRn CRm op2 Rt) of a register
- * Unicorn lacks, answered and skipped. */
+ * Unicorn lacks, answered and skipped; isb, which synchronizes PMSELR_EL0
+ * and runs (never declined, so asked at every execution). */
 static bool arm64_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 {
 	struct ueng *e = s->eng;
@@ -190,6 +261,10 @@ static bool arm64_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 	bool handled;
 
 	memcpy(&insn, b, 4);
+	if ((insn & 0xfffff0ff) == 0xd50330df) { /* isb: run, and asked again */
+		pmselr_sync(e);
+		return true;
+	}
 	if (insn == 0xd503207f || insn == 0xd503205f) {
 		/* wfi, wfe: Linux sets SCTLR_EL1.nTWI/nTWE, so at EL0 they wait
 		 * for the next event and go on; Unicorn would halt the CPU */

@@ -2,10 +2,14 @@
  * explore.c — which schedules to run (DESIGN.md §7).
  *
  * Owns: exhaustive depth-first exploration of every schedule of at most
- * `bound` injected kernel actions from the scenario's action set, placed
- * only before observing instructions (page loads and trapped instructions:
- * an action between two other instructions is seen first by the next
- * observing one, so merging those points keeps the search exhaustive);
+ * `bound` choices: injected kernel actions from the scenario's action set,
+ * placed only before observing instructions (page loads and trapped
+ * instructions: an action between two other instructions is seen first by
+ * the next observing one, so merging those points keeps the search
+ * exhaustive), and the CPU's choices at the reads the engine marks as
+ * such (sm_session_stale_point(): an arm64 read of PMXEVCNTR_EL0 that may
+ * use the PMSELR_EL0 selection from before its last write), taken after
+ * the actions at the same step;
  * with engine snapshots a shared prefix is executed once; a failure is
  * the first of its least bound (least_bound()).  Also seeded
  * random sampling and minimisation of a failing schedule (its one-line
@@ -111,9 +115,34 @@ static bool no_memory(struct ctx *c, const struct sm_schedule *sch)
 	return true;
 }
 
+/* The step of the schedule's last choice, action or stale read. */
 static uint64_t last_step(const struct sm_schedule *sch)
 {
-	return sch->n ? sch->item[sch->n - 1].step : 0;
+	uint64_t a = sch->n ? sch->item[sch->n - 1].step : 0;
+	uint64_t b = sch->nstale ? sch->stale[sch->nstale - 1] : 0;
+
+	return a > b ? a : b;
+}
+
+/* The stale read at `step` as the schedule's next choice. */
+static void add_stale(struct sm_schedule *sch, uint64_t step)
+{
+	sch->stale[sch->nstale++] = step;
+}
+
+/* Without its i-th choice: the actions first, then the stale reads. */
+static void drop_choice(struct sm_schedule *t, unsigned i)
+{
+	if (i < t->n) {
+		memmove(&t->item[i], &t->item[i + 1],
+		        (t->n - i - 1) * sizeof(t->item[0]));
+		t->n--;
+	} else {
+		i -= t->n;
+		memmove(&t->stale[i], &t->stale[i + 1],
+		        (t->nstale - i - 1) * sizeof(t->stale[0]));
+		t->nstale--;
+	}
 }
 
 /* With pruning, at depth d (the schedule's actions so far): bring the
@@ -161,19 +190,23 @@ static bool ended(struct ctx *c)
 }
 
 /* With snapshots: the session is at the state right after sch's last
- * action (or at the call).  Run on to the end, then for each observing
- * step after here and each action, branch from a snapshot taken there.
- * A schedule at the bound has no children: its run needs no snapshot.
- * With pruning, a node or a branch point whose subtree was explored from
- * an equal state is counted, not run (prune.h). */
-static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
+ * choice (or at the call).  Run on to the end, then for each observing
+ * step from `after` on and each action, and at the CPU's choice points
+ * the stale read, branch from a snapshot taken there (a stale read at a
+ * step comes after any action there: its child branches from the next
+ * step on).  A schedule at the bound has no children: its run needs no
+ * snapshot.  With pruning, a node or a branch point whose subtree was
+ * explored from an equal state is counted, not run (prune.h). */
+static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch,
+                     uint64_t after)
 {
 	struct sm_session *s = c->s;
-	unsigned d = sch->n;
+	unsigned d = sm_schedule_len(sch);
 	void **base = &c->base[d], **cursor = &c->cursor[d];
 	unsigned from = s->run.npoints, cuts = 0;
 	bool failed = false;
 	uint64_t *pts = NULL;
+	uint8_t *stale = NULL;
 	struct mark node, *marks = NULL;
 
 	if (d == c->bound) {
@@ -190,13 +223,17 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 		goto out;
 	unsigned np = s->run.npoints - from;
 	if (!(pts = malloc((np + 1) * sizeof(*pts))) ||
+	    !(stale = malloc(np + 1)) ||
 	    (c->prune && !(marks = malloc((np + 1) * sizeof(*marks))))) {
 		failed = no_memory(c, sch);
 		goto out;
 	}
 	memcpy(pts, s->points + from, np * sizeof(*pts));
+	memcpy(stale, s->stale + from, np);
 	c->ops->restore(s, *base);
 	for (unsigned k = 0; k < np && !failed; k++) {
+		if (pts[k] < after)
+			continue;
 		if (!c->ops->run(s, pts[k]))
 			break; /* cannot happen: runs are deterministic */
 		if (c->prune && cut(c, d, SM_PRUNE_POINT, &marks[cuts]))
@@ -214,7 +251,15 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 			struct sm_schedule child = *sch;
 			add(&child, pts[k], c->actions[a]);
 			c->win[d + 1] = c->win[d];
-			failed = dfs_snap(c, &child);
+			failed = dfs_snap(c, &child, 0);
+		}
+		if (stale[k] && !failed) {
+			c->ops->restore(s, *cursor);
+			s->run.stale_at = pts[k] + 1; /* the CPU's other outcome */
+			struct sm_schedule child = *sch;
+			add_stale(&child, pts[k]);
+			c->win[d + 1] = c->win[d];
+			failed = dfs_snap(c, &child, pts[k] + 1);
 		}
 		c->ops->restore(s, *cursor);
 	}
@@ -225,6 +270,7 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch)
 	}
 out:
 	free(pts);
+	free(stale);
 	free(marks);
 	return failed || ended(c);
 }
@@ -240,7 +286,9 @@ void sm_run_schedule(struct sm_session *s, const struct sm_schedule *sch)
 	s->run.sched = NULL;
 }
 
-/* Without snapshots: every schedule re-executed from the call. */
+/* Without snapshots: every schedule re-executed from the call.  (Only
+ * the native engine has none, and it has no CPU choices: no stale read
+ * to branch on.) */
 static bool dfs_rerun(struct ctx *c, const struct sm_schedule *sch)
 {
 	struct sm_session *s = c->s;
@@ -248,7 +296,7 @@ static bool dfs_rerun(struct ctx *c, const struct sm_schedule *sch)
 	sm_run_schedule(s, sch);
 	if (record(c, sch))
 		return true;
-	if (sch->n == c->bound)
+	if (sm_schedule_len(sch) == c->bound)
 		return false;
 	uint64_t from = last_step(sch);
 	unsigned np = 0;
@@ -277,8 +325,9 @@ static uint64_t rnd(uint64_t *x)
 	return *x;
 }
 
-/* Random schedules: grow each one action at a time at a random observing
- * step of the run so far. */
+/* Random schedules: grow each one choice at a time at a random observing
+ * step of the run so far: an action, or at a choice point the stale
+ * read. */
 static void random_runs(struct ctx *c)
 {
 	struct sm_session *s = c->s;
@@ -295,8 +344,15 @@ static void random_runs(struct ctx *c)
 				first++;
 			if (first == s->run.npoints)
 				break;
-			uint64_t p = s->points[first + rnd(&x) % (s->run.npoints - first)];
-			add(&sch, p, c->actions[rnd(&x) % c->nactions]);
+			unsigned i = first + (unsigned)(rnd(&x) % (s->run.npoints - first));
+			uint64_t p = s->points[i];
+			bool st = s->stale[i] &&
+			          (!sch.nstale || p > sch.stale[sch.nstale - 1]);
+			unsigned pick = (unsigned)(rnd(&x) % (c->nactions + st));
+			if (pick == c->nactions)
+				add_stale(&sch, p);
+			else
+				add(&sch, p, c->actions[pick]);
 			sm_run_schedule(s, &sch);
 		}
 		if (record(c, &sch))
@@ -304,7 +360,7 @@ static void random_runs(struct ctx *c)
 	}
 }
 
-/* Drop actions while the schedule still fails. */
+/* Drop choices (actions, stale reads) while the schedule still fails. */
 static void minimise(struct ctx *c)
 {
 	struct sm_session *s = c->s;
@@ -322,13 +378,11 @@ static void minimise(struct ctx *c)
 		              sm_verdict_name(s->res.verdict));
 		return;
 	}
-	for (bool shrunk = true; shrunk && best.n > 0;) {
+	for (bool shrunk = true; shrunk && sm_schedule_len(&best) > 0;) {
 		shrunk = false;
-		for (unsigned i = 0; i < best.n; i++) {
+		for (unsigned i = 0; i < sm_schedule_len(&best); i++) {
 			struct sm_schedule t = best;
-			memmove(&t.item[i], &t.item[i + 1],
-			        (t.n - i - 1) * sizeof(t.item[0]));
-			t.n--;
+			drop_choice(&t, i);
 			sm_run_schedule(s, &t);
 			if (sm_verdict_fails(s->res.verdict)) {
 				best = t;
@@ -358,7 +412,7 @@ static void exhaustive(struct ctx *c)
 		c->prune = !c->o->no_prune && c->ops->hash ? sm_prune_new() : NULL;
 		cell->pruning = c->prune != NULL; /* NULL: every schedule is run */
 		c->ops->begin(s);
-		dfs_snap(c, &none);
+		dfs_snap(c, &none, 0);
 		cell->prune_full = c->prune && sm_prune_full(c->prune);
 		sm_prune_free(c->prune);
 		c->prune = NULL;
@@ -380,7 +434,7 @@ static void exhaustive(struct ctx *c)
 static void least_bound(struct ctx *c)
 {
 	struct sm_cell *cell = c->cell, lower;
-	unsigned n = cell->found.n;
+	unsigned n = sm_schedule_len(&cell->found);
 
 	cell->least_bound = n;
 	if (n == 0)

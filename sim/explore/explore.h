@@ -15,7 +15,8 @@
 #define SM_DEFAULT_BOUND 2 /* check's --bound */
 
 struct sm_explore_opts {
-	unsigned bound;        /* at most this many injected actions */
+	unsigned bound;        /* at most this many choices: injected
+	                        * actions and the CPU's stale reads */
 	unsigned random_runs;  /* 0: exhaustive; else this many random ones */
 	uint64_t seed;
 	unsigned time_limit;   /* seconds for one cell; 0: none */

@@ -1,7 +1,8 @@
 /*
  * schedule_line.c — a schedule's one-line form (schedule_line.h), the
  * text check prints and replay reads:
- * ARCH:ENGINE:READER:SCENARIO:ITEMS[;dropped=ACTION,...][;kernel=V,...].
+ * ARCH:ENGINE:READER:SCENARIO:ITEMS[;stale_select=STEP,...]
+ * [;dropped=ACTION,...][;kernel=V,...].
  *
  * Owns: writing a schedule as that line and parsing one back, with every
  * check on it as input ("bad schedule: WHAT 'TEXT'", one line: the line
@@ -44,6 +45,11 @@ size_t sm_schedule_format(char *buf, size_t n, enum sm_arch arch,
 		used += (size_t)snprintf(p, room, "%s%s@%" PRIu64, i ? "," : "",
 		                         sm_action_name(sch->item[i].kind),
 		                         sch->item[i].step);
+	}
+	for (unsigned i = 0; i < sch->nstale; i++) {
+		p = rest(buf, n, used, &room);
+		used += (size_t)snprintf(p, room, "%s%" PRIu64, i ? ","
+		                         : ";stale_select=", sch->stale[i]);
 	}
 	for (int k = 0, first = 1; k < SM_NACTIONS; k++)
 		if (sch->dropped & (1u << k)) {
@@ -101,6 +107,39 @@ static int parse_dropped(char *list, struct sm_schedule *sch, char *err,
 	return 0;
 }
 
+/* A step: decimal digits only, within 64 bits.  0, or -1 with err. */
+static int parse_step(const char *t, uint64_t *step, char *err, size_t n)
+{
+	char *end;
+
+	errno = 0;
+	unsigned long long v = strtoull(t, &end, 10);
+	if (!*t || *end || errno || strspn(t, "0123456789") != strlen(t))
+		return bad(err, n, "bad step", t);
+	*step = v;
+	return 0;
+}
+
+/* ";stale_select=S,S" (the reads that took the stale PMSELR_EL0
+ * selection, schedule.h), parsed in place: ascending steps. */
+static int parse_stale(char *list, struct sm_schedule *sch, char *err,
+                       size_t n)
+{
+	for (char *p = list + 13, *it = sm_split_next(&p, ','); it; it = sm_split_next(&p, ',')) {
+		uint64_t step;
+		if (!*it)
+			return bad(err, n, "empty item in", list);
+		if (parse_step(it, &step, err, n) < 0)
+			return -1;
+		if (sch->nstale == SM_MAX_BOUND)
+			return bad(err, n, "too many choices (max 6) at", it);
+		if (sch->nstale && step <= sch->stale[sch->nstale - 1])
+			return bad(err, n, "stale_select steps must increase at", it);
+		sch->stale[sch->nstale++] = step;
+	}
+	return 0; /* "" is one empty item: refused above */
+}
+
 /* ";kernel=a,b" (the kernel variants it ran under), parsed in place. */
 static int parse_kernel(char *list, struct sm_schedule *sch, char *err,
                         size_t n)
@@ -113,15 +152,18 @@ static int parse_kernel(char *list, struct sm_schedule *sch, char *err,
 	return 0;
 }
 
-/* The ";dropped=..." and ";kernel=..." suffixes after the items, each
- * after its ';' (`list`: the text after the first one). */
+/* The ";stale_select=...", ";dropped=..." and ";kernel=..." suffixes
+ * after the items, each after its ';' (`list`: the text after the first
+ * one). */
 static int parse_suffixes(char *list, struct sm_schedule *sch, char *err,
                           size_t n)
 {
 	for (char *p = list, *it = sm_split_next(&p, ';'); it;
 	     it = sm_split_next(&p, ';')) {
-		int rc = strncmp(it, "kernel=", 7) ? parse_dropped(it, sch, err, n)
-		         : parse_kernel(it, sch, err, n);
+		int rc = !strncmp(it, "kernel=", 7) ? parse_kernel(it, sch, err, n)
+		         : !strncmp(it, "stale_select=", 13)
+		         ? parse_stale(it, sch, err, n)
+		         : parse_dropped(it, sch, err, n);
 		if (rc < 0)
 			return -1;
 	}
@@ -137,6 +179,7 @@ static int parse_items(char *items, struct sm_schedule *sch, char *err,
 	sch->n = 0;
 	sch->dropped = 0;
 	sch->kernel = 0;
+	sch->nstale = 0;
 	if (semi) {
 		*semi = '\0';
 		if (parse_suffixes(semi + 1, sch, err, n) < 0)
@@ -147,7 +190,8 @@ static int parse_items(char *items, struct sm_schedule *sch, char *err,
 	if (!*items)
 		return bad(err, n, "no actions (\"-\" for none) in", items);
 	for (char *p = items, *it = sm_split_next(&p, ','); it; it = sm_split_next(&p, ',')) {
-		char *at = strchr(it, '@'), *end;
+		char *at = strchr(it, '@');
+		uint64_t step;
 		if (!*it)
 			return bad(err, n, "empty item (two commas, or one at an end) "
 			           "in the actions", "");
@@ -157,13 +201,11 @@ static int parse_items(char *items, struct sm_schedule *sch, char *err,
 		int kind = sm_action_from_name(it);
 		if (kind < 0)
 			return bad(err, n, "unknown action", it);
-		errno = 0;
-		unsigned long long step = strtoull(at + 1, &end, 10);
-		if (!at[1] || *end || errno ||
-		    strspn(at + 1, "0123456789") != strlen(at + 1)) /* decimal */
-			return bad(err, n, "bad step", at + 1);
-		if (sch->n == SM_MAX_BOUND)
-			return bad(err, n, "too many actions (max 6) at", it);
+		if (parse_step(at + 1, &step, err, n) < 0)
+			return -1;
+		if (sm_schedule_len(sch) == SM_MAX_BOUND)
+			return bad(err, n, "too many actions and choices (max 6) "
+			           "at", it);
 		if (sch->n && step < sch->item[sch->n - 1].step)
 			return bad(err, n, "steps must not decrease at", at + 1);
 		sch->item[sch->n].step = step;

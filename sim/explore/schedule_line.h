@@ -9,8 +9,10 @@
 
 #include "session.h"
 
-/* ARCH:ENGINE:READER:SCENARIO:ITEMS[;dropped=ACTION,...][;kernel=V,...]
- * ITEMS = "-" or action@step,...; the dropped set is sch->dropped, the
+/* ARCH:ENGINE:READER:SCENARIO:ITEMS[;stale_select=STEP,...]
+ * [;dropped=ACTION,...][;kernel=V,...]
+ * ITEMS = "-" or action@step,...; the CPU's stale reads sch->stale (at
+ * most 6 actions and choices in all), the dropped set sch->dropped, the
  * kernel variants sch->kernel.
  * sm_schedule_format() writes at most n bytes and returns the length of
  * the whole line (as snprintf); sm_schedule_text() returns it in memory

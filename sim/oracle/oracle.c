@@ -429,17 +429,41 @@ static int wrong_text(char *o, size_t n, const struct sm_result *r,
 	}
 }
 
+/* The missing isb (r->isb), the clause a failing verdict's sentence ends
+ * with: the architecture's rule (Arm ARM, synchronization of System
+ * registers: a direct write is only guaranteed to be seen by later
+ * instructions after a Context Synchronization Event), which the kernel's
+ * own select-then-read keeps (6.12 drivers/perf/arm_v7_pmu.c:
+ * armv7_pmnc_select_counter() writes PMSELR then isb() before
+ * armv7pmu_read_counter() reads PMXEVCNTR; arm64's read_pmevcntrn(),
+ * arch/arm64/include/asm/arm_pmuv3.h, names PMEVCNTR<n>_EL0 instead). */
+static int isb_text(char *o, size_t n, const struct sm_missing_isb *x)
+{
+	return snprintf(o, n, "; missing isb: the mrs of PMXEVCNTR_EL0 at 0x%"
+	                PRIx64 " read counter %u, the selection from before the "
+	                "msr of PMSELR_EL0 at 0x%" PRIx64 " that selected counter "
+	                "%u: with no isb (or exception) between them the CPU may "
+	                "still use the previous selection", x->mrs_pc, x->read,
+	                x->msr_pc, x->selected);
+}
+
 void sm_result_render(struct sm_result *r)
 {
+	char isb[300] = "";
 	size_t n = sizeof(r->detail), k = 0;
 
-	if (r->verdict != SM_V_WRONG_VALUE || !r->nwrong)
-		return;
-	r->detail[0] = '\0';
-	for (unsigned i = 0; i < r->nwrong && k < n; i++) {
-		if (i)
-			k += snprintf(r->detail + k, n - k, "; and ");
-		if (k < n)
-			k += wrong_text(r->detail + k, n - k, r, &r->wrong[i]);
+	if (sm_result_isb(r))
+		isb_text(isb, sizeof(isb), &r->isb);
+	n -= strlen(isb); /* room for it, whatever comes before */
+	if (r->verdict == SM_V_WRONG_VALUE && r->nwrong) {
+		r->detail[0] = '\0';
+		for (unsigned i = 0; i < r->nwrong && k < n; i++) {
+			if (i)
+				k += snprintf(r->detail + k, n - k, "; and ");
+			if (k < n)
+				k += wrong_text(r->detail + k, n - k, r, &r->wrong[i]);
+		}
 	}
+	k = strnlen(r->detail, n - 1);
+	snprintf(r->detail + k, sizeof(r->detail) - k, "%s", isb);
 }

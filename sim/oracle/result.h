@@ -84,9 +84,27 @@ struct sm_result {
 	uint64_t fault_pc, fault_addr;
 	bool has_pc, has_addr;
 	/* room for whether the counter path was taken (issue #26 item 5) */
+	/* the missing isb: the reader's last counter read was an mrs of
+	 * PMXEVCNTR_EL0 (at mrs_pc) that used the selection from before the
+	 * msr of PMSELR_EL0 at msr_pc, which selected counter `selected`,
+	 * and so read counter `read` (the CPU's stale choice, uc_arm64.c);
+	 * a WRONG_VALUE's or FAULT's sentence then ends with it */
+	struct sm_missing_isb {
+		bool taken;
+		uint64_t msr_pc, mrs_pc;
+		unsigned selected, read;
+	} isb;
 };
+/* Is the missing isb part of the result: its sentence, its JSON? */
+static inline bool sm_result_isb(const struct sm_result *r)
+{
+	return r->isb.taken && (r->verdict == SM_V_WRONG_VALUE ||
+	                        r->verdict == SM_V_FAULT);
+}
 /* detail from the fields (a WRONG_VALUE's, a PASS's); other verdicts'
- * sentences are the engines' own and are left alone. */
+ * sentences are the engines' own and are left alone, but for the missing
+ * isb (sm_result_isb()), which a FAULT's sentence ends with too: render
+ * once the verdict is set. */
 void sm_result_render(struct sm_result *r);
 /* Mark a FAULT's kind and addresses (before or after sm_result_set). */
 void sm_result_fault(struct sm_result *r, enum sm_fault_kind k, bool has_pc,

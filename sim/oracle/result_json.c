@@ -41,4 +41,12 @@ void sm_result_json(struct json *j, const struct sm_result *r)
 			json_u64(j, "address", r->fault_addr);
 		json_end(j, '{');
 	}
+	if (sm_result_isb(r)) {
+		json_begin(j, "missing_isb", '{');
+		json_u64(j, "msr_pc", r->isb.msr_pc);
+		json_u64(j, "mrs_pc", r->isb.mrs_pc);
+		json_u64(j, "selected", r->isb.selected);
+		json_u64(j, "read", r->isb.read);
+		json_end(j, '{');
+	}
 }
