@@ -28,7 +28,8 @@ static const char usage[] =
 	"--scenario, every bundled scenario of the arch.\n\n"
 	"  READER          a built-in name (see 'selfmon list') or PATH:SYMBOL,\n"
 	"                  a function in an ELF .o or .so (then --abi is needed)\n"
-	"  --abi A         raw, times, scaled or values: how PATH:SYMBOL is called\n"
+	"  --abi A         raw, times, scaled, values, delta or reset: how\n"
+	"                  PATH:SYMBOL is called (delta, reset: PATH:FIRST,READ)\n"
 	"  --arch A        x86_64, arm64, riscv64 or all (default: every arch with\n"
 	"                  reader code; a PATH:SYMBOL reader's arch is its ELF's)\n"
 	"  --scenario S    a bundled name (x86_reset) or a .scn path; repeatable\n"
@@ -106,7 +107,7 @@ static const struct sm_optdef options[] = {
 	{ "engine", required_argument, O_ENGINE, "unicorn or native" },
 	{ "scenario", required_argument, O_SCENARIO, NULL },
 	{ "shard", required_argument, O_SHARD, "I/N, auto or auto/N" },
-	{ "abi", required_argument, O_ABI, "raw, times, scaled or values" },
+	{ "abi", required_argument, O_ABI, "raw, times, scaled, values, delta or reset" },
 	{ "traces", required_argument, O_TRACES, NULL },
 	{ "bound", required_argument, O_BOUND, NULL },
 	{ "random", required_argument, O_RANDOM, NULL },
@@ -166,8 +167,8 @@ static int take_choice(struct opts *o, int c, const char *val)
 		return 0;
 	case O_ABI:
 		if ((o->abi = sm_abi_from_name(val)) < 0)
-			return sm_error("check: --abi must be raw, times, scaled "
-			                   "or values");
+			return sm_error("check: --abi must be raw, times, scaled, "
+			                   "values, delta or reset");
 		return 0;
 	case O_SHARD:
 		if (sm_shard_parse(val, &si, &sn, o->shard_note,

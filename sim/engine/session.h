@@ -95,6 +95,11 @@ struct sm_run {
 	 * whether its value counts as derived from that read */
 	bool counter_last;
 	bool counter_path;
+	/* a two-call ABI (reader.h): which call runs (0 the first, 1 the
+	 * read), and from the read on, how many of the window's samples are
+	 * the first call's */
+	unsigned call;
+	unsigned split;
 };
 
 /* State split by lifetime: the cell (scenario, reader, engine; the arch
