@@ -302,7 +302,8 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 		if ((rc = take(o, c, op.arg, &seeded)) != 0)
 			return rc;
 	if (o->nusers && o->abi < 0)
-		return sm_error("check: %s needs --abi raw|times|scaled|values",
+		return sm_error("check: %s needs --abi raw|times|scaled|values|"
+		                "delta|reset",
 		                   o->users[0]);
 	if (!o->nusers && o->abi >= 0)
 		return sm_error("check: --abi applies to PATH:SYMBOL readers only");

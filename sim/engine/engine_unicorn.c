@@ -927,6 +927,8 @@ static void second_call(struct sm_session *s)
 	s->run.call = 1;
 	s->run.split = s->run.nsamples;
 	call(e, e->entry2, args);
+	if (s->tracer)
+		s->tracer->second_call(s);
 }
 
 static void u_begin(struct sm_session *s)

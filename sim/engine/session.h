@@ -52,7 +52,8 @@ struct sm_hasher;               /* state_hash.h */
  * load a load of the page (off, size, value); trap a trapped counter or
  * timer read or a syscall and its answer; action a kernel action applied
  * (rc as sm_session_apply(), updates the model's page updates before it);
- * store one store of a remote writer's update (the field's offset). */
+ * store one store of a remote writer's update (the field's offset);
+ * second_call a two-call ABI's read called (its first step next). */
 struct sm_session;
 struct sm_tracer {
 	void (*insn)(struct sm_session *s, uint64_t addr, const uint8_t *bytes,
@@ -66,6 +67,7 @@ struct sm_tracer {
 	void (*action)(struct sm_session *s, enum sm_action_kind kind, int rc,
 	               uint64_t updates_before);
 	void (*store)(struct sm_session *s, int off);
+	void (*second_call)(struct sm_session *s);
 };
 
 /* Where one call of the reader is: with the model and the engine's own
