@@ -8,7 +8,8 @@
 # SELFMON_C_COMPILER_<arch> before including it.
 #
 #   selfmon_add_reader_check(NAME name SOURCES a.c [b.c...] SYMBOL fn
-#     ABI raw|times|scaled|values
+#     ABI raw|times|scaled|values       (or SYMBOL first,read
+#                                        ABI delta|reset: two functions)
 #     [ARCHES x86_64 arm64 riscv64]      default: all three
 #     [BOUND K]                          default 2
 #     [SCENARIOS name|file.scn ...]      default: every bundled one
