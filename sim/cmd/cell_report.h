@@ -49,6 +49,10 @@ struct sm_cell_report {
 	/* explore's statistics line (sm_sweep_report.stats) */
 	uint64_t cuts;
 	bool pruning, prune_full;
+	/* a user's failure with a corpus fault's signature: those corpus
+	 * readers, the most specific first (check only; none from merge) */
+	const struct sm_reader *const *looks_like;
+	unsigned nlooks_like;
 };
 
 /* A scenario's scripted lines skipped by --drop-scripted. */

@@ -24,6 +24,7 @@
 #include "user_reader.h"
 
 #define MAX_SCENARIOS 64
+#define SM_LOOKALIKE_MAX 4 /* corpus faults named for one failure */
 #define MAX_JOBS 256      /* -j and its default, the CPU count, at most */
 
 struct job {
@@ -34,6 +35,11 @@ struct job {
 	unsigned dropped_kinds;     /* of these actions */
 	enum sm_verdict expected;
 	const struct sm_expect *row; /* the corpus row it is held to, or NULL */
+	struct sm_expect_at at;     /* where its expectation was looked up */
+	/* a user's failing cell: the corpus faults it looks like, the most
+	 * specific first (check_lookalikes(), lookalike.h) */
+	const struct sm_reader *looks_like[SM_LOOKALIKE_MAX];
+	unsigned nlooks_like;
 	bool unjudged;              /* no expectation applies (see add_job) */
 	unsigned index;             /* in the whole sweep's plan, all shards */
 	struct sm_cell cell;
@@ -93,6 +99,9 @@ int check_load_scenarios(struct plan *p);
 int check_plan_jobs(struct plan *p);
 /* Explore every job on o.jobs workers (a progress line on a terminal). */
 void check_run_all(struct plan *p);
+/* Each user's failing cell (Unicorn engine): the corpus fault with its
+ * signature, into its job's looks_like (sm_lookalike()). */
+void check_lookalikes(struct plan *p);
 /* Each failing cell's schedule lines, made before anything is printed
  * or written: 0, or -1 out of memory. */
 int check_lines(struct plan *p);

@@ -67,6 +67,7 @@ static void cell_report(const struct job *j, struct sm_cell_report *c,
 		.min = j->min_line, .trace = j->trace, .seconds = j->seconds,
 		.cuts = cell->cuts, .pruning = cell->pruning,
 		.prune_full = cell->prune_full,
+		.looks_like = j->looks_like, .nlooks_like = j->nlooks_like,
 	};
 	if (c->has_corpus) {
 		c->corpus_least_bound = j->row->least_bound;
@@ -183,6 +184,7 @@ static int steps(struct plan *p, int argc, char **argv, bool stats)
 		return sm_error("check: cannot write %s: %s", p->o.junit, err);
 	time_t t0 = time(NULL);
 	check_run_all(p);
+	check_lookalikes(p);
 	if (check_lines(p) < 0) {
 		if (p->o.junit)
 			sm_out_abort(&junit);
