@@ -74,15 +74,12 @@ static bool declared_alike(const struct sm_reader *r, const char *scn_name,
 }
 
 /* Which of two alike corpus readers comes first: one of the user's ABI,
- * then the one declared to fail in fewer scenarios (the more specific
- * fault). */
+ * then the later in the table (reader/variants/list.h puts the
+ * re-implementations of published readers first and the single-fault
+ * mutants after them: the later, the more specific the fault). */
 static unsigned rank(const struct sm_reader *r, enum sm_abi abi)
 {
-	unsigned n = r->abi == abi ? 0 : 1u << 16;
-
-	for (const struct sm_expect *x = r->expect; x && x->scenario; x++)
-		n += sm_verdict_fails(x->verdict);
-	return n;
+	return (r->abi == abi ? 0 : 1u << 16) + (sm_nreaders - (unsigned)(r - sm_readers));
 }
 
 unsigned sm_lookalike(const struct sm_scenario *scn, const char *scn_name,
@@ -99,7 +96,7 @@ unsigned sm_lookalike(const struct sm_scenario *scn, const char *scn_name,
 	if (!sm_verdict_fails(cell->verdict) || cell->verdict == SM_V_ERROR ||
 	    !scn_name)
 		return 0;
-	for (unsigned i = 0; i < sm_nreaders && n < max; i++) {
+	for (unsigned i = 0; i < sm_nreaders && max; i++) {
 		const struct sm_reader *r = &sm_readers[i];
 		if (!r->fault || !sm_reader_on(r, scn->cfg.arch) ||
 		    !sm_blob_for(scn->cfg.arch) ||
@@ -116,11 +113,13 @@ unsigned sm_lookalike(const struct sm_scenario *scn, const char *scn_name,
 		sm_session_free(s);
 		if (!alike)
 			continue;
-		/* the most specific first: insertion by failing rows */
-		unsigned k = n++;
+		/* in rank order, the first max of them kept */
+		unsigned k = n < max ? n++ : max;
 		for (; k > 0 && rank(out[k - 1], abi) > rank(r, abi); k--)
-			out[k] = out[k - 1];
-		out[k] = r;
+			if (k < max)
+				out[k] = out[k - 1];
+		if (k < max)
+			out[k] = r;
 	}
 	return n;
 }

@@ -15,8 +15,8 @@
 /* The corpus readers whose failure in scn (the bundled scn_name, as the
  * cell ran it: its action filter applied, `at` its expectation context)
  * has cell's signature, at most max into out, those of the user's ABI
- * first, then the most specific (declared to fail in the fewest
- * scenarios); how many.  The signature:
+ * first, then the later in the corpus table (its single-fault mutants
+ * follow the re-implementations: the more specific fault); how many.  The signature:
  * the verdict; a WRONG_VALUE's wrong values, each one's field, cause and
  * power-of-two offset (its bits and sign), of the fields the user's ABI
  * (abi) returns; a FAULT's kind; and the
