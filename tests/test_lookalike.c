@@ -23,7 +23,7 @@ static void object(const char *cc, const char *src, const char *obj,
  * built) arm64. */
 static void test_check_details(void **state)
 {
-	char obj[512], args[1024];
+	char obj[512], args[2048];
 	(void)state;
 	object("gcc", "elf/buggy_reader.c", "bx.o", obj, sizeof(obj));
 	snprintf(args, sizeof(args), "check %s:buggy_read --abi values "
@@ -33,6 +33,20 @@ static void test_check_details(void **state)
 	assert_non_null(strstr(r.out, "  this looks like `no_sext` (a corpus "
 	                       "fault failing the same way here"));
 	assert_non_null(strstr(r.out, "  its fix: sign-extend from pmc_width."));
+	/* the JSON carries it, and merge's details say it as check's do */
+	char json[600];
+	snprintf(json, sizeof(json), "%s/bx.json", tmpdir());
+	snprintf(args, sizeof(args), "check %s:buggy_read --abi values "
+	         "--scenario x86_pinned --no-traces --json", obj);
+	run(args);
+	assert_non_null(strstr(r.out, "\"looks_like\":\"no_sext,"));
+	FILE *f = fopen(json, "w");
+	assert_non_null(f);
+	fputs(r.out, f);
+	fclose(f);
+	snprintf(args, sizeof(args), "merge '%s'", json);
+	run(args);
+	assert_non_null(strstr(r.out, "  this looks like `no_sext`"));
 	if (arch_built("arm64")) {
 		object("aarch64-linux-gnu-gcc", "elf/buggy_reader.c", "ba.o", obj,
 		       sizeof(obj));

@@ -22,6 +22,8 @@
 #include "session.h"
 #include "verdict.h"
 
+#define SM_LOOKALIKE_MAX 4 /* corpus faults named for one failure */
+
 struct sm_cell_report {
 	uint64_t index;            /* in the whole sweep, all shards */
 	enum sm_arch arch;
@@ -50,8 +52,9 @@ struct sm_cell_report {
 	uint64_t cuts;
 	bool pruning, prune_full;
 	/* a user's failure with a corpus fault's signature: those corpus
-	 * readers, the most specific first (check only; none from merge) */
-	const struct sm_reader *const *looks_like;
+	 * readers, the first the one to name (lookalike.h; the JSON's
+	 * "looks_like") */
+	const struct sm_reader *looks_like[SM_LOOKALIKE_MAX];
 	unsigned nlooks_like;
 };
 

@@ -19,12 +19,12 @@
 #include <stdbool.h>
 
 #include "action_filter.h"
+#include "cell_report.h"
 #include "explore.h"
 #include "shard.h"
 #include "user_reader.h"
 
 #define MAX_SCENARIOS 64
-#define SM_LOOKALIKE_MAX 4 /* corpus faults named for one failure */
 #define MAX_JOBS 256      /* -j and its default, the CPU count, at most */
 
 struct job {

@@ -67,8 +67,9 @@ static void cell_report(const struct job *j, struct sm_cell_report *c,
 		.min = j->min_line, .trace = j->trace, .seconds = j->seconds,
 		.cuts = cell->cuts, .pruning = cell->pruning,
 		.prune_full = cell->prune_full,
-		.looks_like = j->looks_like, .nlooks_like = j->nlooks_like,
+		.nlooks_like = j->nlooks_like,
 	};
+	memcpy(c->looks_like, j->looks_like, sizeof(c->looks_like));
 	if (c->has_corpus) {
 		c->corpus_least_bound = j->row->least_bound;
 		c->corpus_needs = j->row->needs;
