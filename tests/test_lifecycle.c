@@ -191,6 +191,11 @@ static void test_spec(void **state)
 	expect_usage_error(args, "symbol 'nothing' not found");
 	expect_usage_error("check reference --abi delta",
 	                   "--abi applies to PATH:SYMBOL readers only");
+	/* the guest calls a reader once: vm says so */
+	snprintf(args, sizeof(args), "vm arm64 %s:delta_start,delta_read "
+	         "--abi delta", obj);
+	expect_usage_error(args, "vm: the delta ABI (two calls) is checked by "
+	                   "'selfmon check' only");
 }
 
 int main(int argc, char **argv)
