@@ -119,13 +119,6 @@ int since_read(const void *page, int fd, void *ctx, struct values *out)
 
 /* ---- reset: PAPI's ---------------------------------------------------- */
 
-static uint64_t sext(uint64_t v, unsigned width)
-{
-	if (width == 0 || width >= 64)
-		return v;
-	return (uint64_t)((int64_t)(v << (64 - width)) >> (64 - width));
-}
-
 /* The sign-extended counter, or false where the event is off its
  * counter (or the counter may not be read). */
 static bool papi_counter(const void *page, uint64_t *pmc)
@@ -141,7 +134,8 @@ static bool papi_counter(const void *page, uint64_t *pmc)
 		idx = READ_ONCE(pc->index);
 		if (!(caps & CAP(SELFMON_CAP_USER_RDPMC)) || !idx)
 			return false;
-		*pmc = sext(read_counter(idx - 1), READ_ONCE(pc->pmc_width));
+		*pmc = counter_value(read_counter(idx - 1),
+		                     READ_ONCE(pc->pmc_width));
 		barrier();
 	} while (READ_ONCE(pc->lock) != seq || (seq & 1));
 	return true;
@@ -150,12 +144,8 @@ static bool papi_counter(const void *page, uint64_t *pmc)
 void papi_reset(const void *page, int fd, void *ctx)
 {
 	struct delta_ctx *c = ctx;
-	struct values v;
 
-	lc_values(page, fd, &v);
-	c->count = v.count;
-	c->enabled = v.enabled;
-	c->running = v.running;
+	since_reset(page, fd, ctx); /* count, enabled, running: right */
 	if (!papi_counter(page, &c->pmc))
 		c->pmc = 0; /* the bug: "off its counter, the counter is 0" */
 }
