@@ -53,6 +53,8 @@
 #define OUT_ADDR SM_UC_OUT_ADDR
 #define OUT_SIZE SM_UC_OUT_SIZE
 #define RET_ADDR SM_UC_RET_ADDR
+_Static_assert(SM_UC_CTX_ADDR + SM_CTX_SIZE <= OUT_ADDR + OUT_SIZE,
+               "a two-call reader's ctx lies in the out-parameters' page");
 
 static const struct sm_uc_arch *const arches[SM_NARCH] = {
 	[SM_X86_64] = &sm_uc_x86_64,

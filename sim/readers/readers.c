@@ -12,6 +12,9 @@
 #include "prims.h"
 #include "reader.h"
 
+_Static_assert(SM_CTX_SIZE == SELFMON_CTX_SIZE,
+               "the two-call ABIs' ctx: one size for readers and engines");
+
 /* The routed builds (SELFMON_PRIMS_ROUTED), one prototype per ABI. */
 #define PROTO_RAW(f) uint64_t f(const void *)
 #define PROTO_SCALED(f) uint64_t f(const void *)
