@@ -929,7 +929,7 @@ static void second_call(struct sm_session *s)
 	s->run.call = 1;
 	s->run.split = s->run.nsamples;
 	call(e, e->entry2, args);
-	if (s->tracer)
+	if (s->tracer && s->tracer->second_call)
 		s->tracer->second_call(s);
 }
 

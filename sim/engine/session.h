@@ -53,7 +53,8 @@ struct sm_hasher;               /* state_hash.h */
  * timer read or a syscall and its answer; action a kernel action applied
  * (rc as sm_session_apply(), updates the model's page updates before it);
  * store one store of a remote writer's update (the field's offset);
- * second_call a two-call ABI's read called (its first step next). */
+ * second_call (optional) a two-call ABI's read called (its first step
+ * next). */
 struct sm_session;
 struct sm_tracer {
 	void (*insn)(struct sm_session *s, uint64_t addr, const uint8_t *bytes,
