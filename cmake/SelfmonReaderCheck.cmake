@@ -8,7 +8,8 @@
 # SELFMON_C_COMPILER_<arch> before including it.
 #
 #   selfmon_add_reader_check(NAME name SOURCES a.c [b.c...] SYMBOL fn
-#     ABI raw|times|scaled|values
+#     ABI raw|times|scaled|values       (or SYMBOL first,read
+#                                        ABI delta|reset: two functions)
 #     [ARCHES x86_64 arm64 riscv64]      default: all three
 #     [BOUND K]                          default 2
 #     [SCENARIOS name|file.scn ...]      default: every bundled one
@@ -51,11 +52,11 @@ function(_selfmon_validate)
   if(NOT arg_NAME MATCHES "^[A-Za-z0-9_.-]+$")
     _selfmon_usage("NAME '${arg_NAME}' may hold letters, digits, '_', '.' and '-' only")
   endif()
-  if(NOT arg_SYMBOL MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
-    _selfmon_usage("SYMBOL '${arg_SYMBOL}' is not a C identifier")
+  if(NOT arg_SYMBOL MATCHES "^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)?$")
+    _selfmon_usage("SYMBOL '${arg_SYMBOL}' is not a C identifier (or FIRST,READ for the delta and reset ABIs)")
   endif()
-  if(NOT arg_ABI MATCHES "^(raw|times|scaled|values)$")
-    _selfmon_usage("ABI must be raw, times, scaled or values (got '${arg_ABI}')")
+  if(NOT arg_ABI MATCHES "^(raw|times|scaled|values|delta|reset)$")
+    _selfmon_usage("ABI must be raw, times, scaled, values, delta or reset (got '${arg_ABI}')")
   endif()
   foreach(a IN LISTS arg_ARCHES)
     if(NOT a IN_LIST _SELFMON_ARCHES)

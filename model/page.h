@@ -69,9 +69,18 @@ struct perf_event_mmap_page {
 };
 #endif
 
+/* C11's _Static_assert is static_assert in C++ (a C++ reader may include
+ * this header: docs/check-your-reader.md). */
+#ifdef __cplusplus
+#define SELFMON_STATIC_ASSERT static_assert
+#else
+#define SELFMON_STATIC_ASSERT _Static_assert
+#endif
+
 #define SELFMON_PAGE_ASSERT(f, off)                                            \
-	_Static_assert(offsetof(struct perf_event_mmap_page, f) == (off),      \
-	               "perf_event_mmap_page." #f " must be at " #off)
+	SELFMON_STATIC_ASSERT(                                                 \
+		offsetof(struct perf_event_mmap_page, f) == (off),             \
+		"perf_event_mmap_page." #f " must be at " #off)
 SELFMON_PAGE_ASSERT(version, 0);
 SELFMON_PAGE_ASSERT(compat_version, 4);
 SELFMON_PAGE_ASSERT(lock, 8);
@@ -98,11 +107,11 @@ SELFMON_PAGE_ASSERT(aux_head, 1056);
 SELFMON_PAGE_ASSERT(aux_tail, 1064);
 SELFMON_PAGE_ASSERT(aux_offset, 1072);
 SELFMON_PAGE_ASSERT(aux_size, 1080);
-_Static_assert(offsetof(struct perf_event_mmap_page, data_head) ==
-                   SELFMON_PAGE_HEADER,
-               "the header is 1024 bytes");
-_Static_assert(sizeof(struct perf_event_mmap_page) == 1088,
-               "struct ends after aux_size");
+SELFMON_STATIC_ASSERT(offsetof(struct perf_event_mmap_page, data_head) ==
+                          SELFMON_PAGE_HEADER,
+                      "the header is 1024 bytes");
+SELFMON_STATIC_ASSERT(sizeof(struct perf_event_mmap_page) == 1088,
+                      "struct ends after aux_size");
 
 /* The value the kernel stores in `size`: bytes up to __reserved. */
 #define SELFMON_PAGE_SIZE_FIELD                                                \

@@ -210,5 +210,15 @@ typedef uint64_t (*selfmon_times_fn)(const void *page, uint64_t *enabled,
 typedef uint64_t (*selfmon_scaled_fn)(const void *page);
 typedef int (*selfmon_values_fn)(const void *page, int fd,
                                  struct selfmon_value *out);
+/* The two-call ABIs: the first function at one instant, the read at a
+ * later one, on the same ctx (SELFMON_CTX_SIZE bytes of the reader's own,
+ * zero before the first call, kept between the calls).  delta: start,
+ * then the count's change since it; reset: a software reset, then count,
+ * enabled and running since it (the read's return as the values ABI's). */
+#define SELFMON_CTX_SIZE 256
+typedef void (*selfmon_start_fn)(const void *page, int fd, void *ctx);
+typedef uint64_t (*selfmon_delta_fn)(const void *page, int fd, void *ctx);
+typedef int (*selfmon_since_fn)(const void *page, int fd, void *ctx,
+                                struct selfmon_value *out);
 
 #endif

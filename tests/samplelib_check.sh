@@ -59,8 +59,11 @@ ctest --test-dir "$dir/ok" --output-on-failure >"$dir/ok.out" 2>&1 || {
 passed=$(grep -c 'Test #.*selfmon_counter_read_.* Passed' "$dir/ok.out" || true)
 [ "$passed" -eq "$arches" ] ||
 	fail "$passed reader tests passed, expected $arches"
-[ "$(ls "$dir/ok/selfmon-reports" | wc -l)" -eq "$arches" ] ||
-	fail "not one JUnit report per arch"
+passed=$(grep -c 'Test #.*selfmon_counter_delta_.* Passed' "$dir/ok.out" || true)
+[ "$passed" -eq "$arches" ] ||
+	fail "$passed delta ABI tests passed, expected $arches"
+[ "$(ls "$dir/ok/selfmon-reports" | wc -l)" -eq "$((2 * arches))" ] ||
+	fail "not one JUnit report per arch and check"
 validate "$dir/ok"
 
 # 2. The broken one fails, with a counterexample that replays.
@@ -116,7 +119,7 @@ usage_error() { # "EXPECTED LINE END" CALL-ARGUMENTS [BUILD-DIR]
 	}
 }
 ok_src="$lib/counter_read.c"
-usage_error "ABI must be raw, times, scaled or values (got 'wide')" \
+usage_error "ABI must be raw, times, scaled, values, delta or reset (got 'wide')" \
 	"NAME r SOURCES $ok_src SYMBOL counter_read ABI wide"
 usage_error "SYMBOL is required (NAME, SOURCES, SYMBOL, ABI)" \
 	"NAME r SOURCES $ok_src ABI values"

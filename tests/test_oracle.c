@@ -30,7 +30,7 @@ static void window(enum sm_abi abi, const struct s3 *w, unsigned n)
 		                             w[i].running, w[i].enabled,
 		                             w[i].running };
 	wd = (struct sm_window){ win, n, scratch, false, SM_X86_64, 48, false,
-	                         false };
+	                         false, 0 };
 	wabi = abi;
 }
 
@@ -121,7 +121,7 @@ static void test_page_rounding(void **state)
 	(void)state;
 	memcpy(win, r, sizeof(r));
 	wd = (struct sm_window){ win, 2, scratch, false, SM_X86_64, 48, false,
-	                         false };
+	                         false, 0 };
 	wabi = SM_ABI_TIMES;
 	assert_int_equal(judge(100, 50, 40, 0), SM_V_PASS);
 	assert_null(strstr(res.detail, "rounding"));
@@ -282,6 +282,53 @@ static void test_every_wrong_field(void **state)
 	assert_int_equal(res.nwrong, 0);
 }
 
+/* The two-call ABIs: a value passes iff it is X(tb) - X(ta) for ta among
+ * the first call's samples (before the split) and tb among the read's.
+ * Expected values by hand from the window below. */
+static void test_two_calls(void **state)
+{
+	static const struct s3 two[] = {
+		{ 100, 50, 40 }, { 101, 51, 41 },          /* the start call */
+		{ 110, 60, 45 }, { 112, 62, 45 }, { 5, 63, 46 }, /* the read */
+	};
+	(void)state;
+	window(SM_ABI_DELTA, two, 5);
+	wd.split = 2;
+	/* 110-100, 110-101, 112-100, 112-101 */
+	assert_int_equal(judge(10, 0, 0, 0), SM_V_PASS);
+	assert_int_equal(judge(9, 0, 0, 0), SM_V_PASS);
+	assert_int_equal(judge(12, 0, 0, 0), SM_V_PASS);
+	assert_int_equal(judge(11, 0, 0, 0), SM_V_PASS);
+	/* after a reset in the read call the change is below zero: 5 - 100 */
+	assert_int_equal(judge((uint64_t)-95, 0, 0, 0), SM_V_PASS);
+	assert_int_equal(judge((uint64_t)-96, 0, 0, 0), SM_V_PASS);
+	/* a count of one call alone, or a difference within one call */
+	assert_int_equal(judge(110, 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_true(res.two_calls);
+	assert_non_null(strstr(res.detail, "is not the truth's change"));
+	assert_int_equal(judge(2, 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(judge(1, 0, 0, 0), SM_V_WRONG_VALUE);
+	/* 2^48 above a change: the counter not sign-extended */
+	assert_int_equal(judge((1ull << 48) + 10, 0, 0, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.wrong[0].offset_bits, 48);
+	assert_true(res.wrong[0].above);
+	assert_int_equal(res.wrong[0].cause, SM_CAUSE_NO_SEXT);
+	/* the change's bounds: 5 - 101 .. 112 - 100 */
+	assert_int_equal((int64_t)res.wrong[0].truth_lo, -96);
+	assert_int_equal(res.wrong[0].truth_hi, 12);
+	/* reset: enabled and running are changes too, running <= enabled */
+	wabi = SM_ABI_RESET;
+	assert_int_equal(judge(10, 10, 5, 0), SM_V_PASS);   /* 60-50, 45-40 */
+	assert_int_equal(judge(11, 13, 6, 1), SM_V_PASS);   /* 63-50, 46-40 */
+	assert_int_equal(judge(10, 50, 5, 0), SM_V_WRONG_VALUE); /* absolute */
+	assert_int_equal(res.wrong[0].field, SM_WF_ENABLED);
+	assert_int_equal(judge(10, 10, 40, 0), SM_V_WRONG_VALUE);
+	assert_int_equal(res.wrong[0].field, SM_WF_RUNNING);
+	assert_int_equal(judge(10, 10, 5, -9), SM_V_WRONG_VALUE);
+	assert_int_equal(res.wrong[0].field, SM_WF_RC);
+	assert_int_equal(judge(10, 4, 5, 0), SM_V_WRONG_VALUE); /* 4: no change */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_sign_or_reset),
 		cmocka_unit_test(test_scaled_offset),
 		cmocka_unit_test(test_every_wrong_field),
+		cmocka_unit_test(test_two_calls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,7 +165,7 @@ static void test_bad_user_readers(void **state)
 	snprintf(args, sizeof(args), "check %s:selfmon_read", obj);
 	expect_usage_error(args, "needs --abi");
 	snprintf(args, sizeof(args), "check %s:selfmon_read --abi wide", obj);
-	expect_usage_error(args, "--abi must be raw, times, scaled or values");
+	expect_usage_error(args, "--abi must be raw, times, scaled, values, delta or reset");
 	snprintf(args, sizeof(args), "check %s:nosuch --abi values", obj);
 	expect_usage_error(args, "symbol 'nosuch' not found");
 	snprintf(args, sizeof(args), "check %s:selfmon_read --abi values "

@@ -22,6 +22,8 @@
 #include "session.h"
 #include "verdict.h"
 
+#define SM_LOOKALIKE_MAX 4 /* corpus faults named for one failure */
+
 struct sm_cell_report {
 	uint64_t index;            /* in the whole sweep, all shards */
 	enum sm_arch arch;
@@ -51,6 +53,11 @@ struct sm_cell_report {
 	/* explore's statistics line (sm_sweep_report.stats) */
 	uint64_t cuts;
 	bool pruning, prune_full;
+	/* a user's failure with a corpus fault's signature: those corpus
+	 * readers, the first the one to name (lookalike.h; the JSON's
+	 * "looks_like") */
+	const struct sm_reader *looks_like[SM_LOOKALIKE_MAX];
+	unsigned nlooks_like;
 };
 
 /* A scenario's scripted lines skipped by --drop-scripted. */

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 
 #include "action_filter.h"
+#include "cell_report.h"
 #include "explore.h"
 #include "shard.h"
 #include "user_reader.h"
@@ -34,6 +35,11 @@ struct job {
 	unsigned dropped_kinds;     /* of these actions */
 	enum sm_verdict expected;
 	const struct sm_expect *row; /* the corpus row it is held to, or NULL */
+	struct sm_expect_at at;     /* where its expectation was looked up */
+	/* a user's failing cell: the corpus faults it looks like, the most
+	 * specific first (check_lookalikes(), lookalike.h) */
+	const struct sm_reader *looks_like[SM_LOOKALIKE_MAX];
+	unsigned nlooks_like;
 	bool unjudged;              /* no expectation applies (see add_job) */
 	unsigned index;             /* in the whole sweep's plan, all shards */
 	struct sm_cell cell;
@@ -102,6 +108,9 @@ int check_plan_jobs(struct plan *p);
  * with -q).  SIGINT or SIGTERM stops it: the jobs then explored to their
  * end are `finished`, p->stop is set and p->signal says which came. */
 void check_run_all(struct plan *p);
+/* Each user's failing cell (Unicorn engine): the corpus fault with its
+ * signature, into its job's looks_like (sm_lookalike()). */
+void check_lookalikes(struct plan *p);
 /* Each failing cell's schedule lines, made before anything is printed
  * or written: 0, or -1 out of memory. */
 int check_lines(struct plan *p);

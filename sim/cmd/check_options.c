@@ -28,7 +28,8 @@ static const char usage[] =
 	"--scenario, every bundled scenario of the arch.\n\n"
 	"  READER          a built-in name (see 'selfmon list') or PATH:SYMBOL,\n"
 	"                  a function in an ELF .o or .so (then --abi is needed)\n"
-	"  --abi A         raw, times, scaled or values: how PATH:SYMBOL is called\n"
+	"  --abi A         raw, times, scaled, values, delta or reset: how\n"
+	"                  PATH:SYMBOL is called (delta, reset: PATH:FIRST,READ)\n"
 	"  --name NAME     the PATH:SYMBOL reader's name in the table, TAP and\n"
 	"                  JUnit (letters, digits, '_', '.', '-'; default its\n"
 	"                  FILE:SYMBOL); selfmon_add_reader_check() passes NAME\n"
@@ -113,7 +114,7 @@ static const struct sm_optdef options[] = {
 	{ "engine", required_argument, O_ENGINE, "unicorn or native" },
 	{ "scenario", required_argument, O_SCENARIO, NULL },
 	{ "shard", required_argument, O_SHARD, "I/N, auto or auto/N" },
-	{ "abi", required_argument, O_ABI, "raw, times, scaled or values" },
+	{ "abi", required_argument, O_ABI, "raw, times, scaled, values, delta or reset" },
 	{ "name", required_argument, O_NAME, "a NAME" },
 	{ "traces", required_argument, O_TRACES, NULL },
 	{ "bound", required_argument, O_BOUND, NULL },
@@ -174,8 +175,8 @@ static int take_choice(struct opts *o, int c, const char *val)
 		return 0;
 	case O_ABI:
 		if ((o->abi = sm_abi_from_name(val)) < 0)
-			return sm_error("check: --abi must be raw, times, scaled "
-			                   "or values");
+			return sm_error("check: --abi must be raw, times, scaled, "
+			                   "values, delta or reset");
 		return 0;
 	case O_SHARD:
 		if (sm_shard_parse(val, &si, &sn, o->shard_note,
@@ -318,7 +319,8 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 		if ((rc = take(o, c, op.arg, &seeded)) != 0)
 			return rc;
 	if (o->nusers && o->abi < 0)
-		return sm_error("check: %s needs --abi raw|times|scaled|values",
+		return sm_error("check: %s needs --abi raw|times|scaled|values|"
+		                "delta|reset",
 		                   o->users[0]);
 	if (!o->nusers && o->abi >= 0)
 		return sm_error("check: --abi applies to PATH:SYMBOL readers only");

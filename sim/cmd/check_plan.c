@@ -21,6 +21,7 @@
 
 #include "bundled.h"
 #include "check.h"
+#include "lookalike.h"
 #include "commands.h"
 
 /* Load each PATH:SYMBOL; their arch must agree with --arch. */
@@ -226,6 +227,8 @@ static void add_job(struct plan *p, const struct sm_reader *r,
 		.allowed = scn->explore, .left_out = p->left_out[si],
 		.foreign = p->foreign[si],
 	};
+	j->at = at;
+	j->nlooks_like = 0;
 	j->row = NULL;
 	j->expected = SM_V_PASS;
 	j->unjudged = false;
@@ -460,3 +463,17 @@ void check_free_plan(struct plan *p)
 	free(p);
 }
 
+
+void check_lookalikes(struct plan *p)
+{
+	if (p->o.engine != SM_ENGINE_UNICORN)
+		return;
+	for (unsigned i = 0; i < p->njobs; i++) {
+		struct job *j = &p->jobs[i];
+		if (j->reader->image && !j->error[0])
+			j->nlooks_like = sm_lookalike(j->scn, j->scn_name,
+			                              j->reader->abi, &j->cell,
+			                              &j->at, j->looks_like,
+			                              SM_LOOKALIKE_MAX);
+	}
+}

@@ -68,7 +68,9 @@ static void cell_report(const struct plan *p, const struct job *j,
 		.min = j->min_line, .trace = j->trace, .seconds = j->seconds,
 		.cuts = cell->cuts, .pruning = cell->pruning,
 		.prune_full = cell->prune_full,
+		.nlooks_like = j->nlooks_like,
 	};
+	memcpy(c->looks_like, j->looks_like, sizeof(c->looks_like));
 	if (c->has_corpus) {
 		c->corpus_least_bound = j->row->least_bound;
 		c->corpus_needs = j->row->needs;
@@ -238,6 +240,7 @@ static int steps(struct plan *p, int argc, char **argv, bool stats)
 		return check_lines(p) < 0 ? sm_error("check: out of memory")
 		       : interrupted(p, t0);
 	}
+	check_lookalikes(p);
 	if (check_lines(p) < 0) {
 		if (p->o.junit)
 			sm_out_abort(&junit);

@@ -1,12 +1,14 @@
 /*
  * cmd_explain_bug.c — `selfmon explain-bug NAME`: for a reader of the
  * corpus, its minimal failing schedule with the --explain listing, and a
- * paragraph on the fault and the fix.
+ * paragraph on the fault and the fix; for a user's PATH:SYMBOL (--abi),
+ * the same listing and the corpus fault its failure looks like.
  *
  * Owns: the search for the shortest counterexample among the bundled
  * scenarios and the page it prints (--html FILE: also the page to step
  * through it, sim/teach/).  The fault and fix texts are the
- * corpus table's (reader/variants/list.h, through struct sm_reader).
+ * corpus table's (reader/variants/list.h, through struct sm_reader); the
+ * likeness is lookalike.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,8 @@
 #include "options.h"
 #include "explain.h"
 #include "explore.h"
+#include "lookalike.h"
+#include "reader_arg.h"
 #include "replay.h"
 #include "teach.h"
 
@@ -48,6 +52,8 @@ struct best {
 	struct sm_scenario scn;
 	struct sm_cell cell;
 	bool found;
+	unsigned left_out;         /* the action filter's effect on it */
+	bool foreign;
 };
 
 /* Explore one scenario for r: true with *cell when it fails. */
@@ -84,8 +90,8 @@ static int search(const struct sm_reader *r, enum sm_arch arch,
 		if (sm_scenario_open(names[i], scn, err, sizeof(err)) < 0 ||
 		    scn->cfg.arch != arch || scn->expect >= 0)
 			continue; /* a kernel hazard explains no reader's bug */
-		unsigned dropped;
-		sm_action_filter_apply(af, scn, &dropped);
+		unsigned dropped, own = scn->explore;
+		unsigned lines = sm_action_filter_apply(af, scn, &dropped);
 		if (!fails_in(r, scn, &cell) ||
 		    (b->found && cell.min.n >= b->cell.min.n))
 			continue;
@@ -96,6 +102,8 @@ static int search(const struct sm_reader *r, enum sm_arch arch,
 		b->cell = cell;
 		b->cell.min.dropped = dropped;
 		b->found = true;
+		b->left_out = own & ~scn->explore;
+		b->foreign = (scn->explore & ~own) || lines;
 	}
 	sm_names_free(names, n);
 	return n < 0 ? -1 : 0;
@@ -106,20 +114,23 @@ static const char usage[] =
 	"(see 'selfmon list'): its shortest failing\nschedule over the bundled "
 	"scenarios, the step-by-step listing of it, and\nwhat the fault is and "
 	"how to fix it.  --html FILE also writes a page to step through it in\n"
-	"a browser.\n\n" SM_ACTION_FILTER_USAGE;
+	"a browser.  NAME may be your PATH:SYMBOL with --abi (as check takes\n"
+	"it): then the corpus fault whose failure there looks like yours, and\n"
+	"its fix.\n\n" SM_ACTION_FILTER_USAGE;
 
-enum { O_HTML = SM_OPT_LONG };
+enum { O_HTML = SM_OPT_LONG, O_ABI };
 
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
 	{ "html", required_argument, O_HTML, "a FILE" },
+	{ "abi", required_argument, O_ABI, "raw, times, scaled, values, delta or reset" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
 };
 
 /* NAME and the options: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct sm_action_filter *af,
-                      const char **name, const char **html)
+                      const char **name, const char **html, int *abi)
 {
 	struct sm_opt op;
 	char err[256];
@@ -138,6 +149,10 @@ static int parse_args(int argc, char **argv, struct sm_action_filter *af,
 			*name = op.arg;
 		else if (c == O_HTML)
 			*html = op.arg;
+		else if (c == O_ABI) {
+			if (sm_abi_arg("explain-bug", op.arg, abi))
+				return 2;
+		}
 		else if (sm_action_filter_opt(af, c, op.arg, err, sizeof(err)) < 0)
 			return sm_error("explain-bug: %s", err);
 	}
@@ -151,6 +166,7 @@ static int parse_args(int argc, char **argv, struct sm_action_filter *af,
 struct work {
 	struct best best, cand;
 	struct sm_scenario scn;     /* search's scratch */
+	struct sm_user_reader user; /* NAME, when it is PATH:SYMBOL */
 };
 
 /* Over every arch with r's code: the best of each arch's search, into
@@ -161,7 +177,8 @@ static int find_best(const struct sm_reader *r,
 	int arch = SM_NARCH;
 
 	for (int a = 0; a < SM_NARCH; a++) {
-		if (!sm_blob_for((enum sm_arch)a) || !sm_reader_on(r, (enum sm_arch)a))
+		if ((!r->image && !sm_blob_for((enum sm_arch)a)) ||
+		    !sm_reader_on(r, (enum sm_arch)a))
 			continue;
 		if (arch == SM_NARCH)
 			arch = a;
@@ -195,13 +212,36 @@ static int write_html(const char *html, const struct sm_reader *r,
 	return 0;
 }
 
+/* A user's reader: the corpus faults whose failure in b's scenario has
+ * the signature of its own (lookalike.h). */
+static void likeness(const struct sm_reader *r, const struct best *b)
+{
+	const struct sm_reader *like[4];
+	struct sm_expect_at at = {
+		.bound = SM_DEFAULT_BOUND, .kernel = b->scn.cfg.kernel,
+		.allowed = b->scn.explore, .left_out = b->left_out,
+		.foreign = b->foreign,
+	};
+	unsigned n = sm_lookalike(&b->scn, b->scenario, r->abi, &b->cell, &at,
+	                          like, 4);
+
+	if (!n) {
+		printf("No fault of the corpus fails this way in %s (the same "
+		       "verdict, field, cause and offset, minimal actions).\n",
+		       b->scenario);
+		return;
+	}
+	sm_lookalike_print(like, n, "");
+}
+
 /* The counterexample, its listing (and page) and the fix: the exit
  * status. */
 static int show(const struct sm_reader *r, enum sm_arch arch,
                 const struct best *b, const char *html)
 {
 	char err[512];
-	char *line = sm_schedule_text(arch, SM_ENGINE_UNICORN, r->name,
+	char *line = sm_schedule_text(arch, SM_ENGINE_UNICORN,
+	                              r->sched_name ? r->sched_name : r->name,
 	                              b->scenario, &b->cell.min);
 	struct sm_explain x;
 	struct sm_replay_listing l = { &x, stdout, .record = html != NULL,
@@ -229,7 +269,10 @@ static int show(const struct sm_reader *r, enum sm_arch arch,
 	sm_explain_free(&x);
 	sm_session_free(s);
 	free(line);
-	paragraph("The fix", r->fix);
+	if (r->fix)
+		paragraph("The fix", r->fix);
+	else
+		likeness(r, b);
 	return rc;
 }
 
@@ -245,11 +288,13 @@ static int explain(const struct sm_reader *r, const struct sm_action_filter *af,
 		return sm_error("explain-bug: no reader code for '%s' in this "
 		                   "selfmon", r->name);
 	printf("%s (%s ABI): %s\n\n", r->name, sm_abi_name(r->abi), r->what);
-	paragraph("The fault", r->fault);
+	if (r->fault)
+		paragraph("The fault", r->fault);
 	if (!w->best.found) {
 		printf("\nNo bundled scenario makes it fail at bound 2%s.\n",
 		       sm_action_filter_given(af) ? " with these kernel actions" : "");
-		paragraph("\nThe fix", r->fix);
+		if (r->fix)
+			paragraph("\nThe fix", r->fix);
 		if (html)
 			fprintf(stderr, "explain-bug: no failure to show, %s not "
 			        "written\n", html);
@@ -263,23 +308,24 @@ int cmd_explain_bug(int argc, char **argv)
 	struct sm_action_filter af = { 0 };
 	char err[600];
 	const char *name = NULL, *html = NULL;
-	int rc = parse_args(argc, argv, &af, &name, &html);
+	int abi = -1;
+	int rc = parse_args(argc, argv, &af, &name, &html, &abi);
 
 	if (rc >= 0)
 		return rc;
 	if (html && sm_teach_html_probe(html, err, sizeof(err)) < 0)
 		return sm_error("explain-bug: %s: %s", html, err);
-	const struct sm_reader *r = sm_reader_find(name);
-	if (!r)
-		return sm_error("explain-bug: unknown reader '%s' (see 'selfmon "
-		                   "list')", name);
-	if (!r->fault)
-		return sm_error("explain-bug: '%s' has no bug to explain (the "
-		                   "reference reader passes every scenario)", name);
 	struct work *w = calloc(1, sizeof(*w));
+	const struct sm_reader *r;
 	if (!w)
 		return sm_error("explain-bug: out of memory");
-	rc = explain(r, &af, w, html);
+	rc = sm_reader_arg("explain-bug", name, abi, &w->user, &r);
+	if (!rc && !r->fault && !r->image)
+		rc = sm_error("explain-bug: '%s' has no bug to explain (the "
+		              "reference reader passes every scenario)", name);
+	if (!rc)
+		rc = explain(r, &af, w, html);
+	sm_user_reader_free(&w->user);
 	free(w->best.scenario);
 	free(w->cand.scenario);
 	free(w);

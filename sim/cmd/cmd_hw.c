@@ -57,6 +57,14 @@ static int add_reader(struct hw_opts *o, const char *name)
 {
 	const struct sm_reader *r = sm_reader_find(name);
 
+	/* A user's object would run unemulated in this process: its code
+	 * mapped executable beside selfmon's, its faults and stray stores
+	 * selfmon's own.  `vm` runs it natively, contained in a guest. */
+	if (!r && strchr(name, ':'))
+		return sm_error("hw: '%s': a PATH:SYMBOL reader would run "
+		                "uncontained inside selfmon's own process here; "
+		                "run it natively on a real kernel with 'selfmon vm "
+		                "ARCH %s --abi A' instead", name, name);
 	if (!r || !r->hw)
 		return sm_error("hw: unknown reader '%s' (built-in readers "
 		                   "only; see 'selfmon list')", name);

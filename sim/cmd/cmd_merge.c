@@ -181,6 +181,36 @@ static int check_derived(const char *path, const char *where,
 	                   random ? " under --random" : "");
 }
 
+/* "looks_like": corpus readers with a fault, by name, comma-separated
+ * (render.c): 0, or 2 after the line. */
+static int cell_looks_like(const char *path, const char *where,
+                           const struct jr_value *o, struct sm_cell_report *c)
+{
+	bool bad = false;
+	const char *s = opt_str(o, "looks_like", &bad);
+	char name[64];
+
+	c->nlooks_like = 0;
+	while (!bad && s && *s) {
+		size_t n = strcspn(s, ",");
+		const struct sm_reader *r = NULL;
+		if (n < sizeof(name)) {
+			snprintf(name, sizeof(name), "%.*s", (int)n, s);
+			r = sm_reader_find(name);
+		}
+		bad = !r || !r->fault || c->nlooks_like == SM_LOOKALIKE_MAX ||
+		      !c->min;
+		if (!bad)
+			c->looks_like[c->nlooks_like++] = r;
+		s += n + (s[n] == ',');
+	}
+	if (bad)
+		return sm_error("%s: %sa bad looks_like (corpus readers with a "
+		                "fault, at most %d, of a failure)", path, where,
+		                SM_LOOKALIKE_MAX);
+	return 0;
+}
+
 /* The counterexample's fields: 0, or 2 after the line. */
 static int cell_cex(const char *path, const char *where,
                     const struct jr_value *o, struct sm_cell_report *c)
@@ -263,7 +293,8 @@ static int cell_fields(const char *path, const char *where,
 	    need_u64(path, where, o, "scripted_dropped", &c->scripted_dropped) ||
 	    need_bool(path, where, o, "as_expected", &as_expected) ||
 	    need_bool(path, where, o, "exhaustive", &exhaustive) ||
-	    cell_cex(path, where, o, c) != 0)
+	    cell_cex(path, where, o, c) != 0 ||
+	    cell_looks_like(path, where, o, c) != 0)
 		return -1;
 	if (c->blocked > c->schedules || c->counter_path > c->schedules ||
 	    c->pruned > c->schedules)

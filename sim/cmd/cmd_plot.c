@@ -17,6 +17,7 @@
 #include "options.h"
 #include "explore.h"
 #include "outfile.h"
+#include "reader_arg.h"
 #include "timeline.h"
 
 static const char usage[] =
@@ -25,20 +26,22 @@ static const char usage[] =
 	"enabled and running; every event's page index over time (in the ABI's\n"
 	"notation) with each page update as a tick coloured by its cause; every\n"
 	"kernel action, named; a time axis in cycles and a legend.\n"
-	"With --reader, one call of that built-in reader at the scenario's\n"
-	"'check at=' instant (with ACTIONS injected, e.g. reset@12,overflow@30)\n"
-	"is drawn over it: its observation points and its verdict.\n\n"
+	"With --reader, one call of that reader (a built-in name, or PATH:SYMBOL\n"
+	"with --abi as check takes it) at the scenario's 'check at=' instant\n"
+	"(with ACTIONS injected, e.g. reset@12,overflow@30) is drawn over it:\n"
+	"its observation points and its verdict.\n\n"
 	"  --kernel K      draw kernel K: base or V[,V...] (the kernel variants\n"
 	"                  of 'selfmon list'); the title names it\n"
 	SM_ACTION_FILTER_USAGE;
 
-enum { O_READER = SM_OPT_LONG, O_SCHEDULE, O_KERNEL };
+enum { O_READER = SM_OPT_LONG, O_SCHEDULE, O_KERNEL, O_ABI };
 
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
 	{ NULL, required_argument, 'o', "a FILE" },
 	{ "reader", required_argument, O_READER, NULL },
 	{ "schedule", required_argument, O_SCHEDULE, NULL },
+	{ "abi", required_argument, O_ABI, "raw, times, scaled, values, delta or reset" },
 	{ "kernel", required_argument, O_KERNEL, "base or V[,V...]" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
@@ -46,6 +49,7 @@ static const struct sm_optdef options[] = {
 
 struct args {
 	const char *path, *out, *reader, *sched, *kernel;
+	int abi;                 /* --abi, -1: not given */
 	struct sm_action_filter af;
 };
 
@@ -70,6 +74,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->sched = op.arg;
 		else if (c == O_KERNEL)
 			a->kernel = op.arg;
+		else if (c == O_ABI) {
+			if (sm_abi_arg("plot", op.arg, &a->abi))
+				return 2;
+		}
 		else if (c != SM_OPT_OPERAND)
 			rc = sm_action_filter_opt(&a->af, c, op.arg, err, sizeof(err));
 		else if (a->path)
@@ -131,8 +139,10 @@ static int write_svg(const struct args *a, const struct sm_scenario *scn,
 	return 0;
 }
 
-/* The scenario loaded: its picture, and the call drawn over it. */
-static int plot(const struct args *a, struct sm_scenario *scn)
+/* The scenario loaded: its picture, and the call drawn over it (a
+ * user's reader loaded into u). */
+static int plot(const struct args *a, struct sm_scenario *scn,
+                struct sm_user_reader *u)
 {
 	char err[1024];
 	int rc;
@@ -146,8 +156,16 @@ static int plot(const struct args *a, struct sm_scenario *scn)
 		.dropped = sm_action_filter_apply(&a->af, scn, NULL),
 		.kernel_mark = a->kernel != NULL };
 	struct sm_timeline_call call = { .engine = SM_ENGINE_UNICORN };
-	if (a->reader && !(call.reader = sm_reader_find(a->reader)))
-		return sm_error("plot: unknown reader '%s'", a->reader);
+	if (!a->reader && a->abi >= 0)
+		return sm_error("plot: --abi goes with --reader PATH:SYMBOL");
+	if (a->reader && (rc = sm_reader_arg("plot", a->reader, a->abi, u,
+	                                     &call.reader)) != 0)
+		return rc;
+	if (call.reader && call.reader->image &&
+	    call.reader->image->arch != scn->cfg.arch)
+		return sm_error("plot: %s is %s code, %s is an %s scenario",
+		                a->reader, sm_arch_name(call.reader->image->arch),
+		                a->path, sm_arch_name(scn->cfg.arch));
 	struct sm_schedule_line sl;
 	if ((rc = schedule(a, &sl)) != 0)
 		return rc;
@@ -159,13 +177,17 @@ static int plot(const struct args *a, struct sm_scenario *scn)
 
 int cmd_plot(int argc, char **argv)
 {
-	struct args a = { 0 };
+	struct args a = { .abi = -1 };
 	int rc = parse_args(argc, argv, &a);
 
 	if (rc >= 0)
 		return rc;
 	struct sm_scenario *scn = malloc(sizeof(*scn));
-	rc = scn ? plot(&a, scn) : sm_error("plot: out of memory");
+	struct sm_user_reader *u = calloc(1, sizeof(*u));
+	rc = scn && u ? plot(&a, scn, u) : sm_error("plot: out of memory");
+	if (u)
+		sm_user_reader_free(u);
+	free(u);
 	free(scn);
 	return rc;
 }

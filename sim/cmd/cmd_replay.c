@@ -175,8 +175,10 @@ static void print_returned(const struct sm_reader *r,
 	switch (r->abi) {
 	case SM_ABI_RAW:
 	case SM_ABI_SCALED:
+	case SM_ABI_DELTA:
 		printf("returned %s=%" PRIu64 "\n", r->abi == SM_ABI_RAW ? "count"
-		       : "scaled count", res->value[0]);
+		       : r->abi == SM_ABI_DELTA ? "delta" : "scaled count",
+		       res->value[0]);
 		break;
 	case SM_ABI_TIMES:
 		printf("returned count=%" PRIu64 " enabled=%" PRIu64 " running=%"

@@ -231,6 +231,10 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 			if ((o->abi = sm_abi_from_name(op.arg)) < 0)
 				rc = sm_error("vm: --abi must be raw, times, scaled or "
 				              "values, not '%s'", op.arg);
+			else if (sm_abi_two_calls((enum sm_abi)o->abi))
+				rc = sm_error("vm: the %s ABI (two calls) is checked "
+				              "by 'selfmon check' only: the guest calls "
+				              "a reader once", op.arg);
 			break;
 		case O_OUT: o->out = op.arg; break;
 		case O_EVENTS: rc = events(o, op.arg); break;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "details.h"
+#include "lookalike.h"
 #include "report.h"
 #include "verdict.h"
 
@@ -93,6 +94,7 @@ static void block(const struct sm_cell_report *d)
 	free(replay);
 	if (d->trace && d->trace[0])
 		printf("  trace:     %s\n", d->trace);
+	sm_lookalike_print(d->looks_like, d->nlooks_like, "  ");
 }
 
 /* The blocks of the n cells d[] (each not as expected). */

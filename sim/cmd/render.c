@@ -160,6 +160,13 @@ static void json_cell(struct json *js, const struct sm_sweep_report *s,
 	json_str(js, "detail", c->detail);
 	if (!c->error)
 		sm_result_json(js, &c->res);
+	if (c->nlooks_like) { /* "no_sext,pinned_loop" (lookalike.h) */
+		char names[SM_LOOKALIKE_MAX * 64] = "";
+		for (unsigned k = 0, n = 0; k < c->nlooks_like; k++)
+			n += (unsigned)snprintf(names + n, sizeof(names) - n, "%s%.60s",
+			                        k ? "," : "", c->looks_like[k]->name);
+		json_str(js, "looks_like", names);
+	}
 	if (c->min) {
 		if (c->least_bound >= 0)
 			json_u64(js, "least_bound", (uint64_t)c->least_bound);

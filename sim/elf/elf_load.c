@@ -312,6 +312,7 @@ struct ld {
 	GElf_Shdr *sh;  /* all section headers */
 	struct sm_image img;
 	GElf_Sym entry; /* the requested symbol */
+	GElf_Sym entry2; /* the second of "FIRST,SECOND" (two-call ABIs) */
 	/* ET_REL */
 	uint64_t *secaddr; /* address of each SHF_ALLOC section */
 	struct symtab sym;
@@ -769,16 +770,35 @@ static int find_entry(struct ld *L, const char *name)
 	return fail(L, "symbol '%s' not found", name);
 }
 
-static int entry_addr(struct ld *L, const char *name)
+static int entry_addr(struct ld *L, GElf_Sym *sym, const char *name,
+                      uint64_t *out)
 {
 	uint64_t a;
 
-	if (defined_addr(L, 0, &L->entry, &a) < 0)
+	if (defined_addr(L, 0, sym, &a) < 0)
 		return -1;
 	if (a < L->img.base || a - L->img.base >= L->img.size)
 		return corrupt(L, "symbol '%s' is outside the image", name);
-	L->img.entry = a;
+	*out = a;
 	return 0;
+}
+
+/* "FIRST,SECOND" names two functions (a two-call ABI): the second's
+ * symbol into L->entry2, the first's name into first. */
+static int find_entries(struct ld *L, const char *symbol, char *first,
+                        size_t n, const char **second)
+{
+	const char *comma = strchr(symbol, ',');
+
+	*second = comma ? comma + 1 : NULL;
+	snprintf(first, n, "%.*s", comma ? (int)(comma - symbol)
+	         : (int)strlen(symbol), symbol);
+	if (comma) {
+		if (find_entry(L, comma + 1) < 0)
+			return -1;
+		L->entry2 = L->entry;
+	}
+	return find_entry(L, first);
 }
 
 /* ---- code the dynamic loader would run, which selfmon does not -------- */
@@ -1692,12 +1712,16 @@ static int record_sections(struct ld *L)
 
 static int load(struct ld *L, const char *symbol)
 {
+	char first[256];
+	const char *second;
+
 	if (L->base & (PAGE - 1) || L->base > UINT64_MAX - MAX_IMAGE)
 		return fail(L, "load address 0x%" PRIx64 " is not usable",
 		            L->base);
 	if ((!L->file && read_file(L) < 0) || check_ident(L) < 0 ||
 	    open_elf(L) < 0 ||
-	    load_sections(L) < 0 || unrun(L) < 0 || find_entry(L, symbol) < 0)
+	    load_sections(L) < 0 || unrun(L) < 0 ||
+	    find_entries(L, symbol, first, sizeof(first), &second) < 0)
 		return -1;
 	L->img.arch = L->arch->arch;
 	L->img.base = L->base;
@@ -1706,7 +1730,9 @@ static int load(struct ld *L, const char *symbol)
 	if (L->eh.e_type == ET_REL ? record_sections(L) < 0
 	                           : (L->img.vaddr_lo = L->lo, 0))
 		return -1;
-	return entry_addr(L, symbol);
+	if (second && entry_addr(L, &L->entry2, second, &L->img.entry2) < 0)
+		return -1;
+	return entry_addr(L, &L->entry, first, &L->img.entry);
 }
 
 int sm_elf_load(const char *path, const char *symbol, uint64_t base,

@@ -48,6 +48,7 @@ struct sm_image {
 	struct sm_segment seg[16];
 	unsigned nseg;
 	uint64_t entry;      /* address of the requested function */
+	uint64_t entry2;     /* of the second of "FIRST,SECOND" (0: none) */
 	/* where the code came from, for its source lines (srcline.c): */
 	char *path;          /* the file (malloc'ed; NULL: from memory) */
 	uint64_t vaddr_lo;   /* a .so: the vaddr of mem[0] */
@@ -55,7 +56,9 @@ struct sm_image {
 	size_t nsec;
 };
 
-/* 0, or -1 with one line "PATH: reason" in err (nothing allocated). */
+/* symbol is one function's name, or "FIRST,SECOND" for a two-call ABI
+ * (entry and entry2).  0, or -1 with one line "PATH: reason" in err
+ * (nothing allocated). */
 int sm_elf_load(const char *path, const char *symbol, uint64_t base,
                 uint64_t stub_base, struct sm_image *img, char *err,
                 size_t errlen);

@@ -53,6 +53,16 @@ static int load(const char *spec, enum sm_abi abi, uint64_t base,
 	if (memchr(spec, ':', (size_t)(colon - spec)))
 		return snprintf(err, n, "bad reader '%s': ':' is not allowed in "
 		                "the PATH of PATH:SYMBOL", spec), -1;
+	const char *comma = strchr(colon + 1, ',');
+	if (sm_abi_two_calls(abi) &&
+	    (!comma || comma == colon + 1 || !comma[1] || strchr(comma + 1, ',')))
+		return snprintf(err, n, "bad reader '%s': the %s ABI calls two "
+		                "functions: PATH:%s,READ", spec, sm_abi_name(abi),
+		                abi == SM_ABI_DELTA ? "START" : "RESET"), -1;
+	if (!sm_abi_two_calls(abi) && comma)
+		return snprintf(err, n, "bad reader '%s': two functions (',') "
+		                "are for the delta and reset ABIs, not %s", spec,
+		                sm_abi_name(abi)), -1;
 	snprintf(path, sizeof(path), "%.*s", (int)(colon - spec), spec);
 	snprintf(u->symbol, sizeof(u->symbol), "%s", colon + 1);
 	if ((mem ? sm_elf_load_mem(mem->data, mem->len, path, u->symbol, base,
@@ -93,8 +103,8 @@ static int from_sched(const char *name, const struct bytes *mem,
 	*h1 = *h2 = '\0';
 	int abi = sm_abi_from_name(h2 + 1);
 	if (abi < 0)
-		return snprintf(err, n, "unknown ABI '%s' (raw, times, scaled or "
-		                "values)", h2 + 1), -1;
+		return snprintf(err, n, "unknown ABI '%s' (raw, times, scaled, "
+		                "values, delta or reset)", h2 + 1), -1;
 	char spec[sizeof(buf) + 2];
 	snprintf(spec, sizeof(spec), "%s:%s", buf, h1 + 1);
 	return load(spec, (enum sm_abi)abi, SM_CODE_BASE, mem, u, err, n);

@@ -3,7 +3,9 @@
  *
  * Owns: the emulator: memory map (code, the model's page mapped read-only
  * at a fixed address, stack, out-parameters, a return address outside the
- * code), the call of the reader by its ABI, stepping (one cycle per
+ * code), the call of the reader by its ABI (a two-call ABI's second
+ * function called where the first returned, the steps running on through
+ * both: one run), stepping (one cycle per
  * instruction, kernel actions between instructions), page loads as
  * observation points, faults turned into verdicts, and state snapshots.
  * The arch table (uc_arch.h) supplies registers, the calling convention
@@ -52,6 +54,8 @@
 #define OUT_SIZE SM_UC_OUT_SIZE
 #define TCG_BUFFER_BYTES (32u << 20) /* translated code (uc_ctl, where offered) */
 #define RET_ADDR SM_UC_RET_ADDR
+_Static_assert(SM_UC_CTX_ADDR + SM_CTX_SIZE <= OUT_ADDR + OUT_SIZE,
+               "a two-call reader's ctx lies in the out-parameters' page");
 
 static const struct sm_uc_arch *const arches[SM_NARCH] = {
 	[SM_X86_64] = &sm_uc_x86_64,
@@ -818,6 +822,10 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 		return -1;
 	e->code = view.mem;
 	e->entry = view.entry;
+	e->entry2 = view.entry2;
+	if (sm_abi_two_calls(s->reader->abi) && !e->entry2)
+		return snprintf(err, n, "the %s ABI needs two functions "
+		                "(PATH:FIRST,READ)", sm_abi_name(s->reader->abi)), -1;
 	e->code_size = view.size;
 	e->arch = arches[s->scn->cfg.arch];
 	if (!(e->plain = calloc(e->code_size / 8 + 1, 1)))
@@ -904,12 +912,42 @@ static int u_open(struct sm_session *s, char *err, size_t n)
 	return rc;
 }
 
+/* Call the function at pc with args, returning to RET_ADDR. */
+static void call(struct ueng *e, uint64_t pc, const uint64_t args[4])
+{
+	const struct sm_uc_arch *a = e->arch;
+	uint64_t sp = STACK_ADDR + STACK_SIZE - 64, ret = RET_ADDR;
+
+	if (a->reg_link < 0)
+		memcpy(e->stack + (sp - STACK_ADDR), &ret, 8); /* pushed */
+	else
+		uc_reg_write(e->uc, a->reg_link, &ret);
+	uc_reg_write(e->uc, a->reg_sp, &sp);
+	for (int i = 0; i < 4; i++)
+		uc_reg_write(e->uc, a->reg_arg[i], &args[i]);
+	uc_reg_write(e->uc, a->reg_pc, &pc);
+}
+
+/* A two-call ABI's first function returned: the read is called at the
+ * next step (an action placed there lands between the two calls), and
+ * the window's samples so far are the first call's. */
+static void second_call(struct sm_session *s)
+{
+	struct ueng *e = s->eng;
+	uint64_t args[4] = { PAGE_ADDR, SM_EVENT_FD, SM_UC_CTX_ADDR, OUT_ADDR };
+
+	sm_session_settle(s);
+	s->run.call = 1;
+	s->run.split = s->run.nsamples;
+	call(e, e->entry2, args);
+	if (s->tracer && s->tracer->second_call)
+		s->tracer->second_call(s);
+}
+
 static void u_begin(struct sm_session *s)
 {
 	struct ueng *e = s->eng;
-	const struct sm_uc_arch *a = e->arch;
-	uint64_t sp = STACK_ADDR + STACK_SIZE - 64, ret = RET_ADDR;
-	uint64_t args[3] = { PAGE_ADDR, 0, 0 };
+	uint64_t args[4] = { PAGE_ADDR, 0, 0, 0 };
 
 	sm_session_start(s);
 	for (int i = 0; i < SM_UC_NDEV; i++) {
@@ -924,16 +962,12 @@ static void u_begin(struct sm_session *s)
 	} else if (s->reader->abi == SM_ABI_VALUES) {
 		args[1] = SM_EVENT_FD;
 		args[2] = OUT_ADDR;
+	} else if (sm_abi_two_calls(s->reader->abi)) {
+		args[1] = SM_EVENT_FD;
+		args[2] = SM_UC_CTX_ADDR;
 	}
 	uc_context_restore(e->uc, e->fresh); /* every register as at start */
-	if (a->reg_link < 0)
-		memcpy(e->stack + (sp - STACK_ADDR), &ret, 8); /* pushed */
-	else
-		uc_reg_write(e->uc, a->reg_link, &ret);
-	uc_reg_write(e->uc, a->reg_sp, &sp);
-	for (int i = 0; i < 3; i++)
-		uc_reg_write(e->uc, a->reg_arg[i], &args[i]);
-	uc_reg_write(e->uc, a->reg_pc, &e->entry);
+	call(e, e->entry, args);
 	e->ticked = 0;
 	e->pmselr = e->pmselr_seen = 0; /* uc_arm64.c: what it held at entry */
 	e->pmselr_pc = 0;
@@ -968,7 +1002,11 @@ static void returned(struct sm_session *s)
 		v[0] = rax;
 		memcpy(&v[1], e->out, 16);
 		break;
+	case SM_ABI_DELTA:
+		v[0] = rax;
+		break;
 	case SM_ABI_VALUES:
+	case SM_ABI_RESET:
 		rc = (int)(int32_t)rax;
 		memcpy(v, e->out, 24);
 		break;
@@ -988,14 +1026,23 @@ static bool u_run(struct sm_session *s, uint64_t stop)
 		return false;
 	e->stop = stop;
 	e->stopped = false;
-	uc_reg_read(e->uc, e->arch->reg_pc, &pc);
-	in_unicorn = true;
-	uc_err err = uc_emu_start(e->uc, pc, RET_ADDR, 0, 0);
-	in_unicorn = false;
-	if (e->stopped)
-		return true;
-	if (!e->done) {
+	uc_err err;
+	for (;;) {
 		uc_reg_read(e->uc, e->arch->reg_pc, &pc);
+		in_unicorn = true;
+		err = uc_emu_start(e->uc, pc, RET_ADDR, 0, 0);
+		in_unicorn = false;
+		if (e->stopped)
+			return true;
+		if (e->done)
+			break;
+		uc_reg_read(e->uc, e->arch->reg_pc, &pc);
+		if (err != UC_ERR_OK || pc != RET_ADDR ||
+		    !sm_abi_two_calls(s->reader->abi) || s->run.call)
+			break;
+		second_call(s); /* the first of two returned */
+	}
+	if (!e->done) {
 		if (err == UC_ERR_OK && pc == RET_ADDR)
 			returned(s);
 		else if (err == UC_ERR_INSN_INVALID)

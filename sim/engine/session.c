@@ -242,8 +242,11 @@ void sm_session_stale_point(struct sm_session *s, uint64_t step)
 
 void sm_session_returned(struct sm_session *s, int rc)
 {
+	enum sm_abi abi = s->reader->abi;
+
 	s->run.counter_path = s->run.counter_last &&
-	                      (s->reader->abi != SM_ABI_VALUES || rc == 0);
+	                      ((abi != SM_ABI_VALUES && abi != SM_ABI_RESET) ||
+	                       rc == 0);
 }
 
 void sm_session_budget(struct sm_session *s)
@@ -278,6 +281,7 @@ void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
 		.arch = s->scn->cfg.arch, .width = s->model->page[0].pc.pmc_width,
 		.reset = reset_seen(s),
 		.overflow = s->run.applied & (1u << SM_ACT_OVERFLOW),
+		.split = sm_abi_two_calls(s->reader->abi) ? s->run.split : 0,
 	};
 
 	s->res.steps = s->run.step;

@@ -52,7 +52,9 @@ struct sm_hasher;               /* state_hash.h */
  * load a load of the page (off, size, value); trap a trapped counter or
  * timer read or a syscall and its answer; action a kernel action applied
  * (rc as sm_session_apply(), updates the model's page updates before it);
- * store one store of a remote writer's update (the field's offset). */
+ * store one store of a remote writer's update (the field's offset);
+ * second_call (optional) a two-call ABI's read called (its first step
+ * next). */
 struct sm_session;
 struct sm_tracer {
 	void (*insn)(struct sm_session *s, uint64_t addr, const uint8_t *bytes,
@@ -66,6 +68,7 @@ struct sm_tracer {
 	void (*action)(struct sm_session *s, enum sm_action_kind kind, int rc,
 	               uint64_t updates_before);
 	void (*store)(struct sm_session *s, int off);
+	void (*second_call)(struct sm_session *s);
 };
 
 /* Where one call of the reader is: with the model and the engine's own
@@ -98,6 +101,11 @@ struct sm_run {
 	/* step + 1 of the read the explorer chose to answer with the stale
 	 * selection (sm_session_stale()); 0: none */
 	uint64_t stale_at;
+	/* a two-call ABI (reader.h): which call runs (0 the first, 1 the
+	 * read), and from the read on, how many of the window's samples are
+	 * the first call's */
+	unsigned call;
+	unsigned split;
 };
 
 /* State split by lifetime: the cell (scenario, reader, engine; the arch

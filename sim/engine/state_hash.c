@@ -91,9 +91,10 @@ void sm_hash_model(struct sm_hasher *h, const struct sm_model *m)
 
 void sm_hash_run(struct sm_hasher *h, const struct sm_run *r)
 {
-	uint64_t w[9] = { r->step, r->deadline, r->last_kernel_step,
-	                  r->sched_next, r->timed_next, r->kernel_active,
-	                  r->counter_last, r->counter_path, r->stale_at };
+	uint64_t w[11] = { r->step, r->deadline, r->last_kernel_step,
+	                   r->sched_next, r->timed_next, r->kernel_active,
+	                   r->counter_last, r->counter_path, r->stale_at,
+	                   r->call, r->split };
 
 	sm_hash_bytes(h, w, sizeof(w));
 }

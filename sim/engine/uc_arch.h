@@ -20,6 +20,9 @@
 #define SM_UC_STACK_SIZE 0x4000ull
 #define SM_UC_OUT_ADDR 0x40000000ull   /* out-parameters, read-write */
 #define SM_UC_OUT_SIZE 0x1000ull
+/* a two-call reader's ctx (SM_CTX_SIZE bytes), in the out-parameters'
+ * page: zero at the first call, kept to the second */
+#define SM_UC_CTX_ADDR (SM_UC_OUT_ADDR + 0x800)
 #define SM_UC_RET_ADDR 0x50000000ull   /* return address: read-execute, never run */
 #define SM_UC_STUB_ADDR SM_STUB_BASE    /* imports of user readers (elf_load.h) */
 #define SM_UC_ERRNO_ADDR 0x60001000ull /* the stubs' errno, read-write */
@@ -58,6 +61,7 @@ struct ueng {
 	const struct sm_uc_arch *arch;
 	const uint8_t *code;    /* the reader's image, loaded at SM_CODE_BASE */
 	uint64_t entry, code_size;
+	uint64_t entry2;        /* a two-call ABI's read (0: none) */
 	uint8_t *plain;         /* bit per code address: trap() declined it */
 	bool listing;           /* the page is RAM with a read hook (--explain) */
 	uint8_t *stack, *out;   /* host memory behind the mappings */

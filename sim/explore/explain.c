@@ -464,9 +464,18 @@ static void on_store(struct sm_session *s, int off)
 	show_changes(s);
 }
 
+/* A two-call ABI's first function returned: the listing says where the
+ * read begins (its steps run on from the first call's). */
+static void on_second_call(struct sm_session *s)
+{
+	if (!quiet(s) && X(s)->f)
+		fprintf(X(s)->f, "        --- the first call returned; the read "
+		        "is called at step %" PRIu64 " ---\n", s->run.step);
+}
+
 static const struct sm_tracer tracer = {
 	.insn = on_insn, .native = on_native, .load = on_load, .trap = on_trap,
-	.action = on_action, .store = on_store,
+	.action = on_action, .store = on_store, .second_call = on_second_call,
 };
 
 void sm_explain_attach(struct sm_explain *x, struct sm_session *s)

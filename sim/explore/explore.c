@@ -156,6 +156,7 @@ static bool cut(struct ctx *c, unsigned d, enum sm_prune_kind kind,
 	struct sm_prune_counts n;
 
 	sm_session_settle(c->s);
+	c->win[d].split = c->s->run.call ? c->s->run.split : 0;
 	sm_window_hash_add(&c->win[d], c->s->samples, c->s->run.nsamples);
 	if (d == 0) /* the root: its only subtrees are its own */
 		return false;

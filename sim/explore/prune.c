@@ -26,12 +26,16 @@ void sm_window_hash_add(struct sm_window_hash *w, const struct sm_truth *samples
                         unsigned n)
 {
 	for (unsigned i = w->n; i < n; i++) {
-		if (i > 0 && !memcmp(&samples[i], &w->last, sizeof(w->last)))
+		bool read = w->split && i >= w->split;
+		if (i > 0 && i != w->split &&
+		    !memcmp(&samples[i], &w->last, sizeof(w->last)))
 			continue;
 		struct sm_hasher h;
 		uint64_t out[2];
 		sm_hash_init(&h);
 		sm_hash_bytes(&h, &samples[i], sizeof(samples[i]));
+		if (read)
+			sm_hash_bytes(&h, "read", 4);
 		sm_hash_final(&h, out);
 		w->sum[0] += out[0];
 		w->sum[1] += out[1];

@@ -27,6 +27,9 @@ struct sm_window_hash {
 	uint64_t sum[2];
 	struct sm_truth last;
 	unsigned n;          /* samples hashed */
+	/* a two-call ABI's read runs: samples from here on are the read's,
+	 * a set of their own (the oracle pairs the two sets); 0: one set */
+	unsigned split;
 };
 /* Hash samples[w->n .. n) into w. */
 void sm_window_hash_add(struct sm_window_hash *w, const struct sm_truth *samples,

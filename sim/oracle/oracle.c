@@ -10,7 +10,11 @@
  * instant (the page's cycles-to-ns conversion rounds differently from
  * sched_clock on arm64/riscv64: sm_model_page_ns()); a scaled count iff
  * it is within 1 of C(ta) * E(tb) / R(tb) for some instants ta, tb; and
- * running must not exceed enabled.  The result is data (session.h's
+ * running must not exceed enabled.  A two-call ABI (delta, reset) is
+ * judged by differences instead: each value must equal X(tb) - X(ta)
+ * (mod 2^64) for some instant ta of the first call and tb of the read
+ * (the window's split), X the truth's field or, for a time, the page's.
+ * The result is data (session.h's
  * struct sm_wrong): every wrong value, the truth's range, the exact
  * power-of-two offset from the truth when there is one (for a scaled count
  * too), and the cause it points at, named by the counter's width (the
@@ -40,26 +44,6 @@ static uint64_t field(const struct sm_truth *x, unsigned f)
 	}
 }
 
-static bool seen(const struct sm_window *w, unsigned f, uint64_t v)
-{
-	for (unsigned i = 0; i < w->n; i++)
-		if (field(&w->s[i], f) == v)
-			return true;
-	return false;
-}
-
-static void range(const struct sm_window *w, unsigned f, uint64_t *lo,
-                  uint64_t *hi)
-{
-	*lo = ~0ull;
-	*hi = 0;
-	for (unsigned i = 0; i < w->n; i++) {
-		uint64_t v = field(&w->s[i], f);
-		*lo = v < *lo ? v : *lo;
-		*hi = v > *hi ? v : *hi;
-	}
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -82,6 +66,53 @@ static bool count_in(const uint64_t *sorted, unsigned n,
 			z = mid;
 	}
 	return a < n && sorted[a] <= hi;
+}
+
+/* Two calls: v == field(b) - field(a) (mod 2^64) for a sample a of the
+ * first call and b of the read?  The first call's values sorted, each of
+ * the read's looked up. */
+static bool diff_seen(const struct sm_window *w, unsigned f, uint64_t v)
+{
+	uint64_t *a = w->scratch;
+
+	for (unsigned i = 0; i < w->split; i++)
+		a[i] = field(&w->s[i], f);
+	qsort(a, w->split, sizeof(a[0]), cmp_u64);
+	for (unsigned i = w->split; i < w->n; i++) {
+		uint64_t want = field(&w->s[i], f) - v;
+		if ((i == w->split ||
+		     field(&w->s[i], f) != field(&w->s[i - 1], f)) &&
+		    count_in(a, w->split, want, want))
+			return true;
+	}
+	return false;
+}
+
+static bool seen(const struct sm_window *w, unsigned f, uint64_t v)
+{
+	if (w->split)
+		return diff_seen(w, f, v);
+	for (unsigned i = 0; i < w->n; i++)
+		if (field(&w->s[i], f) == v)
+			return true;
+	return false;
+}
+
+/* The truth's range in field f; for two calls, the differences' bounds
+ * (the read's least minus the first call's most, and the other way). */
+static void range(const struct sm_window *w, unsigned f, uint64_t *lo,
+                  uint64_t *hi)
+{
+	uint64_t l[2] = { ~0ull, ~0ull }, h[2] = { 0, 0 };
+
+	for (unsigned i = 0; i < w->n; i++) {
+		uint64_t v = field(&w->s[i], f);
+		unsigned k = w->split && i >= w->split;
+		l[k] = v < l[k] ? v : l[k];
+		h[k] = v > h[k] ? v : h[k];
+	}
+	*lo = w->split ? l[1] - h[0] : l[0];
+	*hi = w->split ? h[1] - l[0] : h[0];
 }
 
 /* |v*R - C*E| <= R for some C of the window and some (E, R) of it (the
@@ -252,7 +283,8 @@ static bool passed_tersely(const struct sm_window *w, struct sm_result *res)
 void sm_oracle(const struct sm_window *w, enum sm_abi abi,
                const uint64_t value[3], int rc, struct sm_result *res)
 {
-	unsigned nvals = abi == SM_ABI_RAW || abi == SM_ABI_SCALED ? 1 : 3;
+	unsigned nvals = abi == SM_ABI_RAW || abi == SM_ABI_SCALED ||
+	                 abi == SM_ABI_DELTA ? 1 : 3;
 
 	for (unsigned i = 0; i < 3; i++)
 		res->value[i] = i < nvals ? value[i] : 0;
@@ -261,7 +293,8 @@ void sm_oracle(const struct sm_window *w, enum sm_abi abi,
 	res->rounded = false;
 	res->arch = w->arch;
 	res->width = width_of(w);
-	if (abi == SM_ABI_VALUES && rc < 0) {
+	res->two_calls = w->split > 0;
+	if ((abi == SM_ABI_VALUES || abi == SM_ABI_RESET) && rc < 0) {
 		res->wrong[res->nwrong++] = (struct sm_wrong){
 			.field = SM_WF_RC, .value = (uint64_t)(int64_t)rc };
 		return set_wrong(res);
@@ -381,8 +414,9 @@ static int miss_text(char *o, size_t n, const struct sm_result *r,
 	int k = 0;
 
 	if (x->offset_bits) {
-		k = snprintf(o, n, "exactly 2^%u %s the truth at an instant of the "
-		             "call: ", x->offset_bits, x->above ? "above" : "below");
+		k = snprintf(o, n, "exactly 2^%u %s the truth%s: ", x->offset_bits,
+		             x->above ? "above" : "below", r->two_calls ? "'s change "
+		             "between the calls" : " at an instant of the call");
 		if (x != r->wrong && x[-1].offset_bits && x[-1].cause == x->cause)
 			return k + snprintf(o + k, n > (size_t)k ? n - k : 0,
 			                    "the same cause");
@@ -392,6 +426,15 @@ static int miss_text(char *o, size_t n, const struct sm_result *r,
 		return snprintf(o, n, "as a signed 64-bit value it is %" PRId64 ": "
 		                "a subtraction wrapped below zero (mod 2^64)",
 		                (int64_t)v);
+	if (r->two_calls) { /* a change may be below zero: signed */
+		int64_t sv = (int64_t)v, sl = (int64_t)lo, sh = (int64_t)hi;
+		if (sv < sl || sv > sh)
+			return snprintf(o, n, "%s by %" PRIu64 " from the nearest "
+			                "end", sv < sl ? "below" : "above",
+			                sv < sl ? (uint64_t)sl - (uint64_t)sv
+			                : (uint64_t)sv - (uint64_t)sh);
+		return snprintf(o, n, "no pair of instants gives it");
+	}
 	if (v < lo || v > hi)
 		return snprintf(o, n, "%s by %" PRIu64 " from the nearest end",
 		                v < lo ? "below" : "above", v < lo ? lo - v : v - hi);
@@ -422,6 +465,14 @@ static int wrong_text(char *o, size_t n, const struct sm_result *r,
 		                x->offset_bits ? "; " : "", x->offset_bits ? why : "");
 	default:
 		miss_text(why, sizeof(why), r, x);
+		if (r->two_calls)
+			return snprintf(o, n, "%s = %" PRIu64 " is not the truth's "
+			                "change from an instant of the first call to "
+			                "one of the read (the change was within %" PRId64
+			                "..%" PRId64 "%s; %s)",
+			                sm_wrong_field_name(x->field), x->value,
+			                (int64_t)x->truth_lo, (int64_t)x->truth_hi,
+			                burst, why);
 		return snprintf(o, n, "%s = %" PRIu64 " is not the truth at any "
 		                "instant of the call (truth went %" PRIu64 "..%" PRIu64
 		                "%s; %s)", sm_wrong_field_name(x->field), x->value,

@@ -24,6 +24,9 @@ struct sm_window {
 	unsigned width;      /* the page's pmc_width (0: the arch's usual) */
 	bool reset;          /* a reset before or during the call */
 	bool overflow;       /* an overflow during the call (a burst) */
+	/* a two-call ABI: s[0..split) are the first call's instants, the
+	 * rest the read's (0: one call) */
+	unsigned split;
 };
 void sm_oracle(const struct sm_window *w, enum sm_abi abi,
                const uint64_t value[3], int rc, struct sm_result *res);

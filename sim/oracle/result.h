@@ -78,6 +78,9 @@ struct sm_result {
 	unsigned width;        /* the counter's width the causes refer to */
 	enum sm_arch arch;
 	bool rounded;          /* PASS: a time matched the page's rounding */
+	bool two_calls;        /* judged as the truth's change between a
+	                        * two-call ABI's calls (the ranges are the
+	                        * change's bounds) */
 	/* FAULT: its kind, the instruction's address and the accessed one
 	 * (has_addr: a memory fault's) */
 	enum sm_fault_kind fault;

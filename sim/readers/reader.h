@@ -19,8 +19,18 @@
 
 struct sm_image;
 
-enum sm_abi { SM_ABI_RAW, SM_ABI_TIMES, SM_ABI_SCALED, SM_ABI_VALUES, SM_NABI };
+enum sm_abi { SM_ABI_RAW, SM_ABI_TIMES, SM_ABI_SCALED, SM_ABI_VALUES,
+              SM_ABI_DELTA, SM_ABI_RESET, SM_NABI };
 const char *sm_abi_name(enum sm_abi abi);
+/* The two-call ABIs (reader/prims.h): a first function (start, reset) at
+ * one instant and the read at a later one, sharing SM_CTX_SIZE bytes of
+ * the reader's own memory; the oracle judges the read by the truth's
+ * difference between the two calls. */
+static inline bool sm_abi_two_calls(enum sm_abi abi)
+{
+	return abi == SM_ABI_DELTA || abi == SM_ABI_RESET;
+}
+#define SM_CTX_SIZE 256
 
 /* A verdict a built-in reader is declared to get in one bundled scenario
  * (reader/variants/list.h); where none is declared it expects PASS.  A

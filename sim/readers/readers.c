@@ -12,6 +12,9 @@
 #include "prims.h"
 #include "reader.h"
 
+_Static_assert(SM_CTX_SIZE == SELFMON_CTX_SIZE,
+               "the two-call ABIs' ctx: one size for readers and engines");
+
 /* The routed builds (SELFMON_PRIMS_ROUTED), one prototype per ABI. */
 #define PROTO_RAW(f) uint64_t f(const void *)
 #define PROTO_SCALED(f) uint64_t f(const void *)
@@ -93,7 +96,8 @@ const unsigned sm_nreaders = sizeof(sm_readers) / sizeof(sm_readers[0]);
 
 static const char *const abi_names[SM_NABI] = {
 	[SM_ABI_RAW] = "raw", [SM_ABI_TIMES] = "times", [SM_ABI_SCALED] = "scaled",
-	[SM_ABI_VALUES] = "values",
+	[SM_ABI_VALUES] = "values", [SM_ABI_DELTA] = "delta",
+	[SM_ABI_RESET] = "reset",
 };
 static const char *const engine_names[SM_NENGINES] = {
 	[SM_ENGINE_UNICORN] = "unicorn", [SM_ENGINE_NATIVE] = "native",
@@ -206,6 +210,8 @@ int sm_reader_call(void (*fn)(void), enum sm_abi abi, const void *page,
 		v[2] = out.running;
 		return rc;
 	}
+	case SM_ABI_DELTA: /* two calls: no built-in reader has them */
+	case SM_ABI_RESET:
 	case SM_NABI:
 		break;
 	}

@@ -475,7 +475,8 @@ static void caption(struct tl *p)
 
 	grouped(p->call_at, num, sizeof(num));
 	char got[160];
-	if (p->reader->abi == SM_ABI_TIMES || p->reader->abi == SM_ABI_VALUES)
+	if (p->reader->abi == SM_ABI_TIMES || p->reader->abi == SM_ABI_VALUES ||
+	    p->reader->abi == SM_ABI_RESET)
 		snprintf(got, sizeof(got), "count %" PRIu64 ", enabled %" PRIu64
 		         ", running %" PRIu64, p->res.value[0], p->res.value[1],
 		         p->res.value[2]);

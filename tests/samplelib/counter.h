@@ -16,4 +16,9 @@ struct counter_value {
 /* 0 read from the page, 1 fell back to read(2) on fd, -1 error. */
 int counter_read(const void *page, int fd, struct counter_value *out);
 
+/* Events since counter_start() on the same ctx (at least 8 bytes): the
+ * delta ABI (counter_delta.c). */
+void counter_start(const void *page, int fd, void *ctx);
+uint64_t counter_delta(const void *page, int fd, void *ctx);
+
 #endif
