@@ -4,7 +4,8 @@
  * Owns: event state (OFF/ERROR/INACTIVE/ACTIVE), counter assignment, the
  * counter update and set_period arithmetic, context time, scheduling
  * (sched in/out, rotation, preemption, migration), overflow, reset,
- * enable/disable, period changes, read(2), counter/timer reads by user
+ * enable/disable, period changes, read(2)'s update of an event
+ * (readfmt.c lays out its answer), counter/timer reads by user
  * space and the ground truth.  Arch differences come from sm_pmu[]
  * (pmu.c); page contents are written by userpage.c.  Each flow cites the
  * kernel function it models.
@@ -928,7 +929,7 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 			return fail(err, n, "period must be at least 1", name);
 		return period(m, i, a->period);
 	case SM_ACT_READ: {
-		uint64_t buf[3];
+		uint64_t buf[SM_READ_MAX / 8];
 		return sm_model_read(m, i, buf, sizeof(buf)) > 0;
 	}
 	case SM_ACT_STALL:
@@ -1095,25 +1096,13 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 	}
 }
 
-/* perf_read() -> perf_read_one(): perf_event_read() updates an active
- * event's count (the page is NOT updated), then value, enabled, running. */
-long sm_model_read(struct sm_model *m, int i, void *buf, size_t len)
+/* perf_event_read(): an active event's count is updated from its counter
+ * (the page is NOT updated), and its times are brought up to now
+ * (perf_event_update_time()); readfmt.c lays them out. */
+void sm_kernel_read_event(struct sm_model *m, struct sm_event *e)
 {
-	struct sm_event *e;
-	uint64_t v[3];
-
-	if (i < 0 || (unsigned)i >= m->k.nopen)
-		return -EBADF;
-	if (len < sizeof(v))
-		return -ENOSPC;
-	e = &m->k.ev[i];
 	event_update(m, e);
 	update_times(m, e);
-	v[0] = e->count;
-	v[1] = e->total_enabled;
-	v[2] = e->total_running;
-	memcpy(buf, v, sizeof(v));
-	return (long)sizeof(v);
 }
 
 /* Does the task have an mmapped event with user read access?  (arm64:

@@ -314,7 +314,7 @@ struct keydef {
 #define KEYS(t) t, ARRAY_SIZE(t)
 
 static word_fn word_type, word_counter, word_event, word_explore,
-	word_expect;
+	word_expect, word_read_format;
 
 static const struct keydef pmu_keys[] = {
 	{ "gp", V_NUM, .range = { [SM_X86_64] = { 1, 8 }, [SM_ARM64] = { 1, 31 },
@@ -386,6 +386,8 @@ static const struct keydef event_keys[] = {
 	  FIELD(struct sm_event_cfg, left) },
 	{ "rate", V_NUM, .range = RANGE(1, 1000000),
 	  FIELD(struct sm_event_cfg, rate) },
+	{ "read_format", V_WORD, .word = word_read_format,
+	  FIELD(struct sm_event_cfg, read_format) },
 };
 
 static const struct keydef action_keys[] = {
@@ -475,6 +477,45 @@ static int word_event(struct parser *p, const struct sm_tok *v,
 	if (i < 0)
 		return fail(p, v->col, "unknown event '%s'", v->s);
 	*out = (uint64_t)i;
+	return 0;
+}
+
+/* read_format=a,b,... or none: attr.read_format's PERF_FORMAT_* bits
+ * (perf_event_open(2) refuses unknown bits: perf_copy_attr() checks
+ * read_format & ~(PERF_FORMAT_MAX-1)); none is 0.  Stored with
+ * SM_RF_GIVEN (model.h). */
+static int word_read_format(struct parser *p, const struct sm_tok *v,
+                            uint64_t *out)
+{
+	static const struct { const char *name; unsigned bit; } bits[] = {
+		{ "total_time_enabled", SM_RF_TOTAL_TIME_ENABLED },
+		{ "total_time_running", SM_RF_TOTAL_TIME_RUNNING },
+		{ "id", SM_RF_ID },
+		{ "group", SM_RF_GROUP },
+		{ "lost", SM_RF_LOST },
+	};
+	char *rest = v->s;
+	unsigned rf = 0;
+
+	if (strcmp(v->s, "none") == 0) {
+		*out = SM_RF_GIVEN;
+		return 0;
+	}
+	for (char *name = sm_split_next(&rest, ','); name;
+	     name = sm_split_next(&rest, ',')) {
+		unsigned col = v->col + (unsigned)(name - v->s), bit = 0;
+		for (size_t i = 0; i < ARRAY_SIZE(bits); i++)
+			if (strcmp(name, bits[i].name) == 0)
+				bit = bits[i].bit;
+		if (!bit)
+			return fail(p, col, "bad value '%s' for read_format (expected "
+			            "none, or a comma list of total_time_enabled, "
+			            "total_time_running, id, group, lost)", name);
+		if (rf & bit)
+			return fail(p, col, "read_format names '%s' twice", name);
+		rf |= bit;
+	}
+	*out = SM_RF_GIVEN | rf;
 	return 0;
 }
 

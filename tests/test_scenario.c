@@ -422,6 +422,29 @@ static void test_check_expect(void **state)
 	assert_int_equal(s->expect, SM_V_LIVELOCK);
 }
 
+/* read_format=: the PERF_FORMAT_* bits named, in any order; none is 0;
+ * not given, the default TOTAL_TIME_ENABLED|RUNNING (0 in the config). */
+static void test_read_format(void **state)
+{
+	struct sm_scenario sc, *s;
+
+	(void)state;
+	s = parse_ok(&sc, "event a\n"
+	             "event b read_format=none\n"
+	             "event c read_format=lost,id,total_time_running\n"
+	             "event d read_format=group,total_time_enabled\n"
+	             "event e read_format=total_time_enabled,total_time_running,"
+	             "id,group,lost\n");
+	assert_int_equal(s->cfg.event[0].read_format, 0);
+	assert_int_equal(sm_event_read_format(&s->cfg.event[0]), 3);
+	assert_int_equal(s->cfg.event[1].read_format, SM_RF_GIVEN);
+	assert_int_equal(sm_event_read_format(&s->cfg.event[1]), 0);
+	/* PERF_FORMAT_LOST 16 | ID 4 | TOTAL_TIME_RUNNING 2 (the uapi's) */
+	assert_int_equal(sm_event_read_format(&s->cfg.event[2]), 16 + 4 + 2);
+	assert_int_equal(sm_event_read_format(&s->cfg.event[3]), 8 + 1);
+	assert_int_equal(sm_event_read_format(&s->cfg.event[4]), 31);
+}
+
 static void test_many_actions(void **state)
 {
 	char text[20 * (SM_MAX_TIMED + 1)];
@@ -468,6 +491,28 @@ static const struct bad bad_cases[] = {
 	  "t.scn:1:16: bad value '1' for pinned (expected yes or no)" },
 	{ "event x mmap=true\n",
 	  "t.scn:1:14: bad value 'true' for mmap (expected yes or no)" },
+	{ "event x\nevent y read_format=id,size\n",
+	  "t.scn:2:24: bad value 'size' for read_format (expected none, or a "
+	  "comma list of total_time_enabled, total_time_running, id, group, "
+	  "lost)" },
+	{ "event x read_format=\n",
+	  "t.scn:1:21: bad value '' for read_format (expected none, or a "
+	  "comma list of total_time_enabled, total_time_running, id, group, "
+	  "lost)" },
+	{ "event x read_format=id,,lost\n",
+	  "t.scn:1:24: bad value '' for read_format (expected none, or a "
+	  "comma list of total_time_enabled, total_time_running, id, group, "
+	  "lost)" },
+	{ "event x read_format=none,id\n",
+	  "t.scn:1:21: bad value 'none' for read_format (expected none, or a "
+	  "comma list of total_time_enabled, total_time_running, id, group, "
+	  "lost)" },
+	{ "event x read_format=ID\n",
+	  "t.scn:1:21: bad value 'ID' for read_format (expected none, or a "
+	  "comma list of total_time_enabled, total_time_running, id, group, "
+	  "lost)" },
+	{ "event x read_format=lost,id,lost\n",
+	  "t.scn:1:29: read_format names 'lost' twice" },
 	{ "pmu gp=9\n", "t.scn:1:8: gp out of range (1..8)" },
 	{ "pmu gp=0\n", "t.scn:1:8: gp out of range (1..8)" },
 	{ "arch arm64\npmu gp=32\n", "t.scn:2:8: gp out of range (1..31)" },
@@ -809,6 +854,7 @@ int main(void)
 		cmocka_unit_test(test_design_example),
 		cmocka_unit_test(test_stable_clocks),
 		cmocka_unit_test(test_check_expect),
+		cmocka_unit_test(test_read_format),
 		cmocka_unit_test(test_kernel_variants),
 		cmocka_unit_test(test_many_actions),
 		cmocka_unit_test(test_line_too_long),
