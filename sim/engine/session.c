@@ -255,6 +255,7 @@ void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
 		.arch = s->scn->cfg.arch, .width = s->model->page[0].pc.pmc_width,
 		.reset = reset_seen(s),
 		.overflow = s->run.applied & (1u << SM_ACT_OVERFLOW),
+		.read_format = s->model->cfg->event[0].read_format,
 	};
 
 	s->res.steps = s->run.step;

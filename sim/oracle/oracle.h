@@ -24,6 +24,8 @@ struct sm_window {
 	unsigned width;      /* the page's pmc_width (0: the arch's usual) */
 	bool reset;          /* a reset before or during the call */
 	bool overflow;       /* an overflow during the call (a burst) */
+	unsigned read_format; /* the event's sm_event_cfg.read_format (0:
+	                       * the default): what its read(2) can give */
 };
 void sm_oracle(const struct sm_window *w, enum sm_abi abi,
                const uint64_t value[3], int rc, struct sm_result *res);
