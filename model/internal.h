@@ -48,6 +48,14 @@ static inline uint64_t sm_page_ns_of(const struct sm_model *m,
 	return zero + (uint64_t)(((unsigned __int128)t * mult) >> shift);
 }
 
+/* event->group_leader: the event itself, or the leader its
+ * sm_event_cfg.group names (perf_group_attach()). */
+static inline unsigned sm_leader_of(const struct sm_config *cfg, unsigned i)
+{
+	unsigned g = cfg->event[i].group;
+	return g ? g - 1 : i;
+}
+
 /* pmu.c: the arch differences of DESIGN.md §3 as one table. */
 struct sm_pmu_rules {
 	/* counter numbers an event may use, in the order tried */

@@ -59,6 +59,8 @@ enum sm_action_kind {
 	SM_ACT_READ,        /* read(2) of the event: updates count, not page */
 	SM_ACT_LOCK_EARLY,  /* arm64/riscv remote writer: an update's closing
 	                     * ++lock seen before its fields (weak ordering) */
+	SM_ACT_REFRESH,     /* PERF_EVENT_IOC_REFRESH: `refresh` more
+	                     * overflows, then disabled; enables */
 	SM_NACTIONS
 };
 
@@ -92,6 +94,7 @@ struct sm_action {
 	int counter;     /* rotate_in/migrate: counter number; SM_AUTO */
 	uint64_t cycles; /* preempt/migrate: time off CPU; stall: duration */
 	uint64_t period; /* period: the new sample period */
+	uint32_t refresh; /* refresh: overflows added to the event's limit */
 };
 
 /* Clock of one CPU.  x86-64: sched_clock from the TSC with cyc2ns
@@ -259,6 +262,8 @@ struct sm_event {
 	uint64_t total_enabled, total_running, tstamp; /* ns, ctx time */
 	uint64_t sw_stamp;   /* software events but the clocks: cycles of last
 	                      * update (task-clock, cpu-clock: prev_count) */
+	int32_t event_limit; /* overflows left before the event disables
+	                      * itself; 0 = no limit (PERF_EVENT_IOC_REFRESH) */
 	uint64_t truth;      /* independent tally of counted events */
 	uint64_t truth_stamp;
 };

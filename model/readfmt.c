@@ -32,14 +32,12 @@ uint64_t sm_model_event_id(const struct sm_model *m, int i)
 	return (uint64_t)i + 1;
 }
 
-/* event->group_leader; a group's members are the leader and the events
- * whose cfg names it (perf_group_attach(); for_each_sibling_event() in
- * the order they were opened). */
+/* A group's members are the leader and the events whose cfg names it
+ * (perf_group_attach(); for_each_sibling_event() in the order they were
+ * opened). */
 static unsigned leader_of(const struct sm_model *m, unsigned i)
 {
-	unsigned g = m->cfg->event[i].group;
-
-	return g ? g - 1 : i;
+	return sm_leader_of(m->cfg, i);
 }
 
 static unsigned nr_siblings(const struct sm_model *m, unsigned leader)

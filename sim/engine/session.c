@@ -161,7 +161,7 @@ int sm_session_apply(struct sm_session *s, enum sm_action_kind kind)
 {
 	struct sm_action a = {
 		.kind = kind, .event = SM_AUTO, .cpu = SM_AUTO,
-		.counter = SM_AUTO, .cycles = 1000, .period = 1000,
+		.counter = SM_AUTO, .cycles = 1000, .period = 1000, .refresh = 1,
 	};
 
 	return apply(s, &a, false);
