@@ -3,7 +3,8 @@
  *
  * Owns: the per-arch PMU rule table (pmu.c), the clock helpers (clock.c),
  * the pure page writer (userpage.c), the store buffer's entry points
- * (stores.c) and the kernel's build step (kernel.c, for state.c).
+ * (stores.c), the kernel's build step (kernel.c, for state.c) and
+ * read(2)'s update of an event (kernel.c, for readfmt.c).
  * Engines and the command include model.h only.
  */
 #ifndef SELFMON_MODEL_INTERNAL_H
@@ -45,6 +46,14 @@ static inline uint64_t sm_page_ns_of(const struct sm_model *m,
 	unsigned shift = c->shift == 32 ? 31 : c->shift;
 	uint64_t t = c->epoch_cyc + (((cyc & mask) - c->epoch_cyc) & mask);
 	return zero + (uint64_t)(((unsigned __int128)t * mult) >> shift);
+}
+
+/* event->group_leader: the event itself, or the leader its
+ * sm_event_cfg.group names (perf_group_attach()). */
+static inline unsigned sm_leader_of(const struct sm_config *cfg, unsigned i)
+{
+	unsigned g = cfg->event[i].group;
+	return g ? g - 1 : i;
 }
 
 /* pmu.c: the arch differences of DESIGN.md §3 as one table. */
@@ -123,5 +132,8 @@ int sm_store_land(struct sm_model *m);
  * configuration and environment are set (sm_model_new()).  0, or -1 with
  * a message in err. */
 int sm_kernel_build(struct sm_model *m, char *err, size_t n);
+/* kernel.c: perf_event_read()'s update of one event's count and times,
+ * for read(2) (readfmt.c) */
+void sm_kernel_read_event(struct sm_model *m, struct sm_event *e);
 
 #endif

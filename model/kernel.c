@@ -4,7 +4,8 @@
  * Owns: event state (OFF/ERROR/INACTIVE/ACTIVE), counter assignment, the
  * counter update and set_period arithmetic, context time, scheduling
  * (sched in/out, rotation, preemption, migration), overflow, reset,
- * enable/disable, period changes, read(2), counter/timer reads by user
+ * enable/disable, period changes, read(2)'s update of an event
+ * (readfmt.c lays out its answer), counter/timer reads by user
  * space and the ground truth.  Arch differences come from sm_pmu[]
  * (pmu.c); page contents are written by userpage.c.  Each flow cites the
  * kernel function it models.
@@ -517,17 +518,115 @@ static int pmu_of(const struct sm_event *e)
 	return !strcmp(e->cfg->name, "cpu-clock") ? 2 : 3;
 }
 
-/* merge_sched_in(): a group that cannot go on stays INACTIVE; a pinned
- * one goes to ERROR, a flexible one asks for rotation and gets its page
- * updated (group_update_userpage()).  After the first failure no other
- * hardware group is tried (can_add_hw = 0). */
+static bool has_siblings(const struct sm_model *m, unsigned l)
+{
+	for (unsigned j = l + 1; j < m->k.nopen; j++)
+		if (sm_leader_of(m->cfg, j) == l)
+			return true;
+	return false;
+}
+
+/* group_sched_out(): an active leader goes out, then each sibling
+ * (event_sched_out() of one that is not active does nothing). */
+static void group_sched_out(struct sm_model *m, unsigned l)
+{
+	if (m->k.ev[l].state != SM_ACTIVE)
+		return;
+	sched_out(m, (int)l);
+	for (unsigned j = l + 1; j < m->k.nopen; j++)
+		if (sm_leader_of(m->cfg, j) == l && m->k.ev[j].state == SM_ACTIVE)
+			sched_out(m, (int)j);
+}
+
+/* x86 group_sched_in() inside x86_pmu_start_txn(PERF_PMU_TXN_ADD):
+ * x86_pmu_add() of each member only collects it (the schedulability test
+ * is left to the commit), x86_pmu_commit_txn() schedules them all with
+ * the events on the PMU (x86_schedule_events()); if that fails
+ * group_sched_out()'s x86_pmu_del() of a member added in the transaction
+ * only undoes the add (no stop, no page write). */
+static bool x86_group_sched_in(struct sm_model *m, unsigned l)
+{
+	int list[SM_MAX_EVENTS], to[SM_MAX_EVENTS];
+	unsigned len;
+
+	for (unsigned j = l; j < m->k.nopen; j++) {
+		struct sm_event *e = &m->k.ev[j];
+		/* event_sched_in() of an OFF (or ERROR) sibling does nothing */
+		if (sm_leader_of(m->cfg, j) != l || e->state != SM_INACTIVE)
+			continue;
+		set_state(m, e, SM_ACTIVE);
+		e->added = ++m->k.adds;
+		e->collected = true;
+	}
+	if (x86_schedule(m, -1, list, to, &len))
+		return true; /* x86_pmu_enable() at the section's end starts them */
+	for (unsigned j = l; j < m->k.nopen; j++) {
+		struct sm_event *e = &m->k.ev[j];
+		if (sm_leader_of(m->cfg, j) != l || !e->collected)
+			continue;
+		e->collected = false;
+		set_state(m, e, SM_INACTIVE);
+	}
+	return false;
+}
+
+/* group_sched_in() of a leader with siblings: the leader, then each
+ * sibling in order, all or nothing.  arm64 and riscv64 have no
+ * transaction of their own (perf_pmu_start_txn() only disables the
+ * PMU): each member's add() programs and writes its page, and when one
+ * cannot go on, the members already on are scheduled out again (the
+ * siblings before it, then the leader: pmu->del() writes their pages).
+ * `want` is a counter for event `who`. */
+static bool group_sched_in(struct sm_model *m, unsigned l, int who, int want)
+{
+	if (m->cfg->arch == SM_X86_64)
+		return x86_group_sched_in(m, l);
+	if (!sched_in(m, (int)l, (int)l == who ? want : SM_AUTO))
+		return false;
+	for (unsigned j = l + 1; j < m->k.nopen; j++) {
+		if (sm_leader_of(m->cfg, j) != l || m->k.ev[j].state != SM_INACTIVE)
+			continue;
+		if (sched_in(m, (int)j, (int)j == who ? want : SM_AUTO))
+			continue;
+		for (unsigned k = l + 1; k < j; k++)
+			if (sm_leader_of(m->cfg, k) == l &&
+			    m->k.ev[k].state == SM_ACTIVE)
+				sched_out(m, (int)k);
+		sched_out(m, (int)l);
+		return false;
+	}
+	return true;
+}
+
+/* group_update_userpage(): the leader's page, and the siblings' only if
+ * the leader is mmapped (event_update_userpage() of the leader returns
+ * false for an unmapped one, and the siblings are skipped). */
+static void group_update_userpage(struct sm_model *m, unsigned l)
+{
+	if (!m->k.ev[l].mapped)
+		return;
+	page_update(m, (int)l);
+	for (unsigned j = l + 1; j < m->k.nopen; j++)
+		if (sm_leader_of(m->cfg, j) == l)
+			page_update(m, (int)j);
+}
+
+/* merge_sched_in() of group leader i: a group that cannot go on stays
+ * INACTIVE; a pinned one's leader goes to ERROR, a flexible one asks for
+ * rotation and gets its pages updated (group_update_userpage()).  After
+ * the first failure no other hardware group is tried (can_add_hw = 0).
+ * A lone event is a group of one: sched_in() (x86: its schedulability
+ * tested at add, which the transaction's commit would do alike). */
 static void try_sched_in(struct sm_model *m, int i, int want, bool *can_add)
 {
 	struct sm_event *e = &m->k.ev[i];
+	bool group = has_siblings(m, (unsigned)i);
 
 	if (e->state != SM_INACTIVE)
 		return;
-	if ((*can_add || e->cfg->type == SM_EV_SOFTWARE) && sched_in(m, i, want))
+	if ((*can_add || e->cfg->type == SM_EV_SOFTWARE) &&
+	    (group ? group_sched_in(m, (unsigned)i, i, want)
+	           : sched_in(m, i, want)))
 		return;
 	*can_add = false;
 	if (e->cfg->pinned) {
@@ -535,7 +634,7 @@ static void try_sched_in(struct sm_model *m, int i, int want, bool *can_add)
 		return;
 	}
 	m->k.rotate_necessary |= 1u << pmu_of(e);
-	page_update(m, i);
+	group_update_userpage(m, (unsigned)i);
 }
 
 static bool on_pmu(const struct sm_model *m, unsigned i, int pmu)
@@ -579,9 +678,9 @@ static void ctx_sched_in(struct sm_model *m, int who, int want)
 static void ctx_sched_out_pmu(struct sm_model *m, bool pinned_too, int pmu)
 {
 	for (unsigned i = 0; i < m->k.nopen; i++)
-		if (m->k.ev[i].state == SM_ACTIVE && on_pmu(m, i, pmu) &&
+		if (sm_leader_of(m->cfg, i) == i && on_pmu(m, i, pmu) &&
 		    (pinned_too || !m->k.ev[i].cfg->pinned))
-			sched_out(m, (int)i);
+			group_sched_out(m, i);
 	m->k.rotate_necessary &= pmu < 0 ? 0u : ~(1u << pmu);
 }
 
@@ -669,6 +768,8 @@ static void switch_task(struct sm_model *m, uint64_t cycles, unsigned cpu,
  * the model's SBI PMU has no snapshot; with one,
  * pmu_sbi_start_ovf_ctrs_snapshot() writes nothing and the page keeps
  * index 0 until the next sched in). */
+static int disable(struct sm_model *m, int i);
+
 static void overflow_irq(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
@@ -678,6 +779,16 @@ static void overflow_irq(struct sm_model *m, int i)
 	set_period(m, i, riscv);
 	if (riscv)
 		page_update(m, i);
+	/* __perf_event_overflow() of a sampling event: with an event_limit
+	 * (PERF_EVENT_IOC_REFRESH), the overflow that brings it to 0 calls
+	 * perf_event_disable_inatomic(); the driver stops the counter
+	 * (x86_pmu_stop(), cpu_pmu->disable()) and the irq_work that follows
+	 * the interrupt, before the task runs again, disables the event
+	 * (perf_pending_disable() -> perf_event_disable_local() ->
+	 * __perf_event_disable()): scheduled out, its page written with
+	 * index 0, OFF. */
+	if (e->cfg->period && e->event_limit && --e->event_limit == 0)
+		disable(m, i);
 }
 
 /* riscv64 pmu_sbi_ovf_handler() skips an event that is not a sampling
@@ -762,32 +873,41 @@ static void resched(struct sm_model *m, int i)
 	if (!m->k.task_on)
 		return;
 	int pmu = pmu_of(&m->k.ev[i]);
-	ctx_sched_out_pmu(m, m->k.ev[i].cfg->pinned, pmu);
+	/* get_event_type(): "if our group leader is pinned, so are we" */
+	bool pinned = m->k.ev[sm_leader_of(m->cfg, (unsigned)i)].cfg->pinned;
+	ctx_sched_out_pmu(m, pinned, pmu);
 	ctx_sched_in_pmu(m, -1, SM_AUTO, pmu);
 }
 
 /* _perf_event_enable() -> __perf_event_enable(): OFF/ERROR -> INACTIVE,
- * then ctx_resched() for the event. */
+ * then ctx_resched() for the event; a sibling whose leader is not active
+ * is not put on ("don't put it on unless the group is on"). */
 static int enable(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
+	unsigned l = sm_leader_of(m->cfg, (unsigned)i);
 
 	if (e->state >= SM_INACTIVE)
 		return 0;
 	set_state(m, e, SM_INACTIVE);
-	resched(m, i);
+	if (l == (unsigned)i || m->k.ev[l].state == SM_ACTIVE)
+		resched(m, i);
 	return 1;
 }
 
-/* __perf_event_disable(): event_sched_out() if active, then OFF.  No page
- * update after the state change. */
+/* __perf_event_disable(): a leader takes its whole group out
+ * (group_sched_out(); the siblings stay INACTIVE), a sibling only itself
+ * (__event_disable() -> event_sched_out()); then OFF.  No page update
+ * after the state change. */
 static int disable(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
 
 	if (e->state < SM_INACTIVE)
 		return 0;
-	if (e->state == SM_ACTIVE)
+	if (sm_leader_of(m->cfg, (unsigned)i) == (unsigned)i)
+		group_sched_out(m, (unsigned)i);
+	else if (e->state == SM_ACTIVE)
 		sched_out(m, i);
 	set_state(m, e, SM_OFF);
 	/* event_function() ends with perf_pmu_enable(): on arm64
@@ -822,6 +942,21 @@ static int period(struct sm_model *m, int i, uint64_t p)
 	return 1;
 }
 
+/* _perf_event_refresh(): refused (EINVAL, nothing changes) for an event
+ * that is not sampling (no attr.sample_period; inherited events, also
+ * refused, are not modelled); else event_limit += refresh and
+ * _perf_event_enable(). */
+static int refresh(struct sm_model *m, int i, uint32_t n)
+{
+	struct sm_event *e = &m->k.ev[i];
+
+	if (e->cfg->period == 0 || n > INT32_MAX)
+		return 0;
+	e->event_limit = (int32_t)((uint32_t)e->event_limit + n);
+	enable(m, i);
+	return 1;
+}
+
 /* perf_mmap() -> perf_event_init_userpage() + perf_event_update_userpage(),
  * then pmu->event_mapped(): x86_pmu_event_mapped() lets this mm use rdpmc
  * (sysfs rdpmc = 1) and writes nothing; riscv_pmu_event_mapped() has
@@ -843,11 +978,18 @@ static int mmap_event(struct sm_model *m, int i)
 	return 1;
 }
 
+/* rotate_out/rotate_in: the event's group goes off or on the PMU as a
+ * unit, as rotation moves groups (rotate_ctx() moves a leader in the
+ * flexible groups; group_sched_out(), merge_sched_in()).  A sibling that
+ * is not active itself (OFF) is not rotated out; one whose group is on is
+ * not rotated in. */
 static int rotate_out(struct sm_model *m, int i)
 {
+	unsigned l = sm_leader_of(m->cfg, (unsigned)i);
+
 	if (m->k.ev[i].state != SM_ACTIVE)
 		return 0;
-	sched_out(m, i);
+	group_sched_out(m, l);
 	m->k.rotate_necessary |= 1u << pmu_of(&m->k.ev[i]);
 	return 1;
 }
@@ -855,10 +997,12 @@ static int rotate_out(struct sm_model *m, int i)
 static int rotate_in(struct sm_model *m, int i, int want)
 {
 	bool can_add = true;
+	unsigned l = sm_leader_of(m->cfg, (unsigned)i);
 
-	if (m->k.ev[i].state != SM_INACTIVE || !m->k.task_on)
+	if (m->k.ev[i].state != SM_INACTIVE || m->k.ev[l].state != SM_INACTIVE ||
+	    !m->k.task_on)
 		return 0;
-	try_sched_in(m, i, want, &can_add);
+	try_sched_in(m, (int)l, l == (unsigned)i ? want : SM_AUTO, &can_add);
 	x86_enable(m);
 	return 1;
 }
@@ -909,6 +1053,13 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 			return 0;
 		return sm_model_lock_early(m);
 	}
+	/* x86_pmu_commit_txn() places a group as a whole
+	 * (x86_schedule_events()): no counter is asked for one member */
+	if (a->counter != SM_AUTO && m->cfg->arch == SM_X86_64 &&
+	    (m->cfg->event[i].group || has_siblings(m, (unsigned)i)))
+		return fail(err, n, "counter= does not apply to an event in a "
+		            "group on x86_64: the group's counters are placed as a "
+		            "whole", name);
 	sm_model_flush(m); /* the writer finishes one update before the next */
 	m->k.cause = a->kind;
 	switch (a->kind) {
@@ -927,8 +1078,9 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 		if (a->period == 0)
 			return fail(err, n, "period must be at least 1", name);
 		return period(m, i, a->period);
+	case SM_ACT_REFRESH: return refresh(m, i, a->refresh);
 	case SM_ACT_READ: {
-		uint64_t buf[3];
+		uint64_t buf[SM_READ_MAX / 8];
 		return sm_model_read(m, i, buf, sizeof(buf)) > 0;
 	}
 	case SM_ACT_STALL:
@@ -1095,25 +1247,13 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 	}
 }
 
-/* perf_read() -> perf_read_one(): perf_event_read() updates an active
- * event's count (the page is NOT updated), then value, enabled, running. */
-long sm_model_read(struct sm_model *m, int i, void *buf, size_t len)
+/* perf_event_read(): an active event's count is updated from its counter
+ * (the page is NOT updated), and its times are brought up to now
+ * (perf_event_update_time()); readfmt.c lays them out. */
+void sm_kernel_read_event(struct sm_model *m, struct sm_event *e)
 {
-	struct sm_event *e;
-	uint64_t v[3];
-
-	if (i < 0 || (unsigned)i >= m->k.nopen)
-		return -EBADF;
-	if (len < sizeof(v))
-		return -ENOSPC;
-	e = &m->k.ev[i];
 	event_update(m, e);
 	update_times(m, e);
-	v[0] = e->count;
-	v[1] = e->total_enabled;
-	v[2] = e->total_running;
-	memcpy(buf, v, sizeof(v));
-	return (long)sizeof(v);
 }
 
 /* Does the task have an mmapped event with user read access?  (arm64:
@@ -1264,6 +1404,19 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 		            "arch_counter_get_width() gives its rate", "config");
 	for (unsigned i = 0; i < cfg->nevents; i++) {
 		const struct sm_event_cfg *e = &cfg->event[i];
+		/* perf_event_open() with a group_fd: the leader is open already
+		 * and a leader itself, and a sibling is never pinned (EINVAL);
+		 * software events in groups (which may join a hardware group,
+		 * move_group) are not modelled */
+		if (e->group && (e->group > i || cfg->event[e->group - 1].group ||
+		                 e->pinned || e->type == SM_EV_SOFTWARE ||
+		                 cfg->event[e->group - 1].type == SM_EV_SOFTWARE))
+			return fail(err, n, "a group's leader must be an earlier "
+			            "hardware event that is no sibling, and a sibling "
+			            "an unpinned hardware event", e->name);
+		if ((e->read_format & SM_RF_GIVEN) &&
+		    (e->read_format & ~(SM_RF_GIVEN | SM_RF_ALL)))
+			return fail(err, n, "unknown read_format bits", e->name);
 		/* width 0: no PMU (x86_pmu.cntval_bits stays 0): software only */
 		if (cfg->arch == SM_X86_64 && cfg->width == 0 &&
 		    e->type != SM_EV_SOFTWARE)
@@ -1299,7 +1452,10 @@ static void init_event(struct sm_model *m, int i)
 	                          : RULES(m)->count_period(m->cfg, e);
 	e->period_left = (int64_t)(e->cfg->left ? e->cfg->left : e->period);
 	e->truth_stamp = e->sw_stamp = m->k.now;
-	if (!e->cfg->pinned)
+	/* the flexible groups hold leaders (perf_event_groups_insert() of a
+	 * sibling never happens: perf_group_attach() links it to its
+	 * leader) */
+	if (!e->cfg->pinned && sm_leader_of(m->cfg, (unsigned)i) == (unsigned)i)
 		m->k.flex_order[m->k.nflex++] = (unsigned)i;
 }
 /* The kernel as a model is built (sm_model_new(), state.c): the task on

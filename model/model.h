@@ -59,6 +59,8 @@ enum sm_action_kind {
 	SM_ACT_READ,        /* read(2) of the event: updates count, not page */
 	SM_ACT_LOCK_EARLY,  /* arm64/riscv remote writer: an update's closing
 	                     * ++lock seen before its fields (weak ordering) */
+	SM_ACT_REFRESH,     /* PERF_EVENT_IOC_REFRESH: `refresh` more
+	                     * overflows, then disabled; enables */
 	SM_NACTIONS
 };
 
@@ -92,6 +94,7 @@ struct sm_action {
 	int counter;     /* rotate_in/migrate: counter number; SM_AUTO */
 	uint64_t cycles; /* preempt/migrate: time off CPU; stall: duration */
 	uint64_t period; /* period: the new sample period */
+	uint32_t refresh; /* refresh: overflows added to the event's limit */
 };
 
 /* Clock of one CPU.  x86-64: sched_clock from the TSC with cyc2ns
@@ -119,7 +122,26 @@ struct sm_event_cfg {
 	uint64_t period;   /* sample period; 0 = counting event (max_period) */
 	uint64_t left;     /* initial period_left; 0 = period */
 	uint32_t rate;     /* events per cycle while counting */
+	/* attr.read_format: 0 is the default, TOTAL_TIME_ENABLED|RUNNING
+	 * (so that a zeroed config keeps it); else SM_RF_GIVEN | the
+	 * SM_RF_* bits asked for.  sm_event_read_format() gives the bits. */
+	unsigned read_format;
+	unsigned group;    /* 0: its own group's leader; else the leader's
+	                    * index + 1 (attr group_fd) */
 };
+
+/* attr.read_format bits (the uapi's PERF_FORMAT_*, same values). */
+#define SM_RF_TOTAL_TIME_ENABLED (1u << 0)
+#define SM_RF_TOTAL_TIME_RUNNING (1u << 1)
+#define SM_RF_ID (1u << 2)
+#define SM_RF_GROUP (1u << 3)
+#define SM_RF_LOST (1u << 4) /* Linux 6.0 and later */
+#define SM_RF_ALL 0x1fu
+#define SM_RF_GIVEN (1u << 31) /* sm_event_cfg.read_format was declared */
+#define SM_RF_DEFAULT (SM_RF_TOTAL_TIME_ENABLED | SM_RF_TOTAL_TIME_RUNNING)
+/* The largest read(2) answer: nr, enabled, running, and value, id, lost
+ * for each event of a group of all the events. */
+#define SM_READ_MAX (8 * (3 + 3 * SM_MAX_EVENTS))
 
 /* Kernel variants (variant.c): proposed kernel changes, one behaviour
  * each; sm_config.kernel holds 1 << SM_KV_* of those switched on, 0 is
@@ -240,6 +262,8 @@ struct sm_event {
 	uint64_t total_enabled, total_running, tstamp; /* ns, ctx time */
 	uint64_t sw_stamp;   /* software events but the clocks: cycles of last
 	                      * update (task-clock, cpu-clock: prev_count) */
+	int32_t event_limit; /* overflows left before the event disables
+	                      * itself; 0 = no limit (PERF_EVENT_IOC_REFRESH) */
 	uint64_t truth;      /* independent tally of counted events */
 	uint64_t truth_stamp;
 };
@@ -381,10 +405,21 @@ void sm_model_truth(const struct sm_model *m, int ev, struct sm_truth *t);
  * as it is (only time differs): sm_model_truth() at each of them. */
 void sm_model_truth_span(const struct sm_model *m, int ev, uint64_t from,
                          unsigned n, struct sm_truth *out);
-/* read(2) with PERF_FORMAT_TOTAL_TIME_ENABLED|RUNNING: 24 bytes into buf
- * (value, enabled, running); updates count and prev_count like the kernel.
- * Returns bytes written or -EINVAL/-ENOSPC style negatives. */
+/* read(2) of event `ev` as __perf_read() answers it, in the layout of the
+ * event's read_format (perf_read_one(), or perf_read_group() with
+ * PERF_FORMAT_GROUP; the default, TOTAL_TIME_ENABLED|RUNNING, is 24
+ * bytes: value, enabled, running); updates count and prev_count like the
+ * kernel.  Returns the bytes written (at most SM_READ_MAX), 0 for an
+ * event in error state (end of file), -ENOSPC when len is below
+ * sm_model_read_size(), -EBADF for no such event. */
 long sm_model_read(struct sm_model *m, int ev, void *buf, size_t len);
+/* event->read_size: the bytes read(2) of `ev` needs and writes
+ * (__perf_event_read_size()); 0 for no such event. */
+size_t sm_model_read_size(const struct sm_model *m, int ev);
+/* The event's attr.read_format bits (SM_RF_*). */
+unsigned sm_event_read_format(const struct sm_event_cfg *e);
+/* primary_event_id(): the id read(2) gives with PERF_FORMAT_ID. */
+uint64_t sm_model_event_id(const struct sm_model *m, int ev);
 
 /* Counter and timer reads as the CPU the task is on answers them. */
 enum sm_fault sm_model_rdpmc(const struct sm_model *m, uint32_t ecx,

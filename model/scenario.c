@@ -314,7 +314,7 @@ struct keydef {
 #define KEYS(t) t, ARRAY_SIZE(t)
 
 static word_fn word_type, word_counter, word_event, word_explore,
-	word_expect;
+	word_expect, word_read_format, word_group;
 
 static const struct keydef pmu_keys[] = {
 	{ "gp", V_NUM, .range = { [SM_X86_64] = { 1, 8 }, [SM_ARM64] = { 1, 31 },
@@ -386,6 +386,10 @@ static const struct keydef event_keys[] = {
 	  FIELD(struct sm_event_cfg, left) },
 	{ "rate", V_NUM, .range = RANGE(1, 1000000),
 	  FIELD(struct sm_event_cfg, rate) },
+	{ "read_format", V_WORD, .word = word_read_format,
+	  FIELD(struct sm_event_cfg, read_format) },
+	{ "group", V_WORD, .word = word_group,
+	  FIELD(struct sm_event_cfg, group) },
 };
 
 static const struct keydef action_keys[] = {
@@ -402,6 +406,9 @@ static const struct keydef action_keys[] = {
 	/* _perf_event_period(): 0 and values with bit 63 are EINVAL */
 	{ "period", V_NUM, .actions = ACT(SM_ACT_PERIOD),
 	  .range = RANGE(1, INT64_MAX), FIELD(struct sm_action, period) },
+	/* PERF_EVENT_IOC_REFRESH's argument is an int (_perf_event_refresh()) */
+	{ "refresh", V_NUM, .actions = ACT(SM_ACT_REFRESH),
+	  .range = RANGE(0, INT32_MAX), FIELD(struct sm_action, refresh) },
 };
 
 static const struct keydef check_keys[] = {
@@ -475,6 +482,66 @@ static int word_event(struct parser *p, const struct sm_tok *v,
 	if (i < 0)
 		return fail(p, v->col, "unknown event '%s'", v->s);
 	*out = (uint64_t)i;
+	return 0;
+}
+
+/* read_format=a,b,... or none: attr.read_format's PERF_FORMAT_* bits
+ * (perf_event_open(2) refuses unknown bits: perf_copy_attr() checks
+ * read_format & ~(PERF_FORMAT_MAX-1)); none is 0.  Stored with
+ * SM_RF_GIVEN (model.h). */
+static int word_read_format(struct parser *p, const struct sm_tok *v,
+                            uint64_t *out)
+{
+	static const struct { const char *name; unsigned bit; } bits[] = {
+		{ "total_time_enabled", SM_RF_TOTAL_TIME_ENABLED },
+		{ "total_time_running", SM_RF_TOTAL_TIME_RUNNING },
+		{ "id", SM_RF_ID },
+		{ "group", SM_RF_GROUP },
+		{ "lost", SM_RF_LOST },
+	};
+	char *rest = v->s;
+	unsigned rf = 0;
+
+	if (strcmp(v->s, "none") == 0) {
+		*out = SM_RF_GIVEN;
+		return 0;
+	}
+	for (char *name = sm_split_next(&rest, ','); name;
+	     name = sm_split_next(&rest, ',')) {
+		unsigned col = v->col + (unsigned)(name - v->s), bit = 0;
+		for (size_t i = 0; i < ARRAY_SIZE(bits); i++)
+			if (strcmp(name, bits[i].name) == 0)
+				bit = bits[i].bit;
+		if (!bit)
+			return fail(p, col, "bad value '%s' for read_format (expected "
+			            "none, or a comma list of total_time_enabled, "
+			            "total_time_running, id, group, lost)", name);
+		if (rf & bit)
+			return fail(p, col, "read_format names '%s' twice", name);
+		rf |= bit;
+	}
+	*out = SM_RF_GIVEN | rf;
+	return 0;
+}
+
+/* group=LEADER: the event is opened with the leader's fd as group_fd, so
+ * it joins the leader's group (perf_event_open(): the group_fd event must
+ * be open already, and be a group leader itself, else EINVAL).  Stored as
+ * the leader's index + 1 (model.h). */
+static int word_group(struct parser *p, const struct sm_tok *v,
+                      uint64_t *out)
+{
+	int i = find_event(p->cfg, v->s);
+
+	if (i < 0)
+		return fail(p, v->col, "unknown event '%s' for group (the leader is "
+		            "declared on an earlier line)", v->s);
+	if (p->cfg->event[i].group)
+		return fail(p, v->col, "'%s' is not a group leader: it is in "
+		            "'%s''s group (perf_event_open() refuses a sibling's fd "
+		            "as group_fd with EINVAL)", v->s,
+		            p->cfg->event[p->cfg->event[i].group - 1].name);
+	*out = (uint64_t)i + 1;
 	return 0;
 }
 
@@ -843,6 +910,29 @@ static int d_task(struct parser *p)
 	return parse_keys(p, 1, KEYS(task_keys));
 }
 
+/* A group member: perf_event_open() refuses attr.pinned with a group_fd
+ * ("Only a group leader can be exclusive or pinned": EINVAL); software
+ * events in groups are not modelled (a software event may join a
+ * hardware group, and a hardware one moves a software group to its PMU:
+ * move_group). */
+static int check_group(struct parser *p, const struct sm_event_cfg *e)
+{
+	unsigned col = key_col(p, KEYS(event_keys), "group");
+	unsigned pin = key_col(p, KEYS(event_keys), "pinned");
+
+	if (!e->group)
+		return 0;
+	if (e->pinned)
+		return fail(p, pin, "pinned applies to a group leader only (the "
+		            "group's leader decides: perf_event_open() refuses a "
+		            "pinned sibling)");
+	if (e->type == SM_EV_SOFTWARE ||
+	    p->cfg->event[e->group - 1].type == SM_EV_SOFTWARE)
+		return fail(p, col, "software events in groups are not modelled "
+		            "(group hardware events only)");
+	return 0;
+}
+
 static int d_event(struct parser *p)
 {
 	struct sm_config *cfg = p->cfg;
@@ -868,6 +958,8 @@ static int d_event(struct parser *p)
 	if (rate && sm_event_is_clock(&cfg->event[cfg->nevents]))
 		return fail(p, rate, "rate does not apply to %s: a software clock "
 		            "counts the ns it runs", t->s);
+	if (check_group(p, &cfg->event[cfg->nevents]) < 0)
+		return -1;
 	cfg->nevents++;
 	p->seen_event = true;
 	return 0;
@@ -929,6 +1021,19 @@ static uint64_t period_of(const struct parser *p, const struct sm_action *a)
 	return (unsigned)i < p->cfg->nevents ? p->cfg->event[i].period : 0;
 }
 
+/* An action the kernel refuses on a counting event with EINVAL before
+ * anything changes (its ioctl's function `fn`): no scenario asks for it. */
+static int sampling_only(struct parser *p, const struct sm_timed_action *ta,
+                         const char *action, const char *fn)
+{
+	int i = ta->act.event == SM_AUTO ? 0 : ta->act.event;
+
+	return fail(p, p->in.tok[2].col, "%s applies to a sampling event only: "
+	            "'%s' has no period= (the kernel's %s() refuses a counting "
+	            "event with EINVAL)", action, p->cfg->nevents ?
+	            p->cfg->event[i].name : "instructions", fn);
+}
+
 /* Defaults and requirements that depend on the action, after its keys. */
 static int finish_action(struct parser *p, struct sm_timed_action *ta)
 {
@@ -940,11 +1045,11 @@ static int finish_action(struct parser *p, struct sm_timed_action *ta)
 	if (kind == SM_ACT_PERIOD && !key_col(p, KEYS(action_keys), "period"))
 		return fail(p, p->in.endcol, "missing period");
 	if (kind == SM_ACT_PERIOD && period_of(p, &ta->act) == 0)
-		return fail(p, p->in.tok[2].col, "period applies to a sampling event "
-		            "only: '%s' has no period= (the kernel's "
-		            "_perf_event_period() refuses a counting event with "
-		            "EINVAL)", p->cfg->nevents ? p->cfg->event[ta->act.event
-		            == SM_AUTO ? 0 : ta->act.event].name : "instructions");
+		return sampling_only(p, ta, "period", "_perf_event_period");
+	if (kind == SM_ACT_REFRESH && !key_col(p, KEYS(action_keys), "refresh"))
+		ta->act.refresh = 1;
+	if (kind == SM_ACT_REFRESH && period_of(p, &ta->act) == 0)
+		return sampling_only(p, ta, "refresh", "_perf_event_refresh");
 	if (ta->act.counter != SM_AUTO)
 		p->seen_ctr_action = true;
 	return 0;

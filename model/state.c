@@ -86,6 +86,7 @@ static void copy_event(struct sm_event *to, const struct sm_event *from)
 	to->total_running = from->total_running;
 	to->tstamp = from->tstamp;
 	to->sw_stamp = from->sw_stamp;
+	to->event_limit = from->event_limit;
 	to->truth = from->truth;
 	to->truth_stamp = from->truth_stamp;
 }
@@ -205,6 +206,7 @@ static void event_words(struct words *b, const struct sm_event *e)
 	word(b, e->total_running);
 	word(b, e->tstamp);
 	word(b, e->sw_stamp);
+	word(b, (uint64_t)(uint32_t)e->event_limit);
 	word(b, e->truth);
 	word(b, e->truth_stamp);
 }

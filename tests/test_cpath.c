@@ -9,8 +9,11 @@
  * the counter path in x86_overflow on both engines (and on arm64 and
  * riscv64 where built), pruned and unpruned sweeps count it alike, and
  * merge carries it.  One failure in many cells is one block of the
- * details, every cell still in the JSON.  Readers:
- * tests/readers/fallback_reader.c.
+ * details, every cell still in the JSON.  An lttng-style reader, whose
+ * fallback reads the bare 8-byte count, is wrong under the default
+ * read_format (its read(2) gets -ENOSPC) and right once its event's
+ * read_format none is declared.  Readers: tests/readers/fallback_reader.c
+ * and lttng_reader.c.
  */
 #include <ctype.h>
 
@@ -129,6 +132,69 @@ static void test_fallback(void **state)
 		if (!on)
 			fail_msg("%s: a counter reader never on the counter path",
 			         tool[t].arch);
+	}
+	assert_true(arches > 0);
+}
+
+/* A scenario file in tmpdir(): the event `instructions` of ARCH with the
+ * event key `rf` ("" for none), checked at 2000 with rotations only. */
+static void lttng_scenario(const char *arch, const char *rf, char *path,
+                           size_t n)
+{
+	snprintf(path, n, "%s/lttng_%s%s.scn", tmpdir(), arch, *rf ? "_none" : "");
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "arch %s\nevent instructions %s\n"
+	        "check at=2000 explore=rotate_out,rotate_in\nend 3000\n",
+	        arch, rf);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The lttng-style reader (raw ABI) on each arch built: under the default
+ * read_format its 8-byte read(2) gets -ENOSPC and it returns 0, judged
+ * WRONG_VALUE (on x86-64 only once rotated out: before, it reads the
+ * counter); with read_format=none declared it passes; and
+ * traces/examples/lttng_read_format.scn, which declares it for a
+ * hardware event, passes it too, on the counter path and off it. */
+static void test_lttng_read_format(void **state)
+{
+	char obj[512], scn[600], args[2048], name[64];
+	unsigned arches = 0;
+	(void)state;
+
+	for (unsigned t = 0; t < sizeof(tool) / sizeof(tool[0]); t++) {
+		snprintf(name, sizeof(name), "lttng_%s.o", tool[t].arch);
+		if (!arch_built(tool[t].arch) ||
+		    !compile_reader(tool[t].cc, "-O2 -fno-builtin",
+		                    "lttng_reader.c", name, obj, sizeof(obj)))
+			continue;
+		arches++;
+		for (int none = 0; none < 2; none++) {
+			lttng_scenario(tool[t].arch, none ? "read_format=none" : "",
+			               scn, sizeof(scn));
+			snprintf(args, sizeof(args), "%s:lttng_style_read --abi raw "
+			         "--scenario %s --bound 2", obj, scn);
+			const struct jr_value *c = &json_cells(args)->items[0];
+			if (none) {
+				assert_string_equal(str(c, "verdict"), "PASS");
+				assert_int_equal(r.status, 0);
+				continue;
+			}
+			assert_string_equal(str(c, "verdict"), "WRONG_VALUE");
+			assert_int_equal(r.status, 1);
+			assert_non_null(strstr(str(c, "detail"), "count = 0 is not"));
+			assert_int_equal(num(c, "least_bound"),
+			                 !strcmp(tool[t].arch, "x86_64"));
+		}
+		if (!strcmp(tool[t].arch, "x86_64")) {
+			snprintf(args, sizeof(args), "%s:lttng_style_read --abi raw "
+			         "--scenario '%s/traces/examples/lttng_read_format.scn' "
+			         "--bound 3", obj, SELFMON_SRC);
+			const struct jr_value *c = &json_cells(args)->items[0];
+			assert_string_equal(str(c, "verdict"), "PASS");
+			assert_true(num(c, "counter_path") > 0);
+			assert_true(num(c, "counter_path") < num(c, "schedules"));
+		}
 	}
 	assert_true(arches > 0);
 }
@@ -402,6 +468,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest fast[] = {
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_lttng_read_format),
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_grouped),

@@ -88,6 +88,33 @@ static void test_values_error(void **state)
 	assert_int_equal((int64_t)res.wrong[0].value, -9);
 }
 
+/* A values reader that fell back to read(2) (rc 1) is held to the times
+ * its event's read_format gives there: none gives the count alone, so
+ * enabled and running are not judged (nor running <= enabled); one time
+ * given is judged, the other not; from the page (rc 0) all three are,
+ * whatever the format.  The default (0) gives both. */
+static void test_values_read_format(void **state)
+{
+	(void)state;
+	window(SM_ABI_VALUES, w, 4);
+	wd.read_format = SM_RF_GIVEN; /* none */
+	assert_int_equal(judge(101, 0, 0, 1), SM_V_PASS);
+	assert_int_equal(judge(101, 7, 9, 1), SM_V_PASS); /* 9 > 7: unjudged */
+	assert_int_equal(judge(99, 0, 0, 1), SM_V_WRONG_VALUE);
+	assert_int_equal(res.nwrong, 1);
+	assert_int_equal(res.wrong[0].field, SM_WF_COUNT);
+	assert_int_equal(judge(101, 0, 0, 0), SM_V_WRONG_VALUE); /* page */
+	assert_int_equal(res.nwrong, 2);
+	wd.read_format = SM_RF_GIVEN | SM_RF_TOTAL_TIME_ENABLED | SM_RF_ID;
+	assert_int_equal(judge(101, 51, 0, 1), SM_V_PASS);
+	assert_int_equal(judge(101, 49, 0, 1), SM_V_WRONG_VALUE);
+	assert_int_equal(res.nwrong, 1);
+	assert_int_equal(res.wrong[0].field, SM_WF_ENABLED);
+	wd.read_format = 0; /* the default: both times */
+	assert_int_equal(judge(101, 0, 0, 1), SM_V_WRONG_VALUE);
+	assert_int_equal(res.nwrong, 2);
+}
+
 /* scaled: within 1 of C(ta) * E(tb) / R(tb).  C in {100, 101}, (E, R) in
  * {(50, 40), (52, 41)}: 100*50/40 = 125, 101*50/40 = 126.25,
  * 100*52/41 = 126.83, 101*52/41 = 128.10. */
@@ -335,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_exact_window),
 		cmocka_unit_test(test_running_le_enabled),
 		cmocka_unit_test(test_values_error),
+		cmocka_unit_test(test_values_read_format),
 		cmocka_unit_test(test_scaled),
 		cmocka_unit_test(test_scaled_never_ran),
 		cmocka_unit_test(test_page_rounding),

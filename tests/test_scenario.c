@@ -422,6 +422,62 @@ static void test_check_expect(void **state)
 	assert_int_equal(s->expect, SM_V_LIVELOCK);
 }
 
+/* read_format=: the PERF_FORMAT_* bits named, in any order; none is 0;
+ * not given, the default TOTAL_TIME_ENABLED|RUNNING (0 in the config). */
+static void test_read_format(void **state)
+{
+	struct sm_scenario sc, *s;
+
+	(void)state;
+	s = parse_ok(&sc, "event a\n"
+	             "event b read_format=none\n"
+	             "event c read_format=lost,id,total_time_running\n"
+	             "event d read_format=group,total_time_enabled\n"
+	             "event e read_format=total_time_enabled,total_time_running,"
+	             "id,group,lost\n");
+	assert_int_equal(s->cfg.event[0].read_format, 0);
+	assert_int_equal(sm_event_read_format(&s->cfg.event[0]), 3);
+	assert_int_equal(s->cfg.event[1].read_format, SM_RF_GIVEN);
+	assert_int_equal(sm_event_read_format(&s->cfg.event[1]), 0);
+	/* PERF_FORMAT_LOST 16 | ID 4 | TOTAL_TIME_RUNNING 2 (the uapi's) */
+	assert_int_equal(sm_event_read_format(&s->cfg.event[2]), 16 + 4 + 2);
+	assert_int_equal(sm_event_read_format(&s->cfg.event[3]), 8 + 1);
+	assert_int_equal(sm_event_read_format(&s->cfg.event[4]), 31);
+}
+
+/* at N refresh [refresh=K]: PERF_EVENT_IOC_REFRESH, K 1 by default. */
+static void test_refresh_action(void **state)
+{
+	struct sm_scenario sc, *s;
+
+	(void)state;
+	s = parse_ok(&sc, "event i period=1000\nat 5 refresh refresh=3\n"
+	             "at 7 refresh\nat 9 refresh refresh=0 event=i\n");
+	assert_int_equal(s->nactions, 3);
+	assert_int_equal(s->act[0].act.kind, SM_ACT_REFRESH);
+	assert_int_equal(s->act[0].act.refresh, 3);
+	assert_int_equal(s->act[1].act.refresh, 1);
+	assert_int_equal(s->act[2].act.refresh, 0);
+	assert_int_equal(s->act[2].act.event, 0);
+}
+
+/* group=LEADER: the leader's index + 1; 0 for a leader. */
+static void test_group(void **state)
+{
+	struct sm_scenario sc, *s;
+
+	(void)state;
+	s = parse_ok(&sc, "event a pinned=yes\n"
+	             "event b type=cycles group=a\n"
+	             "event c\n"
+	             "event d group=a read_format=group,id\n");
+	assert_int_equal(s->cfg.event[0].group, 0);
+	assert_int_equal(s->cfg.event[1].group, 1);
+	assert_int_equal(s->cfg.event[2].group, 0);
+	assert_int_equal(s->cfg.event[3].group, 1);
+	assert_int_equal(sm_event_read_format(&s->cfg.event[3]), 8 + 4);
+}
+
 static void test_many_actions(void **state)
 {
 	char text[20 * (SM_MAX_TIMED + 1)];
@@ -468,6 +524,46 @@ static const struct bad bad_cases[] = {
 	  "t.scn:1:16: bad value '1' for pinned (expected yes or no)" },
 	{ "event x mmap=true\n",
 	  "t.scn:1:14: bad value 'true' for mmap (expected yes or no)" },
+	{ "event x\nevent y read_format=id,size\n",
+	  "t.scn:2:24: bad value 'size' for read_format (expected none, or a "
+	  "comma list of total_time_enabled, total_time_running, id, group, "
+	  "lost)" },
+	{ "event x read_format=\n",
+	  "t.scn:1:21: bad value '' for read_format (expected none, or a "
+	  "comma list of total_time_enabled, total_time_running, id, group, "
+	  "lost)" },
+	{ "event x read_format=id,,lost\n",
+	  "t.scn:1:24: bad value '' for read_format (expected none, or a "
+	  "comma list of total_time_enabled, total_time_running, id, group, "
+	  "lost)" },
+	{ "event x read_format=none,id\n",
+	  "t.scn:1:21: bad value 'none' for read_format (expected none, or a "
+	  "comma list of total_time_enabled, total_time_running, id, group, "
+	  "lost)" },
+	{ "event x read_format=ID\n",
+	  "t.scn:1:21: bad value 'ID' for read_format (expected none, or a "
+	  "comma list of total_time_enabled, total_time_running, id, group, "
+	  "lost)" },
+	{ "event x read_format=lost,id,lost\n",
+	  "t.scn:1:29: read_format names 'lost' twice" },
+	{ "event x\nevent y group=z\n",
+	  "t.scn:2:15: unknown event 'z' for group (the leader is declared on "
+	  "an earlier line)" },
+	{ "event x group=x\n",
+	  "t.scn:1:15: unknown event 'x' for group (the leader is declared on "
+	  "an earlier line)" },
+	{ "event x\nevent y group=x\nevent z group=y\n",
+	  "t.scn:3:15: 'y' is not a group leader: it is in 'x''s group "
+	  "(perf_event_open() refuses a sibling's fd as group_fd with EINVAL)" },
+	{ "event x\nevent y group=x pinned=yes\n",
+	  "t.scn:2:17: pinned applies to a group leader only (the group's "
+	  "leader decides: perf_event_open() refuses a pinned sibling)" },
+	{ "event x\nevent task-clock group=x\n",
+	  "t.scn:2:18: software events in groups are not modelled (group "
+	  "hardware events only)" },
+	{ "event page-faults\nevent y group=page-faults\n",
+	  "t.scn:2:9: software events in groups are not modelled (group "
+	  "hardware events only)" },
 	{ "pmu gp=9\n", "t.scn:1:8: gp out of range (1..8)" },
 	{ "pmu gp=0\n", "t.scn:1:8: gp out of range (1..8)" },
 	{ "arch arm64\npmu gp=32\n", "t.scn:2:8: gp out of range (1..31)" },
@@ -522,6 +618,14 @@ static const struct bad bad_cases[] = {
 	  "t.scn:3:7: period applies to a sampling event only: 'y' has no "
 	  "period= (the kernel's _perf_event_period() refuses a counting event "
 	  "with EINVAL)" },
+	{ "event x period=5\nat 10 refresh refresh=2147483648\n",
+	  "t.scn:2:23: refresh out of range (0..2147483647)" },
+	{ "at 10 refresh\n",
+	  "t.scn:1:7: refresh applies to a sampling event only: 'instructions' "
+	  "has no period= (the kernel's _perf_event_refresh() refuses a "
+	  "counting event with EINVAL)" },
+	{ "event x period=5\nat 10 reset refresh=1\n",
+	  "t.scn:2:13: key 'refresh' does not apply to action 'reset'" },
 	{ "at 1x reset\n", "t.scn:1:4: bad number '1x' for cycle" },
 	{ "writer local now\n", "t.scn:1:14: unexpected 'now'" },
 	{ "writer\n", "t.scn:1:7: missing writer mode" },
@@ -809,6 +913,9 @@ int main(void)
 		cmocka_unit_test(test_design_example),
 		cmocka_unit_test(test_stable_clocks),
 		cmocka_unit_test(test_check_expect),
+		cmocka_unit_test(test_read_format),
+		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_refresh_action),
 		cmocka_unit_test(test_kernel_variants),
 		cmocka_unit_test(test_many_actions),
 		cmocka_unit_test(test_line_too_long),

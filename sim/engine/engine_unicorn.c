@@ -485,13 +485,15 @@ static int list_loads(struct sm_session *s)
 	return 0;
 }
 
-/* read(2) on the event's fd is answered by the model; other fds EBADF,
- * other syscalls ENOSYS. */
+/* read(2) on the event's fd is answered by the model, in the layout of
+ * the event's read_format (model/readfmt.c); other fds EBADF, other
+ * syscalls ENOSYS. */
 int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
                       uint64_t fd, uint64_t buf, uint64_t len)
 {
 	struct ueng *e = s->eng;
-	uint64_t vals[3];
+	uint64_t vals[SM_READ_MAX / 8];
+	size_t need = sm_model_read_size(s->model, 0);
 	int64_t ret;
 
 	if (nr == nr_read && fd == SM_EVENT_FD) /* whatever it returns */
@@ -500,8 +502,7 @@ int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
 		ret = -38;
 	else if (fd != SM_EVENT_FD)
 		ret = -9;
-	else if (len >= sizeof(vals) &&
-	         !allowed(e, buf, sizeof(vals), UC_PROT_WRITE))
+	else if (len >= need && !allowed(e, buf, need, UC_PROT_WRITE))
 		ret = -14; /* EFAULT: the kernel's copy_to_user() checks */
 	else if (sm_session_settle(s),
 	         (ret = sm_model_read(s->model, 0, vals, len)) > 0 &&

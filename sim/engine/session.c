@@ -161,7 +161,7 @@ int sm_session_apply(struct sm_session *s, enum sm_action_kind kind)
 {
 	struct sm_action a = {
 		.kind = kind, .event = SM_AUTO, .cpu = SM_AUTO,
-		.counter = SM_AUTO, .cycles = 1000, .period = 1000,
+		.counter = SM_AUTO, .cycles = 1000, .period = 1000, .refresh = 1,
 	};
 
 	return apply(s, &a, false);
@@ -282,6 +282,7 @@ void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
 		.reset = reset_seen(s),
 		.overflow = s->run.applied & (1u << SM_ACT_OVERFLOW),
 		.split = sm_abi_two_calls(s->reader->abi) ? s->run.split : 0,
+		.read_format = s->model->cfg->event[0].read_format,
 	};
 
 	s->res.steps = s->run.step;

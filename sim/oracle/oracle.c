@@ -8,7 +8,9 @@
  * truth at some instant; enabled and running iff they equal the truth, or
  * what a correct reader computes from the page the kernel writes at that
  * instant (the page's cycles-to-ns conversion rounds differently from
- * sched_clock on arm64/riscv64: sm_model_page_ns()); a scaled count iff
+ * sched_clock on arm64/riscv64: sm_model_page_ns()), except that a values
+ * reader answering from read(2) (rc 1) is held only to the times the
+ * event's read_format gives there (none: the count alone); a scaled count iff
  * it is within 1 of C(ta) * E(tb) / R(tb) for some instants ta, tb; and
  * running must not exceed enabled.  A two-call ABI (delta, reset) is
  * judged by differences instead: each value must equal X(tb) - X(ta)
@@ -309,13 +311,25 @@ void sm_oracle(const struct sm_window *w, enum sm_abi abi,
 			              value[0]);
 		return;
 	}
-	/* every wrong value, not only the first */
+	/* every wrong value, not only the first; a values reader that fell
+	 * back to read(2) (rc 1) is judged on the times its read(2) gives:
+	 * with a read_format without TOTAL_TIME_ENABLED (_RUNNING) the kernel
+	 * returns no enabled (running) time, and what the reader puts there
+	 * is its own business */
+	bool judged[3] = { true, true, true };
+	if (abi == SM_ABI_VALUES && rc == 1) {
+		unsigned rf = w->read_format & SM_RF_GIVEN ? w->read_format
+		                                           : SM_RF_DEFAULT;
+		judged[F_ENABLED] = rf & SM_RF_TOTAL_TIME_ENABLED;
+		judged[F_RUNNING] = rf & SM_RF_TOTAL_TIME_RUNNING;
+	}
 	if (!seen(w, F_COUNT, value[0]))
 		wrong(w, F_COUNT, false, value[0], res);
 	for (unsigned f = F_ENABLED; f < nvals; f++)
-		if (!time_ok(w, f, value[f], &res->rounded))
+		if (judged[f] && !time_ok(w, f, value[f], &res->rounded))
 			wrong(w, f, false, value[f], res);
-	if (!res->nwrong && nvals == 3 && value[2] > value[1])
+	if (!res->nwrong && nvals == 3 && judged[F_ENABLED] &&
+	    judged[F_RUNNING] && value[2] > value[1])
 		res->wrong[res->nwrong++] = (struct sm_wrong){
 			.field = SM_WF_RELATION, .value = value[2],
 			.truth_lo = value[1], .truth_hi = value[1] };

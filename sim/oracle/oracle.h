@@ -27,6 +27,8 @@ struct sm_window {
 	/* a two-call ABI: s[0..split) are the first call's instants, the
 	 * rest the read's (0: one call) */
 	unsigned split;
+	unsigned read_format; /* the event's sm_event_cfg.read_format (0:
+	                       * the default): what its read(2) can give */
 };
 void sm_oracle(const struct sm_window *w, enum sm_abi abi,
                const uint64_t value[3], int rc, struct sm_result *res);
