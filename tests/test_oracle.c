@@ -30,7 +30,7 @@ static void window(enum sm_abi abi, const struct s3 *w, unsigned n)
 		                             w[i].running, w[i].enabled,
 		                             w[i].running };
 	wd = (struct sm_window){ win, n, scratch, false, SM_X86_64, 48, false,
-	                         false, 0 , 0 };
+	                         false, 0, 0 };
 	wabi = abi;
 }
 
@@ -148,7 +148,7 @@ static void test_page_rounding(void **state)
 	(void)state;
 	memcpy(win, r, sizeof(r));
 	wd = (struct sm_window){ win, 2, scratch, false, SM_X86_64, 48, false,
-	                         false, 0 , 0 };
+	                         false, 0, 0 };
 	wabi = SM_ABI_TIMES;
 	assert_int_equal(judge(100, 50, 40, 0), SM_V_PASS);
 	assert_null(strstr(res.detail, "rounding"));
