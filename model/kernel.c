@@ -437,7 +437,11 @@ static bool x86_sched_in(struct sm_model *m, int n)
  * changed stop with an update (x86_pmu_stop(), no page write), then in
  * list order each moved or collected one gets its counter
  * (x86_assign_hw_event()) and starts with a reload (x86_pmu_start(): two
- * page writes). */
+ * page writes).  Linux 7.2 also gives a moved event that was stopped
+ * (PERF_HES_ARCH) x86_pmu_set_period(), which rewrites its page; no model
+ * event is on the PMU and stopped (nothing throttles), so there is none
+ * to rewrite: whoever adds one writes its page here when
+ * sm_kernel_at_least(m->cfg, 7, 2). */
 static void x86_enable(struct sm_model *m)
 {
 	int list[SM_MAX_EVENTS], to[SM_MAX_EVENTS];
