@@ -574,6 +574,18 @@ static const char *diff_cell(const char *json, const char *reader)
 	return p;
 }
 
+/* The first "counterexample" of a --kernel-diff JSON from `from` on. */
+static void counterexample_of(const char *from, char *line, size_t size)
+{
+	const char *p = strstr(from, "\"counterexample\":\"");
+	assert_non_null(p);
+	p += strlen("\"counterexample\":\"");
+	size_t n = strcspn(p, "\"");
+	assert_true(n < size);
+	memcpy(line, p, n);
+	line[n] = 0;
+}
+
 /* check --kernel-diff V on the corpus: the cells each variant flips. */
 static void test_kernel_diff(void **state)
 {
@@ -627,13 +639,7 @@ static void test_kernel_diff_broke(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "\"old\":\"PASS\",\"new\":"
 	                              "\"WRONG_VALUE\",\"broke\":true"));
-	char *p = strstr(r.out, "\"counterexample\":\"");
-	assert_non_null(p);
-	p += strlen("\"counterexample\":\"");
-	size_t n = strcspn(p, "\"");
-	assert_true(n < sizeof(line));
-	memcpy(line, p, n);
-	line[n] = 0;
+	counterexample_of(r.out, line, sizeof(line));
 	assert_non_null(strstr(line, ";kernel=reset_prev_count"));
 	snprintf(args, sizeof(args), "replay '%s'", line);
 	run(args);
@@ -688,13 +694,7 @@ static void test_kernel_version(void **state)
 	                          "\"7.2\",\"old\":\"WRONG_VALUE\",\"new\":"
 	                          "\"PASS\""));
 	/* the old side's line replays under 7.2 and passes there */
-	char *p = strstr(c, "\"counterexample\":\"");
-	assert_non_null(p);
-	p += strlen("\"counterexample\":\"");
-	size_t n = strcspn(p, "\"");
-	assert_true(n < sizeof(line));
-	memcpy(line, p, n);
-	line[n] = 0;
+	counterexample_of(c, line, sizeof(line));
 	assert_null(strstr(line, ";kernel="));
 	snprintf(args, sizeof(args), "replay '%s'", line);
 	run(args);

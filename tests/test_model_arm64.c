@@ -544,6 +544,19 @@ static void test_shift_clamp(void **state)
 	assert_int_equal(pc->time_zero, 94);
 }
 
+/* A sampling software clock `name` (period 10^6, no config1 user bit)
+ * with perf_user_access 0, on kernel `kernel`. */
+static struct sm_config sampling_clock_cfg(const char *name, unsigned kernel)
+{
+	struct sm_config c = arm_cfg();
+	c.kernel = kernel;
+	c.user_access = 0;
+	int e = add_event(&c, name, SM_EV_SOFTWARE, SM_AUTO, false);
+	c.event[e].user = false;
+	c.event[e].period = 1000000;
+	return c;
+}
+
 /* Linux 6.12: a sampling cpu-clock/task-clock's hw.flags overlays the
  * upper half of hw.hrtimer.function = perf_swevent_hrtimer (kernel text
  * at 0xffff80008xxxxxxx): flags = 0xffff8000, so
@@ -557,11 +570,7 @@ static void test_sampling_clock_caps(void **state)
 	static const char *const names[] = { "task-clock", "cpu-clock" };
 	(void)state;
 	for (int k = 0; k < 2; k++) {
-		struct sm_config c = arm_cfg();
-		c.user_access = 0;
-		int e = add_event(&c, names[k], SM_EV_SOFTWARE, SM_AUTO, false);
-		c.event[e].user = false;
-		c.event[e].period = 1000000;
+		struct sm_config c = sampling_clock_cfg(names[k], 0);
 		init_model(&m, &c);
 		const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 		assert_int_equal(pc->index, 0);
@@ -570,7 +579,7 @@ static void test_sampling_clock_caps(void **state)
 
 		/* counting: the hrtimer is never set up, flags stay 0: no
 		 * rdpmc, no pmc_width (0x2 | 0x8 | 0x10 | 0x20) */
-		c.event[e].period = 0;
+		c.event[0].period = 0;
 		init_model(&m, &c);
 		pc = sm_model_page(m, 0); /* a new model */
 		assert_int_equal(pc->index, 0);
@@ -602,12 +611,8 @@ static void test_v72_sampling_clock_caps(void **state)
 	static const char *const names[] = { "task-clock", "cpu-clock" };
 	(void)state;
 	for (int k = 0; k < 2; k++) {
-		struct sm_config c = arm_cfg();
-		c.kernel = 1u << SM_KV_LINUX_7_2;
-		c.user_access = 0;
-		int e = add_event(&c, names[k], SM_EV_SOFTWARE, SM_AUTO, false);
-		c.event[e].user = false;
-		c.event[e].period = 1000000;
+		struct sm_config c = sampling_clock_cfg(names[k],
+		                                        1u << SM_KV_LINUX_7_2);
 		init_model(&m, &c);
 		const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 		assert_int_equal(pc->index, 0);
