@@ -98,6 +98,8 @@ struct sm_pmu_rules {
 	                         const struct sm_event *ev);
 };
 extern const struct sm_pmu_rules sm_pmu[SM_NARCH];
+/* arm64, Linux 7.2 with pmu smt=yes: cycles events take an event counter */
+bool sm_arm64_cycles_avoid_pmccntr(const struct sm_config *cfg);
 bool sm_counter_exists(const struct sm_config *cfg, int counter);
 
 /* userpage.c: the values one perf_event_update_userpage() writes, as

@@ -293,10 +293,39 @@ static int pick_counter(const struct sm_model *m, const struct sm_event *e,
 	return -1;
 }
 
+/* arm64 on Linux 7.2 with FEAT_PMUv3p9 (pmu pmuv3p9=yes):
+ * armv8pmu_enable_user_access() (drivers/perf/arm_pmuv3.c) writes
+ * PMUACR_EL1 with the counters in use whose event has user read
+ * (armv8pmu_event_has_user_read()), sets PMUSERENR_EL0.UEN and clears no
+ * counter.  The architecture makes EL0 accesses to a counter whose
+ * PMUACR_EL1 bit is 0 RAZ/WI while UEN is 1 (Arm ARM, PMUACR_EL1.P<m>
+ * and .C), so such a counter reads 0 whoever owns it.  The mask is
+ * rewritten at every armv8pmu_start() (each perf_pmu_enable() while the
+ * context has user events), so between actions it is what the counters'
+ * owners are now. */
+static bool arm64_pmuacr(const struct sm_config *cfg)
+{
+	return cfg->arch == SM_ARM64 && cfg->pmuv3p9 &&
+	       sm_kernel_at_least(cfg, 7, 2);
+}
+
+static bool arm64_pmuacr_allows(const struct sm_model *m, int c)
+{
+	int owner = m->k.cpu[m->k.task_cpu].ctr[c].owner;
+
+	/* PERF_EVENT_FLAG_USER_READ_CNT: config1 bit 1 of a hardware event
+	 * (__armv8_pmuv3_map_event()) */
+	return owner >= 0 && m->k.ev[owner].cfg->user &&
+	       m->k.ev[owner].cfg->type != SM_EV_SOFTWARE;
+}
+
 /* arm64 armv8pmu_enable_user_access(): counters not in use are cleared
- * before EL0 may read them, so nothing leaks from other tasks. */
+ * before EL0 may read them, so nothing leaks from other tasks (6.12, and
+ * 7.2 without PMUv3.9: with it, PMUACR_EL1 hides them instead). */
 static void arm64_clear_unused(struct sm_model *m)
 {
+	if (arm64_pmuacr(m->cfg))
+		return;
 	for (int c = 0; c < SM_MAX_COUNTERS; c++)
 		if (counter_free(m, c))
 			counter_write(m, c, 0);
@@ -409,7 +438,11 @@ static bool x86_sched_in(struct sm_model *m, int n)
  * changed stop with an update (x86_pmu_stop(), no page write), then in
  * list order each moved or collected one gets its counter
  * (x86_assign_hw_event()) and starts with a reload (x86_pmu_start(): two
- * page writes). */
+ * page writes).  Linux 7.2 also gives a moved event that was stopped
+ * (PERF_HES_ARCH) x86_pmu_set_period(), which rewrites its page; no model
+ * event is on the PMU and stopped (nothing throttles), so there is none
+ * to rewrite: whoever adds one writes its page here when
+ * sm_kernel_at_least(m->cfg, 7, 2). */
 static void x86_enable(struct sm_model *m)
 {
 	int list[SM_MAX_EVENTS], to[SM_MAX_EVENTS];
@@ -1303,6 +1336,10 @@ enum sm_fault sm_model_arm64_counter(const struct sm_model *m, unsigned c,
 	    !m->k.task_on || !user_events_mapped(m) ||
 	    !sm_counter_exists(m->cfg, (int)c))
 		return SM_FAULT_ILL;
+	if (arm64_pmuacr(m->cfg) && !arm64_pmuacr_allows(m, (int)c)) {
+		*val = 0; /* RAZ: not in PMUACR_EL1 (arm64_pmuacr()) */
+		return SM_OK;
+	}
 	*val = sm_counter_value(m, m->k.task_cpu, (int)c);
 	return SM_OK;
 }
@@ -1368,6 +1405,10 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 	    !(sm_kernel_arches(cfg->kernel) & (1u << cfg->arch)))
 		return fail(err, n, "a kernel variant that does not apply to "
 		            "this arch", "config");
+	/* is_pmuv3p5() holds for every later PMUv3 (arm_pmuv3.h) */
+	if (cfg->arch == SM_ARM64 && cfg->pmuv3p9 && !cfg->long_counters)
+		return fail(err, n, "PMUv3.9 has PMUv3p5's 64-bit counters: "
+		            "pmu pmuv3p9=yes needs long=yes", "config");
 	if (cfg->ncpus < 1 || cfg->ncpus > SM_MAX_CPUS || cfg->task_cpu >= cfg->ncpus)
 		return fail(err, n, "bad cpu count or task cpu", "config");
 	if (cfg->nevents < 1 || cfg->nevents > SM_MAX_EVENTS)
@@ -1434,7 +1475,8 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 		      sm_pmu[cfg->arch].counter_ok(cfg, e, e->counter)))
 			return fail(err, n, "counter cannot count this event", e->name);
 		if (cfg->arch == SM_ARM64 && e->long64 && !cfg->long_counters &&
-		    e->type != SM_EV_CYCLES)
+		    (e->type != SM_EV_CYCLES ||
+		     sm_arm64_cycles_avoid_pmccntr(cfg)))
 			return fail(err, n, "a 64-bit event needs long counters "
 			            "(pmu long=yes) or the cycle counter", e->name);
 	}

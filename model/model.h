@@ -143,9 +143,11 @@ struct sm_event_cfg {
  * for each event of a group of all the events. */
 #define SM_READ_MAX (8 * (3 + 3 * SM_MAX_EVENTS))
 
-/* Kernel variants (variant.c): proposed kernel changes, one behaviour
- * each; sm_config.kernel holds 1 << SM_KV_* of those switched on, 0 is
- * the kernel as it is (`base`). */
+/* Kernels (variant.c): the base the model follows is Linux 6.12; a
+ * kernel version (one bit, SM_KV_LINUX_*) makes a later release the base,
+ * and kernel variants are proposed kernel changes, one behaviour each,
+ * applied on top of whichever base.  sm_config.kernel holds 1 << SM_KV_*
+ * of those switched on; 0 is Linux 6.12 as it is (`base`). */
 enum sm_kernel_variant {
 	SM_KV_RESET_PREV_COUNT,      /* x86: reset leaves prev_count sign-
 	                              * extended (kernel.c reset()) */
@@ -153,6 +155,8 @@ enum sm_kernel_variant {
 	                              * (kernel.c sm_model_riscv_csr()) */
 	SM_KV_USERPAGE_WMB,          /* arm64/riscv: smp_wmb() in the page
 	                              * update (kernel.c, lock_early) */
+	SM_KV_LINUX_7_2,             /* a version: Linux 7.2.13 is the base
+	                              * (sm_kernel_at_least(cfg, 7, 2)) */
 	SM_NVARIANTS
 };
 
@@ -161,18 +165,31 @@ struct sm_variant {
 	unsigned arches;    /* 1 << enum sm_arch where it applies */
 	const char *what;   /* one line */
 	const char *source; /* the patch or proposal it stands for */
+	unsigned version;   /* a kernel version: major << 8 | minor; 0 for a
+	                     * variant */
 };
+
+#define SM_KERNEL_BASE_VERSION 0x060cu /* Linux 6.12 */
 
 const struct sm_variant *sm_variant_get(unsigned i); /* NULL past the end */
 int sm_variant_from_name(const char *name);          /* -1 if unknown */
-/* "base" or NAME[,NAME...] into bits; arch -1: any arch.  0, or -1 with
- * one line in err. */
+/* "base" or NAME[,NAME...] into bits (at most one version; "6.12" is
+ * the base); arch -1: any arch.  0, or -1 with one line in err. */
 int sm_kernel_parse(const char *list, int arch, unsigned *bits, char *err,
                     size_t n);
 int sm_kernel_check_arch(unsigned bits, enum sm_arch arch, char *err,
                          size_t n);
 unsigned sm_kernel_arches(unsigned bits); /* 1 << arch where all apply */
-const char *sm_kernel_text(unsigned bits, char *buf, size_t n); /* "base" */
+/* "base", or the version then the variants: "7.2,userpage_wmb" */
+const char *sm_kernel_text(unsigned bits, char *buf, size_t n);
+/* The kernel release bits stand for: major << 8 | minor (0x060c base). */
+unsigned sm_kernel_version(unsigned bits);
+struct sm_config;
+/* The model's kernel is release major.minor or later: the one test a
+ * behaviour that changed between releases makes (grep
+ * sm_kernel_at_least). */
+bool sm_kernel_at_least(const struct sm_config *cfg, unsigned major,
+                        unsigned minor);
 #define SM_KV(m, v) (((m)->cfg->kernel >> (v)) & 1u)
 
 struct sm_config {
@@ -185,6 +202,10 @@ struct sm_config {
 	uint64_t max_period;  /* x86: 2^47-1 or 2^31-1 */
 	int user_access;      /* x86 sysfs rdpmc; arm64/riscv perf_user_access */
 	bool long_counters;   /* arm64 PMUv3p5: 64-bit event counters */
+	bool pmuv3p9;         /* arm64 FEAT_PMUv3p9: PMUACR_EL1 (used from
+	                       * Linux 7.2; implies long_counters) */
+	bool smt;             /* arm64: the PMU's cores have SMT (has_smt,
+	                       * used from Linux 7.2) */
 	uint64_t mux_interval; /* cycles between rotation ticks; 0 = none */
 	/* clock */
 	bool stable;          /* x86: TSC is the stable native sched clock */

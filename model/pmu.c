@@ -26,10 +26,21 @@ static uint64_t mask_bits(unsigned w)
  * hw.flags on such an event reads pointer bits: bit 31, the sign bit of
  * the address, is PERF_EVENT_FLAG_USER_READ_CNT and is always set.  A
  * counting clock event leaves the hrtimer zero (the event is allocated
- * zeroed), so its flags are 0; other software events never touch it. */
-static bool sampling_clock(const struct sm_event *e)
+ * zeroed), so its flags are 0; other software events never touch it.
+ *
+ * Linux 7.2 moved both sides (include/linux/perf_event.h: the hardware
+ * struct gained config1 and dyn_constraint, so hw.flags is at bytes
+ * 60..63; include/linux/hrtimer_types.h: struct hrtimer starts with a
+ * timerqueue_linked_node of 48 bytes, then base 48..55, the bools
+ * is_queued..is_lazy 56..60, and `function` at 72..79).  hw.flags now
+ * lies under is_lazy and padding, which __hrtimer_setup()
+ * (kernel/time/hrtimer.c) zeroes and perf_swevent_init_hrtimer()'s
+ * HRTIMER_MODE_REL_HARD leaves 0: no overlay on 7.2. */
+static bool sampling_clock(const struct sm_config *cfg,
+                           const struct sm_event *e)
 {
-	return e->cfg->type == SM_EV_SOFTWARE && e->cfg->period != 0 &&
+	return !sm_kernel_at_least(cfg, 7, 2) &&
+	       e->cfg->type == SM_EV_SOFTWARE && e->cfg->period != 0 &&
 	       (!strcmp(e->cfg->name, "cpu-clock") ||
 	        !strcmp(e->cfg->name, "task-clock"));
 }
@@ -78,7 +89,7 @@ static uint32_t x86_index(int c)
  * (perf_swevent_event_idx()). */
 static bool x86_cap_rdpmc(const struct sm_config *cfg, const struct sm_event *e)
 {
-	return x86_user_read(cfg, e) || sampling_clock(e);
+	return x86_user_read(cfg, e) || sampling_clock(cfg, e);
 }
 
 /* arch_perf_update_userpage(): pmc_width = x86_pmu.cntval_bits always. */
@@ -156,18 +167,34 @@ static unsigned gp_from_zero(void)
 
 /* ---- arm64: drivers/perf/arm_pmuv3.c, drivers/perf/arm_pmu.c ------- */
 
+/* Linux 7.2 armv8pmu_can_use_pmccntr(): not on a PMU whose cores have
+ * SMT (cpu_pmu->has_smt, armpmu_register() from topology_core_has_smt():
+ * PMCCNTR_EL0 counts the processor clock, on through a sibling's work
+ * while this PE waits); 6.12 has no such test.  (Its other new refusal,
+ * branch sampling, is not modelled: 6.12's armpmu_event_init() refuses a
+ * branch-stack event outright, and the model has no event attributes of
+ * that kind.) */
+bool sm_arm64_cycles_avoid_pmccntr(const struct sm_config *cfg)
+{
+	return cfg->arch == SM_ARM64 && cfg->smt &&
+	       sm_kernel_at_least(cfg, 7, 2);
+}
+
 static int arm64_fixed_for(const struct sm_config *cfg, enum sm_event_type t)
 {
-	(void)cfg;
-	/* armv8pmu_get_event_idx(): CPU_CYCLES prefers PMCCNTR_EL0. */
-	return t == SM_EV_CYCLES ? SM_ARM64_CYCLE : -1;
+	/* armv8pmu_get_event_idx(): CPU_CYCLES prefers PMCCNTR_EL0 (on 7.2
+	 * when armv8pmu_can_use_pmccntr()); otherwise the lowest free event
+	 * counter, so the page index is that counter + 1, not 32. */
+	return t == SM_EV_CYCLES && !sm_arm64_cycles_avoid_pmccntr(cfg)
+	       ? SM_ARM64_CYCLE : -1;
 }
 
 static bool arm64_counter_ok(const struct sm_config *cfg,
                              const struct sm_event_cfg *ev, int c)
 {
 	if (c == SM_ARM64_CYCLE)
-		return ev->type == SM_EV_CYCLES;
+		return ev->type == SM_EV_CYCLES &&
+		       !sm_arm64_cycles_avoid_pmccntr(cfg);
 	/* a 64-bit event needs a 64-bit counter (chaining is not modelled) */
 	return c >= 0 && (unsigned)c < cfg->gp &&
 	       (!ev->long64 || cfg->long_counters);
@@ -195,9 +222,8 @@ static bool arm64_user_read(const struct sm_config *cfg,
 static bool arm64_cap_rdpmc(const struct sm_config *cfg,
                             const struct sm_event *e)
 {
-	(void)cfg;
 	return (e->cfg->user && e->cfg->type != SM_EV_SOFTWARE) ||
-	       sampling_clock(e);
+	       sampling_clock(cfg, e);
 }
 
 /* armv8pmu_user_event_idx(): counter number + 1; PMCCNTR is 32. */

@@ -333,6 +333,8 @@ static const struct keydef pmu_keys[] = {
 	  .range = { [SM_ARM64] = { 0, 1 }, [SM_RISCV64] = { 0, 2 } },
 	  FIELD(struct sm_config, user_access) },
 	{ "long", V_BOOL, ARM, FIELD(struct sm_config, long_counters) },
+	{ "pmuv3p9", V_BOOL, ARM, FIELD(struct sm_config, pmuv3p9) },
+	{ "smt", V_BOOL, ARM, FIELD(struct sm_config, smt) },
 	{ "mux_interval", V_NUM, .range = ANY,
 	  FIELD(struct sm_config, mux_interval) },
 };

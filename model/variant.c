@@ -1,12 +1,16 @@
 /*
- * variant.c — named kernel variants: the table of proposed kernel changes
- * the model can switch on, one behaviour each (README "Kernel variants").
+ * variant.c — named kernels: the kernel versions the model can follow
+ * besides its Linux 6.12 base, and the kernel variants (proposed kernel
+ * changes, one behaviour each) it can switch on (README "For kernel
+ * developers: kernel variants and --kernel-diff").
  *
- * Owns: the variant table (name, arches, one-line description, the patch
- * or source it stands for), name <-> bit lookups and the NAME[,NAME...]
- * list form shared by the scenario directive `kernel`, --kernel and the
- * schedule line's ";kernel=" suffix.  The behaviours themselves live in
- * the model at the one place each changes (grep SM_KV_).
+ * Owns: the table (name, arches, one-line description, the source or
+ * patch it stands for, the release of a version), name <-> bit lookups,
+ * the NAME[,NAME...] list form shared by the scenario directive `kernel`,
+ * --kernel and the schedule line's ";kernel=" suffix, and how versions
+ * and variants combine: at most one version, the base the variants then
+ * apply to.  The behaviours themselves live in the model at the one place
+ * each changes (grep SM_KV_ and sm_kernel_at_least).
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +41,14 @@ static const struct sm_variant variants[SM_NVARIANTS] = {
 		"does not apply)",
 		"proposal against kernel/events/core.c "
 		"perf_event_update_userpage() (barrier() -> smp_wmb())" },
+	[SM_KV_LINUX_7_2] = {
+		"7.2", X86 | ARM | RV,
+		"Linux 7.2.13 as the base instead of 6.12: no software-clock "
+		"capability overlay; arm64 PMUv3.9 counters not owned by a "
+		"user-read event read 0 at EL0 (pmu pmuv3p9=yes), cycles "
+		"avoid PMCCNTR on SMT cores (pmu smt=yes)",
+		"Debian linux-source-7.2 7.2.13-1 (README \"Kernel versions\")",
+		0x0702 },
 };
 
 const struct sm_variant *sm_variant_get(unsigned i)
@@ -72,8 +84,8 @@ static int one_name(const char *name, enum sm_arch arch, char *err, size_t n)
 	int v = sm_variant_from_name(name);
 
 	if (v < 0) {
-		snprintf(err, n, "unknown kernel '%s' (base, or a variant from "
-		         "'selfmon list')", name);
+		snprintf(err, n, "unknown kernel '%s' (base, 6.12, 7.2 or a "
+		         "variant from 'selfmon list')", name);
 		return -1;
 	}
 	if ((int)arch >= 0 && !(variants[v].arches & (1u << arch))) {
@@ -83,6 +95,15 @@ static int one_name(const char *name, enum sm_arch arch, char *err, size_t n)
 		return -1;
 	}
 	return v;
+}
+
+/* The version bit among bits, or -1 if they name none. */
+static int version_bit(unsigned bits)
+{
+	for (unsigned i = 0; i < SM_NVARIANTS; i++)
+		if (bits & (1u << i) && variants[i].version)
+			return (int)i;
+	return -1;
 }
 
 int sm_kernel_parse(const char *list, int arch, unsigned *out, char *err,
@@ -98,11 +119,18 @@ int sm_kernel_parse(const char *list, int arch, unsigned *out, char *err,
 	memcpy(buf, list, strlen(list) + 1);
 	for (char *save = NULL, *it = strtok_r(buf, ",", &save); it;
 	     it = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(it, "base"))
+		if (!strcmp(it, "base") || !strcmp(it, "6.12"))
 			continue;
 		int v = one_name(it, (enum sm_arch)arch, err, n);
 		if (v < 0)
 			return -1;
+		int was = version_bit(bits);
+		if (variants[v].version && was >= 0 && was != v) {
+			snprintf(err, n, "kernel list '%.60s' names two versions "
+			         "(%s and %s): give one, then variants", list,
+			         variants[was].name, it);
+			return -1;
+		}
 		bits |= 1u << v;
 	}
 	*out = bits;
@@ -135,11 +163,28 @@ const char *sm_kernel_text(unsigned bits, char *buf, size_t n)
 	if (!n)
 		return buf;
 	buf[0] = '\0';
-	for (unsigned i = 0; i < SM_NVARIANTS; i++)
-		if (bits & (1u << i) && used < n)
-			used += (size_t)snprintf(buf + used, n - used, "%s%s",
-			                         used ? "," : "", variants[i].name);
+	/* the version first, then the variants on top of it */
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < SM_NVARIANTS; i++)
+			if (bits & (1u << i) && (variants[i].version == 0) == pass &&
+			    used < n)
+				used += (size_t)snprintf(buf + used, n - used, "%s%s",
+				                         used ? "," : "",
+				                         variants[i].name);
 	if (!bits)
 		snprintf(buf, n, "base");
 	return buf;
+}
+
+unsigned sm_kernel_version(unsigned bits)
+{
+	int v = version_bit(bits);
+
+	return v < 0 ? SM_KERNEL_BASE_VERSION : variants[v].version;
+}
+
+bool sm_kernel_at_least(const struct sm_config *cfg, unsigned major,
+                        unsigned minor)
+{
+	return sm_kernel_version(cfg->kernel) >= (major << 8 | minor);
 }

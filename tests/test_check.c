@@ -577,6 +577,18 @@ static const char *diff_cell(const char *json, const char *reader)
 	return p;
 }
 
+/* The first "counterexample" of a --kernel-diff JSON from `from` on. */
+static void counterexample_of(const char *from, char *line, size_t size)
+{
+	const char *p = strstr(from, "\"counterexample\":\"");
+	assert_non_null(p);
+	p += strlen("\"counterexample\":\"");
+	size_t n = strcspn(p, "\"");
+	assert_true(n < size);
+	memcpy(line, p, n);
+	line[n] = 0;
+}
+
 /* check --kernel-diff V on the corpus: the cells each variant flips. */
 static void test_kernel_diff(void **state)
 {
@@ -630,13 +642,7 @@ static void test_kernel_diff_broke(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "\"old\":\"PASS\",\"new\":"
 	                              "\"WRONG_VALUE\",\"broke\":true"));
-	char *p = strstr(r.out, "\"counterexample\":\"");
-	assert_non_null(p);
-	p += strlen("\"counterexample\":\"");
-	size_t n = strcspn(p, "\"");
-	assert_true(n < sizeof(line));
-	memcpy(line, p, n);
-	line[n] = 0;
+	counterexample_of(r.out, line, sizeof(line));
 	assert_non_null(strstr(line, ";kernel=reset_prev_count"));
 	snprintf(args, sizeof(args), "replay '%s'", line);
 	run(args);
@@ -651,6 +657,77 @@ static void test_kernel_diff_broke(void **state)
 	run(args);
 	assert_non_null(strstr(r.out, "\"kernel\":\"reset_prev_count\""));
 	assert_non_null(strstr(r.out, ":-;kernel=reset_prev_count\""));
+}
+
+/* Linux 7.2 as the kernel (--kernel 7.2, a scenario's 'kernel 7.2', the
+ * ";kernel=7.2" of schedule lines) and --kernel-diff 7.2.  arm64_bias on
+ * SMT cores with PMUv3.9: on 6.12 cycles sits on PMCCNTR (index 32) and
+ * the mutant that selects its counter outside the seqlock fails when
+ * cycles is rotated out and back in; on 7.2 cycles takes event counter 0
+ * (index 1), and no schedule of bound 2 breaks it. */
+static void test_kernel_version(void **state)
+{
+	static const char body[] =
+		"pmu gp=6 long=yes user_access=1 pmuv3p9=yes smt=yes\n"
+		"clock hz=1000000000\nevent cycles left=2010\n"
+		"event l1d_refill counter=2 left=800\nat 1000 reset\n"
+		"check at=2000\nend 3000\n";
+	char path[600], path72[600], args[1400], line[512];
+	(void)state;
+	run("list");
+	assert_non_null(strstr(r.out, "  7.2                    (version: "));
+	if (!arch_built("arm64"))
+		return;
+	snprintf(path, sizeof(path), "%s/smt.scn", tmpdir());
+	snprintf(path72, sizeof(path72), "%s/smt72.scn", tmpdir());
+	FILE *f = fopen(path, "w"), *g = fopen(path72, "w");
+	assert_true(f && g);
+	fprintf(f, "arch arm64\n%s", body);
+	fprintf(g, "arch arm64\nkernel 7.2\n%s", body);
+	assert_int_equal(fclose(f) | fclose(g), 0);
+
+	snprintf(args, sizeof(args), "check reference arm64_pmselr_unlocked "
+	         "--scenario %s --kernel-diff 7.2 --json", path);
+	run(args);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"variant\":\"7.2\""));
+	assert_non_null(strstr(r.out, "\"changed\":1,\"broke\":0"));
+	const char *c = diff_cell(r.out, "arm64_pmselr_unlocked");
+	assert_non_null(strstr(c, "\"old_kernel\":\"base\",\"new_kernel\":"
+	                          "\"7.2\",\"old\":\"WRONG_VALUE\",\"new\":"
+	                          "\"PASS\""));
+	/* the old side's line replays under 7.2 and passes there */
+	counterexample_of(c, line, sizeof(line));
+	assert_null(strstr(line, ";kernel="));
+	snprintf(args, sizeof(args), "replay '%s'", line);
+	run(args);
+	assert_int_equal(r.status, 1);
+	snprintf(args, sizeof(args), "replay '%s' --kernel 7.2", line);
+	run(args);
+	assert_int_equal(r.status, 0);
+
+	/* the scenario's own 'kernel 7.2': the same cell passes */
+	snprintf(args, sizeof(args), "check arm64_pmselr_unlocked --scenario "
+	         "%s --json --no-traces", path72);
+	run(args);
+	assert_non_null(strstr(r.out, "\"kernel\":\"7.2\",\"verdict\":"
+	                              "\"PASS\""));
+	/* check --kernel 7.2 on a bundled scenario: its lines end in
+	 * ";kernel=7.2" and replay re-runs them under 7.2 */
+	run("check arm64_pmselr_unlocked --scenario arm64_bias --kernel 7.2 "
+	    "--json --no-traces");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"kernel\":\"7.2\",\"verdict\":"
+	                              "\"WRONG_VALUE\""));
+	assert_non_null(strstr(r.out, ";kernel=7.2\",\"minimised\""));
+	run("replay 'arm64:unicorn:arm64_pmselr_unlocked:arm64_bias:"
+	    "rotate_out@1,rotate_in@7;kernel=7.2' --explain");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "page.index: 32 -> 0"));
+	/* a version and a variant together */
+	run("check reference --scenario arm64_remote --kernel 7.2,userpage_wmb "
+	    "--json --no-traces --bound 1");
+	assert_non_null(strstr(r.out, "\"kernel\":\"7.2,userpage_wmb\""));
 }
 
 /* model --kernel shows the variant's page updates; plot names it. */
@@ -680,7 +757,17 @@ static void test_kernel_bad_input(void **state)
 {
 	(void)state;
 	expect_usage_error("check --kernel-diff base", "--kernel-diff needs a "
-	                   "variant");
+	                   "version or a variant");
+	expect_usage_error("check --kernel-diff 6.12", "--kernel-diff needs a "
+	                   "version or a variant");
+	expect_usage_error("check --kernel 7.3", "unknown kernel '7.3' (base, "
+	                   "6.12, 7.2 or a variant");
+	expect_usage_error("check --kernel 7.2,userpage_wmb --arch x86_64",
+	                   "'userpage_wmb' applies to arm64, riscv64 only");
+	expect_usage_error("replay 'x86_64:unicorn:reference:x86_reset:-;"
+	                   "kernel=7.1'", "unknown kernel '7.1'");
+	expect_usage_error("model traces/x86_reset.scn --kernel 6.13",
+	                   "unknown kernel '6.13'");
 	expect_usage_error("check --kernel fast", "unknown kernel 'fast'");
 	expect_usage_error("check --kernel userpage_wmb --arch x86_64",
 	                   "'userpage_wmb' applies to arm64, riscv64 only");
@@ -731,6 +818,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_kernel_diff),
 		cmocka_unit_test(test_kernel_diff_broke),
+		cmocka_unit_test(test_kernel_version),
 		cmocka_unit_test(test_kernel_model_plot),
 		cmocka_unit_test(test_kernel_bad_input),
 	};

@@ -544,6 +544,19 @@ static void test_shift_clamp(void **state)
 	assert_int_equal(pc->time_zero, 94);
 }
 
+/* A sampling software clock `name` (period 10^6, no config1 user bit)
+ * with perf_user_access 0, on kernel `kernel`. */
+static struct sm_config sampling_clock_cfg(const char *name, unsigned kernel)
+{
+	struct sm_config c = arm_cfg();
+	c.kernel = kernel;
+	c.user_access = 0;
+	int e = add_event(&c, name, SM_EV_SOFTWARE, SM_AUTO, false);
+	c.event[e].user = false;
+	c.event[e].period = 1000000;
+	return c;
+}
+
 /* Linux 6.12: a sampling cpu-clock/task-clock's hw.flags overlays the
  * upper half of hw.hrtimer.function = perf_swevent_hrtimer (kernel text
  * at 0xffff80008xxxxxxx): flags = 0xffff8000, so
@@ -557,11 +570,7 @@ static void test_sampling_clock_caps(void **state)
 	static const char *const names[] = { "task-clock", "cpu-clock" };
 	(void)state;
 	for (int k = 0; k < 2; k++) {
-		struct sm_config c = arm_cfg();
-		c.user_access = 0;
-		int e = add_event(&c, names[k], SM_EV_SOFTWARE, SM_AUTO, false);
-		c.event[e].user = false;
-		c.event[e].period = 1000000;
+		struct sm_config c = sampling_clock_cfg(names[k], 0);
 		init_model(&m, &c);
 		const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
 		assert_int_equal(pc->index, 0);
@@ -570,7 +579,7 @@ static void test_sampling_clock_caps(void **state)
 
 		/* counting: the hrtimer is never set up, flags stay 0: no
 		 * rdpmc, no pmc_width (0x2 | 0x8 | 0x10 | 0x20) */
-		c.event[e].period = 0;
+		c.event[0].period = 0;
 		init_model(&m, &c);
 		pc = sm_model_page(m, 0); /* a new model */
 		assert_int_equal(pc->index, 0);
@@ -585,6 +594,112 @@ static void test_sampling_clock_caps(void **state)
 	init_model(&m, &c);
 	assert_int_equal(sm_model_page(m, 0)->capabilities, 0x3a);
 	assert_int_equal(sm_model_page(m, 0)->pmc_width, 0);
+}
+
+/* Linux 7.2: struct hw_perf_event's hardware part gained config1 and
+ * dyn_constraint (include/linux/perf_event.h), so hw.flags is at bytes
+ * 60..63 of the union; struct hrtimer (include/linux/hrtimer_types.h)
+ * is now node 0..47 (rb_node_linked 40 + expires 8), base 48..55,
+ * is_queued, is_rel, is_soft, is_hard, is_lazy 56..60, padding 61..63,
+ * _softexpires 64..71, function 72..79.  hw.flags = is_lazy | padding,
+ * all 0 after __hrtimer_setup()'s memset and a mode without LAZY_REARM:
+ * no PERF_EVENT_FLAG_USER_READ_CNT, so cap_user_rdpmc = 0 and pmc_width
+ * is not written (arch_perf_update_userpage() writes it only with
+ * cap_user_rdpmc): 0x2 | 0x8 | 0x10 | 0x20 = 0x3a, width 0. */
+static void test_v72_sampling_clock_caps(void **state)
+{
+	static const char *const names[] = { "task-clock", "cpu-clock" };
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct sm_config c = sampling_clock_cfg(names[k],
+		                                        1u << SM_KV_LINUX_7_2);
+		init_model(&m, &c);
+		const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+		assert_int_equal(pc->index, 0);
+		assert_int_equal(pc->capabilities, 0x3a);
+		assert_int_equal(pc->pmc_width, 0);
+	}
+}
+
+/* Linux 7.2 armv8pmu_can_use_pmccntr(): not on SMT cores.  cycles then
+ * takes the lowest free event counter: with `a` on counter 0 it is
+ * counter 1, page index 2 (armv8pmu_user_event_idx(): idx + 1), not 32;
+ * a 32-bit counter loaded with 2^32 - (2^31 - 1) = 2^31 + 1 (period
+ * max_period >> 1), so after 100 cycles 2^31 + 101 and the page's offset
+ * 2^31 - 1 plus the low 32 bits sign-extended is 100.  On 6.12 the same
+ * configuration puts cycles on PMCCNTR (index 32): has_smt is not
+ * looked at. */
+static void test_v72_smt_cycles(void **state)
+{
+	(void)state;
+	for (int v72 = 0; v72 < 2; v72++) {
+		struct sm_config c = arm_cfg();
+		c.smt = true;
+		c.kernel = v72 ? 1u << SM_KV_LINUX_7_2 : 0;
+		add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
+		add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+		init_model(&m, &c);
+		const struct perf_event_mmap_page *pc = sm_model_page(m, 1);
+		assert_int_equal(pc->index, v72 ? 2 : 32);
+		assert_int_equal(pc->pmc_width, 32);
+		assert_int_equal(pc->offset, 0x7fffffff);
+		sm_model_advance(m, 100);
+		if (v72) {
+			assert_int_equal(reg(1), (1ull << 31) + 101);
+			assert_int_equal(reg(31), 0); /* PMCCNTR unused: cleared */
+		}
+		assert_int_equal((uint64_t)pc->offset +
+		                 sext(reg(pc->index - 1), 32), 100);
+	}
+	/* a 64-bit cycles event without long counters needs PMCCNTR (no
+	 * chaining in the model): refused on 7.2 with SMT */
+	struct sm_config c = arm_cfg();
+	char err[256];
+	c.smt = true;
+	c.kernel = 1u << SM_KV_LINUX_7_2;
+	int e = add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
+	c.event[e].long64 = true;
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	c.kernel = 0;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(m, 0)->index, 32);
+}
+
+/* Linux 7.2 on FEAT_PMUv3p9: armv8pmu_enable_user_access() writes
+ * PMUACR_EL1 = the counters in use whose event has user read and sets
+ * PMUSERENR_EL0.UEN; EL0 reads of the others are RAZ (Arm ARM,
+ * PMUACR_EL1.P<m>).  `a` (config1 user bit) on counter 0, `b` (no user
+ * bit) on counter 1, both 32-bit events on long counters: loaded with
+ * -(2^31 - 1) = 0xffffffff80000001 and counting.  After 100 events a's
+ * counter reads 0xffffffff80000065 on both kernels; b's reads the same
+ * live value on 6.12 (ER=1 opens every counter) and 0 on 7.2.  6.12 on
+ * the same hardware does not know PMUACR_EL1 (UEN stays 0). */
+static void test_v72_pmuacr(void **state)
+{
+	(void)state;
+	for (int v72 = 0; v72 < 2; v72++) {
+		struct sm_config c = arm_cfg();
+		c.long_counters = c.pmuv3p9 = true;
+		c.kernel = v72 ? 1u << SM_KV_LINUX_7_2 : 0;
+		add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
+		int b = add_event(&c, "b", SM_EV_OTHER, SM_AUTO, false);
+		c.event[b].user = false;
+		init_model(&m, &c);
+		sm_model_advance(m, 100);
+		assert_int_equal(sm_model_page(m, 0)->index, 1);
+		assert_int_equal(reg(0), 0xffffffff80000065ull);
+		assert_int_equal(reg(1), v72 ? 0 : 0xffffffff80000065ull);
+		assert_int_equal(reg(2), 0); /* unused: cleared, or RAZ */
+		/* a disabled: its counter is cleared on 6.12, RAZ on 7.2 */
+		assert_int_equal(act(m, SM_ACT_DISABLE, 0), 1);
+		assert_int_equal(reg(0), 0);
+	}
+	/* PMUv3.9 includes PMUv3p5's long counters */
+	struct sm_config c = arm_cfg();
+	char err[256];
+	c.pmuv3p9 = true;
+	add_event(&c, "a", SM_EV_OTHER, SM_AUTO, false);
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
 }
 
 int main(void)
@@ -608,6 +723,9 @@ int main(void)
 		cmocka_unit_test(test_userpage_wmb),
 		cmocka_unit_test(test_shift_clamp),
 		cmocka_unit_test(test_sampling_clock_caps),
+		cmocka_unit_test(test_v72_sampling_clock_caps),
+		cmocka_unit_test(test_v72_smt_cycles),
+		cmocka_unit_test(test_v72_pmuacr),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -859,6 +859,32 @@ static void test_sampling_clock_caps(void **state)
 	assert_int_equal(sm_model_page(m, 0)->capabilities, 0x1a);
 }
 
+/* Linux 7.2: hw.flags sits at bytes 60..63 of hw_perf_event's union
+ * (config1 and dyn_constraint joined the hardware part), under struct
+ * hrtimer's is_lazy and padding (its function pointer moved to 72..79):
+ * zero for a sampling clock, so arch_perf_update_userpage() writes
+ * cap_user_rdpmc = !!(flags & PERF_EVENT_FLAG_USER_READ_CNT) = 0, with
+ * rdpmc = 1 and rdpmc = 0 alike: 0x2 | 0x8 | 0x10 = 0x1a; pmc_width is
+ * cntval_bits as always. */
+static void test_v72_sampling_clock_caps(void **state)
+{
+	static const char *const names[] = { "task-clock", "cpu-clock" };
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		struct sm_config c;
+		sm_config_default(&c, SM_X86_64);
+		c.kernel = 1u << SM_KV_LINUX_7_2;
+		c.user_access = k / 2;
+		int e = add_event(&c, names[k % 2], SM_EV_SOFTWARE, SM_AUTO, false);
+		c.event[e].period = 1000000;
+		init_model(&m, &c);
+		const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+		assert_int_equal(pc->index, 0);
+		assert_int_equal(pc->capabilities, 0x1a);
+		assert_int_equal(pc->pmc_width, W);
+	}
+}
+
 /* Software clocks count ns while they run, not cycles:
  * task_clock_event_update() adds the task context's time since the last
  * update (ctx->time, in ns), cpu_clock_event_update() local_clock()'s.
@@ -947,6 +973,7 @@ int main(void)
 		cmocka_unit_test(test_read_keeps_page),
 		cmocka_unit_test(test_stall_with_wrap),
 		cmocka_unit_test(test_sampling_clock_caps),
+		cmocka_unit_test(test_v72_sampling_clock_caps),
 		cmocka_unit_test(test_software_clocks_count_ns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -408,6 +408,44 @@ static void test_kernel_variants(void **state)
 	                                (1u << SM_KV_USERPAGE_WMB));
 }
 
+/* kernel 7.2: a version, one bit, with variants on top (in any order);
+ * 6.12 is the base; two versions or an unknown one are refused. */
+static void test_kernel_versions(void **state)
+{
+	struct sm_scenario sc, *s;
+	char err[256], text[64];
+	unsigned bits = 0;
+
+	(void)state;
+	s = parse_ok(&sc, "kernel 7.2\n");
+	assert_int_equal(s->cfg.kernel, 1u << SM_KV_LINUX_7_2);
+	assert_true(sm_kernel_at_least(&s->cfg, 7, 2));
+	assert_true(sm_kernel_at_least(&s->cfg, 6, 12));
+	assert_false(sm_kernel_at_least(&s->cfg, 7, 3));
+	s = parse_ok(&sc, "kernel 6.12\n");
+	assert_int_equal(s->cfg.kernel, 0);
+	assert_false(sm_kernel_at_least(&s->cfg, 7, 2));
+	assert_true(sm_kernel_at_least(&s->cfg, 6, 12));
+	s = parse_ok(&sc, "arch arm64\nkernel userpage_wmb,7.2\n"
+	             "pmu long=yes pmuv3p9=yes smt=yes\n");
+	assert_int_equal(s->cfg.kernel, (1u << SM_KV_LINUX_7_2) |
+	                                (1u << SM_KV_USERPAGE_WMB));
+	assert_true(s->cfg.pmuv3p9 && s->cfg.smt);
+	/* the version first in the text form, as schedule lines carry it */
+	assert_string_equal(sm_kernel_text(s->cfg.kernel, text, sizeof(text)),
+	                    "7.2,userpage_wmb");
+	assert_int_equal(sm_kernel_version(s->cfg.kernel), 0x0702);
+	assert_int_equal(sm_kernel_version(0), 0x060c);
+	assert_int_equal(sm_kernel_parse("7.2,7.2", -1, &bits, err,
+	                                 sizeof(err)), 0);
+	assert_int_equal(bits, 1u << SM_KV_LINUX_7_2);
+	assert_int_equal(sm_kernel_parse("7.3", -1, &bits, err, sizeof(err)),
+	                 -1);
+	assert_non_null(strstr(err, "unknown kernel '7.3'"));
+	assert_int_equal(sm_scenario_parse("t.scn", "arch x86_64\npmu smt=yes\n",
+	                                   &sc, err, sizeof(err)), -1);
+}
+
 /* check expect=V names a verdict of verdict.h that one run can get. */
 static void test_check_expect(void **state)
 {
@@ -741,8 +779,10 @@ static const struct bad bad_cases[] = {
 	  "applies to arm64, riscv64 only, not x86_64" },
 	{ "arch arm64\nkernel reset_prev_count\n", "t.scn:2:8: kernel variant "
 	  "'reset_prev_count' applies to x86_64 only, not arm64" },
-	{ "kernel fast\n", "t.scn:1:8: unknown kernel 'fast' (base, or a "
-	  "variant from 'selfmon list')" },
+	{ "kernel fast\n", "t.scn:1:8: unknown kernel 'fast' (base, 6.12, 7.2 "
+	  "or a variant from 'selfmon list')" },
+	{ "kernel 7.2,7.3\n", "t.scn:1:8: unknown kernel '7.3' (base, 6.12, "
+	  "7.2 or a variant from 'selfmon list')" },
 	{ "kernel\n", "t.scn:1:7: missing kernel name (base or a variant)" },
 	{ "kernel base extra\n", "t.scn:1:13: unexpected 'extra'" },
 	/* one cyc2ns for all x86 CPUs while the TSC is stable */
@@ -917,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_refresh_action),
 		cmocka_unit_test(test_kernel_variants),
+		cmocka_unit_test(test_kernel_versions),
 		cmocka_unit_test(test_many_actions),
 		cmocka_unit_test(test_line_too_long),
 		cmocka_unit_test(test_small_err_buffer),

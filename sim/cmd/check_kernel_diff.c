@@ -1,7 +1,8 @@
 /*
  * check_kernel_diff.c — `check --kernel-diff V`: the sweep on the kernel
- * and again with variant V added, and the cells whose verdict changed, as
- * a table or --json (check.h).
+ * and again with V added (a kernel version such as 7.2 and/or variants:
+ * the same bits of the kernel mask; the JSON still calls V "variant"),
+ * and the cells whose verdict changed, as a table or --json (check.h).
  *
  * Owns: what "changed" and "broke" mean (passed on the old kernel, fails
  * or cannot run on the new) and the diff's outputs and exit status.  It

@@ -63,12 +63,14 @@ static const char usage[] =
 	"  --json          one JSON document with every verdict\n"
 	"  --tap           TAP version 13 on standard output instead of the table\n"
 	"  --junit FILE    also write a JUnit XML report (a test case per cell)\n"
-	"  --kernel K      run the model as kernel K: base (the kernel as it\n"
-	"                  is) or variants V[,V...] from 'selfmon list'; the\n"
+	"  --kernel K      run the model as kernel K: base (Linux 6.12 as it\n"
+	"                  is), the version 7.2, or variants V[,V...] from\n"
+	"                  'selfmon list' on top of either (7.2,V); the\n"
 	"                  scenarios of arches a variant does not apply to are\n"
 	"                  skipped (default: each scenario's own 'kernel' line)\n"
 	"  --kernel-diff V run the sweep on the kernel (--kernel, or each\n"
-	"                  scenario's) and again with variant V added; print\n"
+	"                  scenario's) and again with V (a version such as 7.2\n"
+	"                  and/or variants) added; print\n"
 	"                  only the cells whose verdict changed.  Exit status 0\n"
 	"                  when no cell that passed fails under V, 1 otherwise\n\n"
 	"Verdicts: PASS (no schedule within the bound breaks the reader),\n"
@@ -124,7 +126,7 @@ static const struct sm_optdef options[] = {
 	{ "tap", no_argument, O_TAP, NULL },
 	{ "junit", required_argument, O_JUNIT, "a file" },
 	{ "kernel", required_argument, O_KERNEL, "base or V[,V...]" },
-	{ "kernel-diff", required_argument, O_KERNEL_DIFF, "a variant" },
+	{ "kernel-diff", required_argument, O_KERNEL_DIFF, "a version or variant" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
 };
@@ -234,8 +236,8 @@ static int take_kernel(struct opts *o, int c, const char *val)
 		o->kernel_given = true;
 		o->kernel = bits;
 	} else if (!bits) {
-		return sm_error("check: --kernel-diff needs a variant, not "
-		                   "base (see 'selfmon list')");
+		return sm_error("check: --kernel-diff needs a version or a "
+		                   "variant, not base (see 'selfmon list')");
 	} else {
 		o->diff = bits;
 	}

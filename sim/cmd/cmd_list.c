@@ -33,21 +33,27 @@ static int scenarios(void)
 	return 0;
 }
 
-/* The kernel variants (--kernel, the scenario line 'kernel'). */
+/* The kernel versions and variants (--kernel, the scenario line
+ * 'kernel'): versions first, since a variant goes on top of one. */
 static void kernels(void)
 {
 	const struct sm_variant *v;
 
-	printf("\nkernels:\n  %-22s the kernel as it is (Linux 6.12)\n", "base");
-	for (unsigned i = 0; (v = sm_variant_get(i)) != NULL; i++) {
-		printf("  %-22s (", v->name);
-		for (int a = 0, n = 0; a < SM_NARCH; a++)
-			if (v->arches & (1u << a))
-				printf("%s%s", n++ ? ", " : "",
-				       sm_arch_name((enum sm_arch)a));
-		printf(")\n  %-22s %s\n  %-22s source: %s\n", "", v->what, "",
-		       v->source);
-	}
+	printf("\nkernels (a version, then variants on top: "
+	       "--kernel 7.2,NAME):\n  %-22s Linux 6.12 as it is (also "
+	       "'6.12')\n", "base");
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; (v = sm_variant_get(i)) != NULL; i++) {
+			if ((v->version == 0) != pass)
+				continue;
+			printf("  %-22s (%s", v->name, v->version ? "version: " : "");
+			for (int a = 0, n = 0; a < SM_NARCH; a++)
+				if (v->arches & (1u << a))
+					printf("%s%s", n++ ? ", " : "",
+					       sm_arch_name((enum sm_arch)a));
+			printf(")\n  %-22s %s\n  %-22s source: %s\n", "", v->what,
+			       "", v->source);
+		}
 }
 
 int cmd_list(int argc, char **argv)
@@ -55,7 +61,7 @@ int cmd_list(int argc, char **argv)
 	if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")))
 		return puts("usage: selfmon list\n\nLists the built-in readers, "
 		            "the bundled scenarios, the arches, the kernel "
-		            "actions and the kernel variants."), 0;
+		            "actions and the kernels (versions and variants)."), 0;
 	if (argc > 0)
 		return sm_error("list: unexpected argument '%s'", argv[0]);
 	printf("readers:\n");
