@@ -16,6 +16,7 @@
 #include "check.h"
 #include "commands.h"
 #include "input.h"
+#include "names.h"
 #include "options.h"
 #include "outfile.h"
 
@@ -132,8 +133,9 @@ static int take_reader(struct opts *o, const char *a)
 			return sm_error("check: too many readers");
 		o->users[o->nusers++] = a;
 	} else {
-		return sm_error("check: unknown reader '%s' (a built-in name "
-		                   "from 'selfmon list', or PATH:SYMBOL)", a);
+		return sm_error("check: unknown reader '%s'%s (a built-in name "
+		                "from 'selfmon list', or PATH:SYMBOL)", a,
+		                sm_reader_hint(a));
 	}
 	return 0;
 }

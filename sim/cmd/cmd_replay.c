@@ -17,6 +17,7 @@
 #include "options.h"
 #include "explain.h"
 #include "explore.h"
+#include "names.h"
 #include "replay.h"
 #include "teach.h"
 #include "user_reader.h"
@@ -165,7 +166,8 @@ static int resolve(const struct sm_schedule_line *sl,
 		*r = &user->r;
 	}
 	if (!*r)
-		return snprintf(err, n, "replay: unknown reader '%s'", sl->reader), -1;
+		return snprintf(err, n, "replay: unknown reader '%s'%s", sl->reader,
+		                sm_reader_hint(sl->reader)), -1;
 	if (!sm_reader_on(*r, sl->arch))
 		return snprintf(err, n, "replay: reader '%s' is not built for %s",
 		                sl->reader, sm_arch_name(sl->arch)), -1;
