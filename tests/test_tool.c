@@ -136,9 +136,9 @@ static void test_stdout_outputs(void **state)
 		{ "plot x86_reset -o /dev/stdout", "<?xml" },
 		{ "plot x86_reset -o /dev/fd/1", "<?xml" },
 		{ "check reference --scenario x86_pinned --bound 1 --arch x86_64 "
-		  "--no-traces --tap --junit -", "<?xml" },
+		  "--no-traces --junit -", "<?xml" },
 		{ "check reference --scenario x86_pinned --bound 1 --arch x86_64 "
-		  "--no-traces --tap --junit /dev/stdout", "<?xml" },
+		  "--no-traces --junit /dev/stdout", "<?xml" },
 		{ "replay x86_64:unicorn:no_sext:x86_overflow:overflow@12 --html -",
 		  "<!DOCTYPE html>" },
 		{ "replay x86_64:unicorn:no_sext:x86_overflow:overflow@12 --html "
@@ -153,19 +153,30 @@ static void test_stdout_outputs(void **state)
 		bool replay = !strncmp(cases[i].args, "replay", 6);
 		if (rc != (replay ? 1 : 0) || r.err[0])
 			fail_msg("'%s': exit %d, stderr '%s'", cases[i].args, rc, r.err);
-		/* (replay prints its verdict too) */
-		const char *doc = replay ? strstr(r.out, cases[i].starts) : r.out;
-		if (!doc || strncmp(doc, cases[i].starts, strlen(cases[i].starts)))
+		if (strncmp(r.out, cases[i].starts, strlen(cases[i].starts)))
 			fail_msg("'%s': the pipe got '%.60s'", cases[i].args, r.out);
-		/* the whole document came through */
+		/* the whole document came through, and nothing else (the
+		 * table, replay's verdict) */
 		const char *end = replay ? "</html>\n" : strstr(cases[i].args, "plot")
 		                  ? "</svg>\n" : "</testsuites>\n";
-		if (!strstr(r.out, end))
-			fail_msg("'%s': no '%s' in the pipe", cases[i].args, end);
-		if (strstr(cases[i].args, "--tap")) /* and the TAP beside it */
-			assert_non_null(strstr(r.out, "TAP version 13\n"));
+		size_t len = strlen(r.out);
+		if (len < strlen(end) || strcmp(r.out + len - strlen(end), end))
+			fail_msg("'%s': the pipe does not end with '%s'", cases[i].args,
+			         end);
 		assert_int_equal(stat(dash, &sb), -1);
 	}
+	/* merge's --junit - as check's: alone on standard output */
+	assert_int_equal(run_piped("check reference --scenario x86_pinned "
+	                           "--bound 1 --arch x86_64 --no-traces "
+	                           "--shard 0/1 --json >part.json"), 0);
+	assert_int_equal(run_piped("merge part.json --junit -"), 0);
+	assert_string_equal(r.err, "");
+	assert_true(!strncmp(r.out, "<?xml", 5));
+	assert_non_null(strstr(r.out, "name=\"x86_pinned\""));
+	assert_int_equal(stat(dash, &sb), -1);
+	expect_usage_error("merge part.json --json --junit /dev/stdout",
+	                   "--junit /dev/stdout and --json both want standard "
+	                   "output");
 	/* a descriptor that is not open, or not for writing: one line, 2 */
 	assert_int_equal(run_piped("plot x86_reset -o /dev/fd/9"), 2);
 	assert_int_equal(count_lines(r.err), 1);
@@ -173,6 +184,12 @@ static void test_stdout_outputs(void **state)
 	assert_string_equal(r.out, "");
 	assert_int_equal(run_piped("plot x86_reset -o /dev/fd/0 </dev/null"), 2);
 	assert_non_null(strstr(r.err, "not open for writing"));
+	/* two documents for standard output: refused */
+	expect_usage_error("check reference --scenario x86_pinned --tap --junit -",
+	                   "--junit - and --tap both want standard output");
+	expect_usage_error("replay x86_64:unicorn:no_sext:x86_overflow:- "
+	                   "--explain --html /dev/stdout",
+	                   "both want standard output");
 }
 
 /* A mistyped command, reader, scenario or option: one line, exit 2, the

@@ -320,6 +320,11 @@ static int named_descriptor(const char *path)
 	return -1;
 }
 
+bool sm_out_is_stdout(const char *path)
+{
+	return named_descriptor(path) == 1;
+}
+
 /* Descriptor fd of this process, which must be open for writing. */
 static int direct(struct sm_out *o, int fd, char *err, size_t n)
 {

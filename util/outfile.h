@@ -49,6 +49,11 @@ int sm_out_close(struct sm_out *o, char *err, size_t n);
 /* Give up: the temporary removed, the target untouched. */
 void sm_out_abort(struct sm_out *o);
 
+/* Does path name this process's standard output ("-", /dev/stdout,
+ * /dev/fd/1, /proc/self/fd/1)?  A command that writes a document there
+ * writes nothing else there. */
+bool sm_out_is_stdout(const char *path);
+
 /* Remove every temporary being written (async-signal-safe): for a
  * process about to _exit(). */
 void sm_out_unlink_temps(void);

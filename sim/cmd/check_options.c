@@ -57,7 +57,8 @@ static const char usage[] =
 	"  --no-traces     write none\n"
 	"  --json          one JSON document with every verdict\n"
 	"  --tap           TAP version 13 on standard output instead of the table\n"
-	"  --junit FILE    also write a JUnit XML report (a test case per cell)\n"
+	"  --junit FILE    also write a JUnit XML report (a test case per cell);\n"
+	"                  FILE '-' (or /dev/stdout): on standard output, alone\n"
 	"  --kernel K      run the model as kernel K: base (the kernel as it\n"
 	"                  is) or variants V[,V...] from 'selfmon list'; the\n"
 	"                  scenarios of arches a variant does not apply to are\n"
@@ -310,6 +311,9 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 	if (o->tap && o->json)
 		return sm_error("check: --tap and --json both want standard "
 		                   "output: give one");
+	if (o->junit && sm_out_is_stdout(o->junit) && (o->tap || o->json))
+		return sm_error("check: --junit %s and --%s both want standard "
+		                "output: give one", o->junit, o->tap ? "tap" : "json");
 	if (seeded && !o->x.random_runs)
 		return sm_error("check: --seed applies to --random N only");
 	if (o->diff && (o->tap || o->junit))

@@ -15,6 +15,7 @@
 #include "cex_trace.h"
 #include "commands.h"
 #include "options.h"
+#include "outfile.h"
 #include "explain.h"
 #include "explore.h"
 #include "names.h"
@@ -35,7 +36,7 @@ static const char usage[] =
 	"--json as one JSON document instead (64-bit values as strings).\n"
 	"--html FILE writes one self-contained page to step through the call\n"
 	"in a browser: the instructions, the page, the values loaded, the\n"
-	"timeline and the verdict.\n"
+	"timeline and the verdict (FILE '-': on standard output, alone).\n"
 	"--kernel K replays under kernel K (base or V[,V...], see 'selfmon\n"
 	"list') instead of the line's.\n"
 	"Exit status: 0 PASS (or BLOCKED), 1 another verdict, 2 bad input or\n"
@@ -138,8 +139,8 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
 	         : sm_verdict_fails(res->verdict) ? 1 : 0;
 	if (explain && x.oom)
 		rc = sm_error("replay: out of memory (the listing)");
-	else if (!o->json)
-		print_verdict(r, res, o->explain);
+	else if (!o->json && !(o->html && sm_out_is_stdout(o->html)))
+		print_verdict(r, res, o->explain); /* (the page alone there) */
 	if (explain) {
 		sm_explain_done(&x);
 		if (rc != 2 && x.record && teach(o, sl, text, s, &x))
@@ -264,6 +265,9 @@ int cmd_replay(int argc, char **argv)
 		                   "'selfmon replay --help')");
 	if (o.json && !o.explain)
 		return sm_error("replay: --json needs --explain");
+	if (o.html && sm_out_is_stdout(o.html) && o.explain)
+		return sm_error("replay: --html %s and --explain both want standard "
+		                "output: give one", o.html);
 	if (o.html && sm_teach_html_probe(o.html, err, sizeof(err)) < 0)
 		return sm_error("replay: %s: %s", o.html, err);
 	if (!strchr(arg, ':')) {

@@ -37,7 +37,8 @@ static const struct command {
 	  "check the readers on this machine's real perf events; record traces" },
 	{ "vm", cmd_vm,
 	  "the hw checks on a real Linux kernel under QEMU (arm64, riscv64)" },
-	{ "list", cmd_list, "the built-in readers, scenarios, arches, actions" },
+	{ "list", cmd_list,
+	  "the built-in readers, scenarios, arches, actions, kernels, described" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -52,7 +53,9 @@ static void help(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'selfmon COMMAND --help' describes a command; "
-	      "'selfmon --version' (-V)\nprints the version.\n"
+	      "'selfmon --version' (-V)\nprints the version.  A FILE an option "
+	      "writes may be '-' (or /dev/stdout):\nstandard output, whatever "
+	      "it is (a pipe too).\n"
 	      "Arches built for: x86_64"
 #if SELFMON_HAVE_ARM64_CC
 	      ", arm64"
