@@ -33,7 +33,9 @@ command -v unshare >/dev/null || { say "skipped: needs unshare"; exit 77; }
 cache=$build/fresh-root-cache
 mkdir -p "$cache"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-fresh.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+# (every mount below is made in a private mount namespace, mmdebstrap's
+# own too, so none is left on the host to be removed through)
+trap 'rm -rf --one-file-system "$dir"' EXIT
 trap 'exit 130' INT TERM HUP
 root=$dir/root
 t0=$(date +%s)
@@ -46,7 +48,8 @@ lap() { # STEP: the seconds since the last lap
 # debian:12 has bookworm, its updates and its security suite; the
 # packages' files come from (and go back to) the cache.
 mirror=http://deb.debian.org/debian
-mmdebstrap --quiet --variant=minbase --components=main \
+unshare --mount --propagation private \
+	mmdebstrap --quiet --variant=minbase --components=main \
 	--skip=download/empty \
 	--setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
 	--setup-hook="sync-in '$cache' /var/cache/apt/archives" \
