@@ -33,10 +33,34 @@ command -v unshare >/dev/null || { say "skipped: needs unshare"; exit 77; }
 cache=$build/fresh-root-cache
 mkdir -p "$cache"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-fresh.XXXXXX")
-# (every mount below is made in a private mount namespace, mmdebstrap's
-# own too, so none is left on the host to be removed through)
-trap 'rm -rf --one-file-system "$dir"' EXIT
-trap 'exit 130' INT TERM HUP
+# Every mount below is made in a private mount namespace, mmdebstrap's
+# own too, so none is left on the host to be removed through; every
+# process in a PID namespace of its own that dies with the unshare that
+# made it (--kill-child).  Each step runs in the background and is
+# waited for, so that a signal stops it at once: the trap kills its
+# unshare, and the EXIT trap removes the directory once the namespace's
+# last process is gone (until then rm finds directories still filling).
+cleanup() {
+	i=0
+	until rm -rf --one-file-system "$dir" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -lt 60 ] || { echo "fresh root check: $dir is left" >&2; break; }
+		sleep 1
+	done
+}
+trap cleanup EXIT
+child=
+trap '[ -z "$child" ] || kill "$child" 2>/dev/null; exit 130' INT TERM HUP
+step() { # LOG CMD...: CMD's exit status, its output in LOG
+	log=$1
+	shift
+	"$@" >"$log" 2>&1 &
+	child=$!
+	st=0
+	wait "$child" || st=$?
+	child=
+	return "$st"
+}
 root=$dir/root
 t0=$(date +%s)
 lap() { # STEP: the seconds since the last lap
@@ -48,8 +72,9 @@ lap() { # STEP: the seconds since the last lap
 # debian:12 has bookworm, its updates and its security suite; the
 # packages' files come from (and go back to) the cache.
 mirror=http://deb.debian.org/debian
-unshare --mount --propagation private \
-	mmdebstrap --quiet --variant=minbase --components=main \
+step "$dir/mmdebstrap.log" env TMPDIR="$dir" \
+	unshare --mount --pid --fork --mount-proc --kill-child \
+	--propagation private mmdebstrap --quiet --variant=minbase --components=main \
 	--skip=download/empty \
 	--setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
 	--setup-hook="sync-in '$cache' /var/cache/apt/archives" \
@@ -57,8 +82,7 @@ unshare --mount --propagation private \
 	bookworm "$root" \
 	"deb $mirror bookworm main" \
 	"deb $mirror bookworm-updates main" \
-	"deb http://deb.debian.org/debian-security bookworm-security main" \
-	>"$dir/mmdebstrap.log" 2>&1 || {
+	"deb http://deb.debian.org/debian-security bookworm-security main" || {
 	cat "$dir/mmdebstrap.log"
 	fail "mmdebstrap could not make the root (network to $mirror?)"
 }
@@ -72,8 +96,10 @@ tar -C "$src" --exclude='./build*' --exclude=./.git -cf - . |
 # in_root SCRIPT: run the sh SCRIPT in the root, as root, in new mount
 # and PID namespaces (a /proc of its own, the host's /dev, the cache as
 # apt's archive directory): the mounts and every process go with it.
+# Run it through step: it becomes unshare itself (exec), which step's
+# trap can kill.
 in_root() {
-	unshare --mount --pid --fork --kill-child --propagation private sh -eu -c '
+	exec unshare --mount --pid --fork --kill-child --propagation private sh -eu -c '
 		root=$1
 		mount -t proc proc "$root/proc"
 		mount --rbind /dev "$root/dev"
@@ -83,9 +109,9 @@ in_root() {
 }
 
 rc=0
-in_root 'mkdir -p /ci-work && cd /ci-work &&
-	WORK=/ci-work/selfmon-ci sh /src/docs/ci/selfmon-ci.sh /src/tests/samplelib' \
-	>"$dir/ci.out" 2>&1 || rc=$?
+step "$dir/ci.out" in_root 'mkdir -p /ci-work && cd /ci-work &&
+	WORK=/ci-work/selfmon-ci sh /src/docs/ci/selfmon-ci.sh /src/tests/samplelib' ||
+	rc=$?
 [ "$rc" -eq 0 ] || {
 	tail -60 "$dir/ci.out"
 	fail "docs/ci/selfmon-ci.sh exits $rc in a fresh Debian 12 root"
@@ -97,13 +123,13 @@ n=$(ls "$root"/ci-work/selfmon-ci/reports/*.xml 2>/dev/null | wc -l)
 lap "docs/ci/selfmon-ci.sh (packages, selfmon, the sample library; $n reports)"
 
 rc=0
-in_root 'cd /src && ./dev.sh build' >"$dir/dev.out" 2>&1 || rc=$?
+step "$dir/dev.out" in_root 'cd /src && ./dev.sh build' || rc=$?
 [ "$rc" -eq 0 ] || {
 	tail -60 "$dir/dev.out"
 	fail "./dev.sh build exits $rc in a fresh Debian 12 root"
 }
 [ -x "$root/src/build/selfmon" ] || fail "./dev.sh build built no selfmon"
-in_root '/src/build/selfmon --version' >"$dir/v.out" 2>&1 ||
+step "$dir/v.out" in_root '/src/build/selfmon --version' ||
 	fail "the selfmon built in the root does not run: $(cat "$dir/v.out")"
 lap "./dev.sh build (dev.sh's packages, the whole project)"
 say "the CI job and ./dev.sh's install and build pass in a fresh Debian 12 root"
