@@ -26,7 +26,7 @@ PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-d
           gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
           libc6-dev-arm64-cross libc6-dev-riscv64-cross
           qemu-system-arm qemu-system-misc opensbi
-          linux-source-6.12 flex bison bc xz-utils)
+          linux-source-6.12 flex bison bc xz-utils mmdebstrap)
 
 need_packages() {
 	local missing=() p

@@ -40,7 +40,7 @@ WORK=$dir/bad sh "$script" "$src/tests/samplelib" -DSAMPLELIB_BROKEN=ON \
 	cat "$dir/bad.out"
 	fail "exit $rc for the broken reader, not 1"
 }
-grep -q "^  replay:    selfmon replay '" "$dir/bad.out" ||
+grep -q "^  replay:    /.*/selfmon replay '" "$dir/bad.out" ||
 	fail "no replay command in the broken reader's output"
 grep -q '<failure ' "$dir"/bad/reports/counter_read-x86_64.xml ||
 	fail "no <failure> in the broken reader's report"

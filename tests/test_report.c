@@ -234,7 +234,7 @@ static void test_failure(void **state)
 	                            "no_sext.x86_64\""));
 	assert_non_null(strstr(doc, "<system-out>reader a&amp;b&lt;&quot;c&apos;"
 	                            "&gt;.o:selfmon_v_no_sext; verdict "));
-	assert_non_null(strstr(doc, "&#10;replay: selfmon replay &apos;x86_64:"
+	assert_non_null(strstr(doc, "/selfmon replay &apos;x86_64:"
 	                            "unicorn:a&amp;b&lt;&quot;c&apos;\\&apos;"
 	                            "&apos;&gt;.o#selfmon_v_no_sext#values:"
 	                            "x86_pinned:"));
@@ -254,7 +254,7 @@ static void test_failure(void **state)
 	assert_non_null(strstr(r.out, "not ok 1 - x86_64 a&b<\"c'>.o:"
 	                              "selfmon_v_no_sext x86_pinned: WRONG_VALUE, "
 	                              "expected PASS\n  ---\n  severity: fail\n"));
-	assert_non_null(strstr(r.out, "\n  replay: \"selfmon replay 'x86_64:"));
+	assert_non_null(strstr(r.out, "/selfmon replay 'x86_64:"));
 	assert_non_null(strstr(r.out, "\n  wrong:\n    - field: count\n"
 	                              "      value: "));
 	assert_non_null(strstr(r.out, "      offset_bits: 48\n      offset: "

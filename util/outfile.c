@@ -258,6 +258,15 @@ static int resolve(struct sm_out *o, struct stat *st, char *err, size_t n)
 	return -1;
 }
 
+/* Written through descriptor o->fd: what is written is held in memory
+ * (o->f) until sm_out_close() writes it whole. */
+static int hold(struct sm_out *o, char *err, size_t n)
+{
+	if (!(o->f = open_memstream(&o->buf, &o->len)))
+		return fail(err, n, errno);
+	return 0;
+}
+
 static int through(struct sm_out *o, const struct stat *st, char *err,
                    size_t n)
 {
@@ -278,11 +287,55 @@ static int through(struct sm_out *o, const struct stat *st, char *err,
 	int fl = fcntl(fd, F_GETFL);
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	if (!(o->f = fdopen(fd, "w"))) {
-		close(fd);
-		return fail(err, n, errno);
+	o->fd = fd;
+	o->own_fd = true;
+	return hold(o, err, n);
+}
+
+/* "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: this
+ * process's descriptor N, or -1 for any other path. */
+static int named_descriptor(const char *path)
+{
+	static const struct { const char *prefix; int fd; } names[] = {
+		{ "/dev/stdout", 1 }, { "/dev/stderr", 2 },
+		{ "/dev/fd/", -1 }, { "/proc/self/fd/", -1 },
+	};
+
+	if (!strcmp(path, "-"))
+		return 1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t len = strlen(names[i].prefix);
+		if (strncmp(path, names[i].prefix, len))
+			continue;
+		if (names[i].fd >= 0)
+			return path[len] ? -1 : names[i].fd;
+		char *end;
+		errno = 0;
+		long fd = strtol(path + len, &end, 10);
+		if (path[len] < '0' || path[len] > '9' || *end || errno ||
+		    fd > INT_MAX)
+			return -1;
+		return (int)fd;
 	}
-	return 0;
+	return -1;
+}
+
+bool sm_out_is_stdout(const char *path)
+{
+	return named_descriptor(path) == 1;
+}
+
+/* Descriptor fd of this process, which must be open for writing. */
+static int direct(struct sm_out *o, int fd, char *err, size_t n)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return oops(err, n, "no such open file descriptor");
+	if ((fl & O_ACCMODE) == O_RDONLY)
+		return oops(err, n, "a descriptor not open for writing");
+	o->fd = fd;
+	return hold(o, err, n);
 }
 
 /* A new file ".BASE.XXXXXX" beside the target, made exclusively. */
@@ -346,6 +399,12 @@ static int atomic(struct sm_out *o, const struct stat *st, char *err,
 
 static void release(struct sm_out *o)
 {
+	if (o->own_fd)
+		close(o->fd);
+	o->fd = -1;
+	o->own_fd = false;
+	free(o->buf);
+	o->buf = NULL;
 	live_remove(o);
 	if (o->tmp[0])
 		unlinkat(o->dfd, o->tmp, 0);
@@ -362,9 +421,13 @@ int sm_out_open(struct sm_out *o, const char *path, char *err, size_t n)
 
 	memset(o, 0, sizeof(*o));
 	o->dfd = -1;
+	o->fd = -1;
 	if (snprintf(o->path, sizeof(o->path), "%s", path) >=
 	    (int)sizeof(o->path))
 		return fail(err, n, ENAMETOOLONG);
+	int fd = named_descriptor(path);
+	if (fd >= 0)
+		return direct(o, fd, err, n) < 0 ? (release(o), -1) : 0;
 	if (resolve(o, &st, err, n) < 0)
 		return -1;
 	if (o->open_file && (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) ||
@@ -384,6 +447,25 @@ int sm_out_open(struct sm_out *o, const char *path, char *err, size_t n)
 	return rc;
 }
 
+/* What was held for o->fd, written: 0 or an errno.  What this process
+ * printed to the same descriptor through stdio goes first. */
+static int write_whole(struct sm_out *o)
+{
+	if (o->fd == 1)
+		fflush(stdout);
+	else if (o->fd == 2)
+		fflush(stderr);
+	for (size_t at = 0; at < o->len;) {
+		ssize_t k = write(o->fd, o->buf + at, o->len - at);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? errno : EIO;
+		at += (size_t)k;
+	}
+	return 0;
+}
+
 int sm_out_close(struct sm_out *o, char *err, size_t n)
 {
 	int e = 0;
@@ -395,6 +477,8 @@ int sm_out_close(struct sm_out *o, char *err, size_t n)
 	if (fclose(o->f) != 0 && !e)
 		e = errno ? errno : EIO;
 	o->f = NULL;
+	if (!e && o->fd >= 0)
+		e = write_whole(o);
 	if (!e && o->tmp[0]) {
 		if (renameat(o->dfd, o->tmp, o->dfd, o->base) != 0)
 			e = errno;

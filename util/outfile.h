@@ -13,8 +13,13 @@
  * only once complete, keeping the old file's mode; a character device or
  * a FIFO is written through (opened without blocking: a FIFO nobody reads
  * is refused, not waited for) and never replaced; anything else (a
- * directory, a socket, a block device) is refused.  No partial file is
- * left behind on any error.
+ * directory, a socket, a block device) is refused.  "-" is standard
+ * output, and /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N
+ * are this process's descriptors, written straight to (as a shell's
+ * redirections treat them: whatever the descriptor is, a pipe or a
+ * socket too).  What goes to a descriptor or through a device is held
+ * until the close and written then, whole: nothing on any error.  No
+ * partial file is left behind on any error.
  */
 #ifndef SELFMON_OUTFILE_H
 #define SELFMON_OUTFILE_H
@@ -30,6 +35,10 @@ struct sm_out {
 	char path[PATH_MAX];    /* as given, for messages */
 	char base[NAME_MAX + 1]; /* its name in dfd, symlinks followed */
 	char tmp[NAME_MAX + 1];  /* the temporary beside it in dfd, "" if none */
+	int fd;                 /* written through: the descriptor, else -1 */
+	bool own_fd;            /* fd was opened here (closed with o) */
+	char *buf;              /* written through: f's memory until the close */
+	size_t len;
 };
 
 /* 0 with o->f open for writing, or -1 with "reason" in err. */
@@ -39,6 +48,11 @@ int sm_out_open(struct sm_out *o, const char *path, char *err, size_t n);
 int sm_out_close(struct sm_out *o, char *err, size_t n);
 /* Give up: the temporary removed, the target untouched. */
 void sm_out_abort(struct sm_out *o);
+
+/* Does path name this process's standard output ("-", /dev/stdout,
+ * /dev/fd/1, /proc/self/fd/1)?  A command that writes a document there
+ * writes nothing else there. */
+bool sm_out_is_stdout(const char *path);
 
 /* Remove every temporary being written (async-signal-safe): for a
  * process about to _exit(). */

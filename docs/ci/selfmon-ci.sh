@@ -50,9 +50,10 @@ SELFMON_PREFIX=${SELFMON_PREFIX:-$WORK/selfmon}
 REPORTS=${REPORTS:-$WORK/reports}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-# selfmon's build dependencies (dev.sh has the developer's full list).
+# selfmon's build dependencies (dev.sh has the developer's full list;
+# tests/fresh_root_check.sh proves this one in a fresh Debian 12 root).
 PACKAGES="build-essential cmake pkg-config libunicorn-dev libcmocka-dev
-libelf-dev libcapstone-dev libxml2-utils gcc-aarch64-linux-gnu
+libelf-dev libdw-dev libcapstone-dev libxml2-utils gcc-aarch64-linux-gnu
 gcc-riscv64-linux-gnu libc6-dev-arm64-cross libc6-dev-riscv64-cross"
 
 packages() {
@@ -83,7 +84,7 @@ selfmon() {
 			-DCMAKE_BUILD_TYPE=Release >/dev/null ||
 			die "selfmon does not configure"
 		cmake --build "$SELFMON_BUILD" -j "$JOBS" --target selfmon \
-			selfmon_lib selfmon_shared >/dev/null ||
+			selfmon_lib selfmon_shared selfmon_man >/dev/null ||
 			die "selfmon does not build"
 	fi
 	cmake --install "$SELFMON_BUILD" --prefix "$SELFMON_PREFIX" \

@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "bundled.h"
+#include "input.h"
+#include "names.h"
+#include "suggest.h"
 
 static char installed_traces[PATH_MAX];
 
@@ -64,6 +67,26 @@ int sm_scenario_resolve(const char *name, char *path, size_t n)
 	       ? 0 : -1;
 }
 
+/* A bundled name that names no file: one line, with the nearest bundled
+ * name when one is close; -1.  0 when name is a path or a bundled one. */
+static int unknown(const char *name, const char *path, char *err, size_t n)
+{
+	struct stat st;
+	char **names, hint[128];
+
+	if (is_path(name) || stat(path, &st) == 0 || errno != ENOENT)
+		return 0;
+	int k = sm_bundled_names(&names);
+	const char *best = k > 0 ? sm_suggest(name, (const char *const *)names,
+	                                      (size_t)k)
+	                         : NULL;
+	snprintf(err, n, "unknown scenario '%s'%s (%s: %s; 'selfmon list' "
+	         "names the bundled ones)", name, sm_hint(hint, sizeof(hint), best),
+	         path, strerror(ENOENT));
+	sm_names_free(names, k);
+	return -1;
+}
+
 int sm_scenario_open(const char *name, struct sm_scenario *s, char *err,
                      size_t n)
 {
@@ -75,9 +98,49 @@ int sm_scenario_open(const char *name, struct sm_scenario *s, char *err,
 	if (!path)
 		return snprintf(err, n, "%s: out of memory", name), -1;
 	sm_scenario_resolve(name, path, len); /* fits: len measured it */
-	int rc = sm_scenario_load(path, s, err, n);
+	int rc = unknown(name, path, err, n);
+	if (rc == 0)
+		rc = sm_scenario_load(path, s, err, n);
 	free(path);
 	return rc;
+}
+
+void sm_scenario_summary(const char *name, char *buf, size_t n)
+{
+	char path[PATH_MAX], why[128], *text;
+	size_t len, o = 0;
+
+	buf[0] = '\0';
+	/* read as a scenario is (a regular file, its size capped) */
+	if (n < 2 || sm_scenario_resolve(name, path, sizeof(path)) < 0 ||
+	    !(text = sm_read_input(path, SM_SCENARIO_MAX_BYTES, &len, why,
+	                           sizeof(why))))
+		return;
+	/* the '#' lines at the top, their words joined by one space, to the
+	 * first full stop that ends a word */
+	for (const char *p = text; *p == '#' && o + 1 < n;) {
+		p += strspn(p, "# \t");
+		size_t k = strcspn(p, "\n");
+		for (size_t i = 0; i < k && o + 1 < n; i++) {
+			char c = p[i] == '\t' ? ' ' : p[i];
+			if (c == ' ' && (o == 0 || buf[o - 1] == ' '))
+				continue;
+			buf[o++] = c;
+			if (c == '.' && (i + 1 == k || p[i + 1] == ' ')) {
+				buf[o] = '\0';
+				goto done;
+			}
+		}
+		if (o && buf[o - 1] != ' ' && o + 1 < n)
+			buf[o++] = ' ';
+		p += k + (p[k] == '\n');
+	}
+	while (o && buf[o - 1] == ' ')
+		o--;
+	buf[o] = '\0';
+done:
+	free(text);
+	sm_printable(buf);
 }
 
 static int cmp_str(const void *a, const void *b)

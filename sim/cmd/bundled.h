@@ -19,6 +19,10 @@ int sm_scenario_resolve(const char *name, char *path, size_t n);
 /* Load the scenario a name or path names: 0, or -1 with one line in err. */
 int sm_scenario_open(const char *name, struct sm_scenario *s, char *err,
                      size_t n);
+/* What the scenario a name or path names is about: the first sentence of
+ * its leading comment, on one line (printable), into buf; "" when it has
+ * none or cannot be read. */
+void sm_scenario_summary(const char *name, char *buf, size_t n);
 /* The bundled scenarios' names, sorted, in *out: how many, or -1 out of
  * memory.  Free with sm_names_free. */
 int sm_bundled_names(char ***out);

@@ -16,6 +16,7 @@
 #include "check.h"
 #include "commands.h"
 #include "input.h"
+#include "names.h"
 #include "options.h"
 #include "outfile.h"
 
@@ -62,7 +63,8 @@ static const char usage[] =
 	"  --no-traces     write none\n"
 	"  --json          one JSON document with every verdict\n"
 	"  --tap           TAP version 13 on standard output instead of the table\n"
-	"  --junit FILE    also write a JUnit XML report (a test case per cell)\n"
+	"  --junit FILE    also write a JUnit XML report (a test case per cell);\n"
+	"                  FILE '-' (or /dev/stdout): on standard output, alone\n"
 	"  --kernel K      run the model as kernel K: base (Linux 6.12 as it\n"
 	"                  is), the version 7.2, or variants V[,V...] from\n"
 	"                  'selfmon list' on top of either (7.2,V); the\n"
@@ -143,8 +145,9 @@ static int take_reader(struct opts *o, const char *a)
 			return sm_error("check: too many readers");
 		o->users[o->nusers++] = a;
 	} else {
-		return sm_error("check: unknown reader '%s' (a built-in name "
-		                   "from 'selfmon list', or PATH:SYMBOL)", a);
+		return sm_error("check: unknown reader '%s'%s (a built-in name "
+		                "from 'selfmon list', or PATH:SYMBOL)", a,
+		                sm_reader_hint(a));
 	}
 	return 0;
 }
@@ -332,6 +335,9 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 	if (o->tap && o->json)
 		return sm_error("check: --tap and --json both want standard "
 		                   "output: give one");
+	if (o->junit && sm_out_is_stdout(o->junit) && (o->tap || o->json))
+		return sm_error("check: --junit %s and --%s both want standard "
+		                "output: give one", o->junit, o->tap ? "tap" : "json");
 	if (seeded && !o->x.random_runs)
 		return sm_error("check: --seed applies to --random N only");
 	if (o->diff && (o->tap || o->junit))

@@ -156,7 +156,8 @@ static int output(struct plan *p, struct sm_out *junit, time_t t0)
 		failed |= sm_render_tap(&r.s, "check") < 0;
 	} else if (p->o.json) {
 		sm_render_json(&r.s);
-	} else {
+	} else if (!p->o.junit || !sm_out_is_stdout(p->o.junit)) {
+		/* (JUnit on standard output is alone there) */
 		r.s.seconds = difftime(time(NULL), t0);
 		failed |= sm_render_text(&r.s, "check") < 0;
 	}

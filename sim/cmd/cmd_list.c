@@ -1,6 +1,11 @@
 /*
  * cmd_list.c — `selfmon list`: the built-in readers, bundled scenarios,
- * arches and kernel actions.
+ * arches, kernel actions, kernel variants and the page's capability
+ * letters, each described; `list --names KIND`, the bare names one a
+ * line (what the bash completion offers).
+ *
+ * Owns the descriptions of the actions and of the capability letters
+ * (the tables below).  It must not decide what an action does (model/).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +15,54 @@
 #include "commands.h"
 #include "explore.h"
 
-/* The bundled scenarios and their arches: 0, or 2 out of memory. */
+/* What each kernel action is, in the kernel's terms (model/model.h). */
+static const char *const action_what[SM_NACTIONS] = {
+	[SM_ACT_MMAP] = "perf_mmap(): the page is set up and first written",
+	[SM_ACT_ENABLE] = "PERF_EVENT_IOC_ENABLE: the event starts counting",
+	[SM_ACT_DISABLE] = "PERF_EVENT_IOC_DISABLE: the event stops counting "
+	                   "(index 0)",
+	[SM_ACT_ROTATE_OUT] = "event_sched_out() of one event: off its "
+	                      "counter (index 0)",
+	[SM_ACT_ROTATE_IN] = "event_sched_in() of one event: onto a counter "
+	                     "the PMU chooses",
+	[SM_ACT_ROTATE] = "perf_rotate_context(): the multiplexing tick, "
+	                  "events rotated on the counters",
+	[SM_ACT_OVERFLOW] = "the counter runs to its wrap and the PMI handler "
+	                    "runs",
+	[SM_ACT_PREEMPT] = "a context switch out and back in on the same CPU",
+	[SM_ACT_MIGRATE] = "a context switch out and back in on another CPU",
+	[SM_ACT_RESET] = "PERF_EVENT_IOC_RESET: the count goes back to 0",
+	[SM_ACT_STALL] = "time passes, the task keeps running, the page is "
+	                 "not written",
+	[SM_ACT_PERIOD] = "PERF_EVENT_IOC_PERIOD: a new sample period",
+	[SM_ACT_CLOCK_EPOCH] = "arm64, riscv64: update_sched_clock() starts a "
+	                       "new clock epoch",
+	[SM_ACT_READ] = "read(2) of the event: its count updated, not its "
+	                "page",
+	[SM_ACT_LOCK_EARLY] = "arm64, riscv64 remote writer: an update's "
+	                      "closing ++lock seen before its fields",
+};
+
+/* The capability letters of `selfmon model`'s caps column, in order. */
+static const struct {
+	char letter;
+	const char *field, *what;
+} cap_letters[] = {
+	{ 'r', "cap_user_rdpmc", "the counter may be read from user space "
+	                         "(rdpmc, mrs, csrr) at index - 1" },
+	{ 't', "cap_user_time", "time_shift, time_mult and time_offset turn "
+	                        "the cycle counter into enabled/running time" },
+	{ 'z', "cap_user_time_zero", "time_zero: the cycle counter as "
+	                             "perf_clock() time" },
+	{ 's', "cap_user_time_short", "time_cycles and time_mask: the cycle "
+	                              "counter is narrower than 64 bits" },
+};
+
+/* The bundled scenarios, their arches and what each is about: 0, or 2
+ * out of memory. */
 static int scenarios(void)
 {
-	char **names, err[1024];
+	char **names, err[1024], what[512];
 	int n = sm_bundled_names(&names);
 	struct sm_scenario *s = malloc(sizeof(*s));
 
@@ -23,11 +72,16 @@ static int scenarios(void)
 		free(s);
 		return sm_error("list: out of memory");
 	}
-	for (int i = 0; i < n; i++)
-		if (sm_scenario_open(names[i], s, err, sizeof(err)) == 0)
-			printf("  %-20s %s\n", names[i], sm_arch_name(s->cfg.arch));
-		else
+	for (int i = 0; i < n; i++) {
+		if (sm_scenario_open(names[i], s, err, sizeof(err)) < 0) {
 			printf("  %-20s (does not load: %s)\n", names[i], err);
+			continue;
+		}
+		printf("  %-20s %s\n", names[i], sm_arch_name(s->cfg.arch));
+		sm_scenario_summary(names[i], what, sizeof(what));
+		if (what[0])
+			printf("  %-20s %s\n", "", what);
+	}
 	sm_names_free(names, n);
 	free(s);
 	return 0;
@@ -56,12 +110,75 @@ static void kernels(void)
 		}
 }
 
+static void actions(void)
+{
+	printf("\nactions (what --actions, --without and a schedule's "
+	       "action@step name):\n");
+	for (int k = 0; k < SM_NACTIONS; k++)
+		printf("  %-12s %s\n", sm_action_name((enum sm_action_kind)k),
+		       action_what[k] ? action_what[k] : "");
+}
+
+static void capabilities(void)
+{
+	printf("\ncapability letters (the caps column of 'selfmon model'; "
+	       "'-' a bit not set):\n");
+	for (size_t i = 0; i < sizeof(cap_letters) / sizeof(cap_letters[0]);
+	     i++)
+		printf("  %c  %-20s %s\n", cap_letters[i].letter,
+		       cap_letters[i].field, cap_letters[i].what);
+}
+
+/* `list --names KIND`: one name a line. */
+static int names(const char *kind)
+{
+	if (!strcmp(kind, "readers")) {
+		for (unsigned i = 0; i < sm_nreaders; i++)
+			puts(sm_readers[i].name);
+	} else if (!strcmp(kind, "scenarios")) {
+		char **names;
+		int n = sm_bundled_names(&names);
+		if (n < 0)
+			return sm_error("list: out of memory");
+		for (int i = 0; i < n; i++)
+			puts(names[i]);
+		sm_names_free(names, n);
+	} else if (!strcmp(kind, "arches")) {
+		for (int a = 0; a < SM_NARCH; a++)
+			puts(sm_arch_name((enum sm_arch)a));
+	} else if (!strcmp(kind, "actions")) {
+		for (int k = 0; k < SM_NACTIONS; k++)
+			puts(sm_action_name((enum sm_action_kind)k));
+	} else if (!strcmp(kind, "kernels")) {
+		const struct sm_variant *v;
+		puts("base");
+		for (unsigned i = 0; (v = sm_variant_get(i)) != NULL; i++)
+			puts(v->name);
+	} else {
+		return sm_error("list: --names takes readers, scenarios, arches, "
+		                "actions or kernels, not '%s'", kind);
+	}
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")))
-		return puts("usage: selfmon list\n\nLists the built-in readers, "
-		            "the bundled scenarios, the arches, the kernel "
-		            "actions and the kernels (versions and variants)."), 0;
+		return puts("usage: selfmon list [--names KIND]\n\n"
+		            "Lists and describes the built-in readers, the bundled "
+		            "scenarios,\nthe arches, the kernel actions, the kernels "
+		            "(versions and variants)\nand the page's capability "
+		            "letters.\n\n"
+		            "  --names KIND  only the names of one kind, one a "
+		            "line: readers,\n"
+		            "                scenarios, arches, actions or kernels"),
+		       0;
+	if (argc > 0 && !strcmp(argv[0], "--names")) {
+		if (argc != 2)
+			return sm_error("list: --names takes one KIND (readers, "
+			                "scenarios, arches, actions or kernels)");
+		return names(argv[1]);
+	}
 	if (argc > 0)
 		return sm_error("list: unexpected argument '%s'", argv[0]);
 	printf("readers:\n");
@@ -75,10 +192,8 @@ int cmd_list(int argc, char **argv)
 		printf("  %-8s %s\n", sm_arch_name((enum sm_arch)a),
 		       sm_blob_for((enum sm_arch)a) ? "readers built"
 		                                    : "no reader code built");
-	printf("\nactions:\n ");
-	for (int k = 0; k < SM_NACTIONS; k++)
-		printf(" %s", sm_action_name((enum sm_action_kind)k));
-	printf("\n");
+	actions();
 	kernels();
+	capabilities();
 	return 0;
 }

@@ -70,7 +70,8 @@ static const char usage[] =
 	"or of another N are refused, as are missing and duplicated shards.\n\n"
 	"  --json          one JSON document, as check --json writes it\n"
 	"  --tap           TAP version 13 on standard output instead of the table\n"
-	"  --junit FILE    also write a JUnit XML report (a test case per cell)\n\n"
+	"  --junit FILE    also write a JUnit XML report (a test case per cell);\n"
+	"                  FILE '-' (or /dev/stdout): on standard output, alone\n\n"
 	"Exit status: as check's, from the merged cells (0 every verdict as\n"
 	"expected, 1 a reader failed or got an unexpected verdict, 3 some cell\n"
 	"INCOMPLETE, 4 some cell UNSUPPORTED), 2 bad input, a cell that could\n"
@@ -581,7 +582,7 @@ static int output(const struct merge *m)
 		failed |= sm_render_tap(&r, "merge") < 0;
 	else if (m->json)
 		sm_render_json(&r);
-	else
+	else if (!m->junit || !sm_out_is_stdout(m->junit)) /* else JUnit alone */
 		failed |= sm_render_text(&r, "merge") < 0;
 	return failed ? 2 : sm_table_status(&t);
 }
@@ -631,6 +632,9 @@ static int parse(int argc, char **argv, struct merge *m)
 	if (m->tap && m->json)
 		return sm_error("merge: --tap and --json both want standard "
 		                   "output: give one");
+	if (m->junit && sm_out_is_stdout(m->junit) && (m->tap || m->json))
+		return sm_error("merge: --junit %s and --%s both want standard "
+		                "output: give one", m->junit, m->tap ? "tap" : "json");
 	if (!m->ns)
 		return sm_error("merge: no shard given (selfmon merge "
 		                   "PART.json...)");

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundled.h"
 #include "commands.h"
 #include "options.h"
 #include "hw_compare.h"
@@ -35,10 +36,12 @@ struct printer {
 static const char usage[] =
 	"usage: selfmon model SCENARIO [--json] [--kernel K]\n"
 	"       selfmon model --compare TRACE [--kernel K]\n\n"
-	"Runs SCENARIO (a traces/NAME.scn file) through the kernel model alone and\n"
-	"prints every update of every mmapped page: when (cycles after the\n"
-	"start), which kernel action caused it, the page fields by their ABI\n"
-	"names, and the ground truth (count, enabled, running) at that instant.\n\n"
+	"Runs SCENARIO (a bundled name such as x86_reset, or a .scn path)\n"
+	"through the kernel model alone and prints every update of every\n"
+	"mmapped page: when (cycles after the start), which kernel action\n"
+	"caused it, the page fields by their ABI names (caps: the capability\n"
+	"letters, see 'selfmon list'), and the ground truth (count, enabled,\n"
+	"running) at that instant.\n\n"
 	"  --json   one JSON object per update (JSON Lines)\n"
 	"  --kernel K  run the model as kernel K: base or V[,V...] (the kernel\n"
 	"           variants of 'selfmon list'); default: the scenario's own\n"
@@ -289,7 +292,7 @@ static int play(const char *path, struct printer *p, struct sm_scenario *scn)
 {
 	char err[1024];
 
-	if (sm_scenario_load(path, scn, err, sizeof(err)) < 0)
+	if (sm_scenario_open(path, scn, err, sizeof(err)) < 0)
 		return sm_error("%s", err);
 	if (p->kernel_given &&
 	    sm_kernel_check_arch(p->kernel, scn->cfg.arch, err, sizeof(err)) < 0)

@@ -21,9 +21,11 @@
 #include "cex_trace.h"
 #include "commands.h"
 #include "options.h"
+#include "outfile.h"
 #include "explain.h"
 #include "explore.h"
 #include "input.h"
+#include "names.h"
 #include "replay.h"
 #include "teach.h"
 #include "user_reader.h"
@@ -41,7 +43,7 @@ static const char usage[] =
 	"--json as one JSON document instead (64-bit values as strings).\n"
 	"--html FILE writes one self-contained page to step through the call\n"
 	"in a browser: the instructions, the page, the values loaded, the\n"
-	"timeline and the verdict.\n"
+	"timeline and the verdict (FILE '-': on standard output, alone).\n"
 	"--kernel K replays under kernel K (base or V[,V...], see 'selfmon\n"
 	"list') instead of the line's.\n"
 	"A TRACE records the SHA-256 of the reader's code and of the scenario\n"
@@ -259,8 +261,8 @@ static int run_line(const struct sm_schedule_line *sl, const char *text,
 	}
 	if (explain && x.oom)
 		rc = sm_error("replay: out of memory (the listing)");
-	else if (!o->json)
-		print_verdict(r, res, o->explain);
+	else if (!o->json && !(o->html && sm_out_is_stdout(o->html)))
+		print_verdict(r, res, o->explain); /* (the page alone there) */
 	if (explain) {
 		sm_explain_done(&x);
 		if (rc != 2 && x.record && teach(o, sl, text, s, &x))
@@ -291,7 +293,8 @@ static int resolve(const struct sm_schedule_line *sl,
 		*r = &user->r;
 	}
 	if (!*r)
-		return snprintf(err, n, "replay: unknown reader '%s'", sl->reader), -1;
+		return snprintf(err, n, "replay: unknown reader '%s'%s", sl->reader,
+		                sm_reader_hint(sl->reader)), -1;
 	if (!sm_reader_on(*r, sl->arch))
 		return snprintf(err, n, "replay: reader '%s' is not built for %s",
 		                sl->reader, sm_arch_name(sl->arch)), -1;
@@ -393,6 +396,9 @@ int cmd_replay(int argc, char **argv)
 		                   "'selfmon replay --help')");
 	if (o.json && !o.explain)
 		return sm_error("replay: --json needs --explain");
+	if (o.html && sm_out_is_stdout(o.html) && o.explain)
+		return sm_error("replay: --html %s and --explain both want standard "
+		                "output: give one", o.html);
 	if (o.html && sm_teach_html_probe(o.html, err, sizeof(err)) < 0)
 		return sm_error("replay: %s: %s", o.html, err);
 	struct source src = { .t.verdict = -1 };

@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "names.h"
 #include "options.h"
+#include "suggest.h"
 
 void sm_opt_init(struct sm_opt *o, const char *cmd, int argc, char **argv,
                  const struct sm_optdef *defs)
@@ -46,6 +48,25 @@ static const struct sm_optdef *def_of(const struct sm_opt *o, int val)
 	return NULL;
 }
 
+/* ": did you mean '--NAME'?" for the nearest long option to the len
+ * letters of word, or "". */
+static const char *near_option(const struct sm_opt *o, const char *word,
+                               int len)
+{
+	static char typed[64], hint[128], dashed[64];
+	struct sm_suggest s;
+
+	snprintf(typed, sizeof(typed), "%.*s", len, word);
+	sm_suggest_init(&s, typed);
+	for (const struct sm_optdef *d = o->defs; d->val; d++)
+		if (d->name)
+			sm_suggest_offer(&s, d->name);
+	if (!s.best)
+		return "";
+	snprintf(dashed, sizeof(dashed), "--%s", s.best);
+	return sm_hint(hint, sizeof(hint), dashed);
+}
+
 /* One line for what getopt refused; word is the argument it stopped in. */
 static int bad(const struct sm_opt *o, int c, const char *word)
 {
@@ -61,7 +82,8 @@ static int bad(const struct sm_opt *o, int c, const char *word)
 	else if (is_long && d)              /* a flag given "=VALUE" */
 		sm_error("%s: --%s takes no value", o->cmd, d->name);
 	else if (is_long)
-		sm_error("%s: unknown option '%.*s'", o->cmd, len, word);
+		sm_error("%s: unknown option '%.*s'%s", o->cmd, len, word,
+		         near_option(o, word + 2, len - 2));
 	else
 		sm_error("%s: unknown option '-%c'", o->cmd, optopt);
 	return SM_OPT_BAD;

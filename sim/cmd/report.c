@@ -15,6 +15,7 @@
  * invalid UTF-8) are written as '?'.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,22 +54,64 @@ static void tap_put(FILE *f, const char *str)
 			fputc(*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
+/* The replay command's program: what sm_report_set_program() was given. */
+static char program[PATH_MAX] = "selfmon";
+
+void sm_report_set_program(const char *path)
+{
+	if (path && *path && strlen(path) < sizeof(program))
+		strcpy(program, path);
+}
+
+/* len bytes of s at o + *at (o NULL: only counted). */
+static void put(char *o, size_t *at, const char *s, size_t len)
+{
+	if (o)
+		memcpy(o + *at, s, len);
+	*at += len;
+}
+
+/* s in single quotes for a POSIX shell (a quote in it as '\''), into o
+ * (NULL: only measured): the length. */
+static size_t quoted(char *o, const char *s)
+{
+	size_t n = 0;
+
+	put(o, &n, "'", 1);
+	for (const char *c = s; *c; c++)
+		if (*c == '\'')
+			put(o, &n, "'\\''", 4);
+		else
+			put(o, &n, c, 1);
+	put(o, &n, "'", 1);
+	return n;
+}
+
+/* s as one word of a POSIX shell: as it is when no byte of it means
+ * anything to a shell, else quoted(). */
+static size_t shell_word(char *o, const char *s)
+{
+	size_t n = 0, len = strlen(s);
+
+	if (!len || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                      "0123456789/._+-:@,%") != len)
+		return quoted(o, s);
+	put(o, &n, s, len);
+	return n;
+}
+
 char *sm_report_replay(const char *line)
 {
-	size_t n = strlen("selfmon replay '' --explain") + 1;
+	size_t n = shell_word(NULL, program) + quoted(NULL, line) +
+	           strlen(" replay  --explain") + 1;
+	char *out = malloc(n);
 
-	for (const char *c = line; *c; c++)
-		n += *c == '\'' ? 4 : 1;
-	char *out = malloc(n), *o = out;
 	if (!out)
 		return NULL;
-	o += sprintf(o, "selfmon replay '");
-	for (const char *c = line; *c; c++)
-		if (*c == '\'')
-			o += sprintf(o, "'\\''");
-		else
-			*o++ = *c;
-	strcpy(o, "' --explain");
+	size_t at = shell_word(out, program);
+	put(out, &at, " replay ", 8);
+	at += quoted(out + at, line);
+	strcpy(out + at, " --explain");
 	return out;
 }
 

@@ -18,8 +18,12 @@
 int sm_report_junit(FILE *f, const struct sm_sweep_report *r);
 int sm_report_tap(FILE *f, const struct sm_sweep_report *r);
 
-/* "selfmon replay 'LINE' --explain" with LINE quoted for a POSIX shell,
- * in memory of its own (free() it), or NULL when out of memory. */
+/* "PROGRAM replay 'LINE' --explain" with PROGRAM and LINE quoted for a
+ * POSIX shell, in memory of its own (free() it), or NULL when out of
+ * memory.  PROGRAM is "selfmon" until sm_report_set_program() names the
+ * binary (the selfmon command gives its own absolute path, so that the
+ * line runs when pasted where selfmon is not on PATH). */
 char *sm_report_replay(const char *line);
+void sm_report_set_program(const char *path);
 
 #endif
