@@ -41,6 +41,8 @@ static const char *const action_what[SM_NACTIONS] = {
 	                "page",
 	[SM_ACT_LOCK_EARLY] = "arm64, riscv64 remote writer: an update's "
 	                      "closing ++lock seen before its fields",
+	[SM_ACT_REFRESH] = "PERF_EVENT_IOC_REFRESH: a sampling event may "
+	                   "overflow K more times, and is enabled",
 };
 
 /* The capability letters of `selfmon model`'s caps column, in order. */
