@@ -664,11 +664,19 @@ static void switch_task(struct sm_model *m, uint64_t cycles, unsigned cpu,
  * pmu_sbi_ovf_handler()) for an event whose counter wrapped: update the
  * count, then reload through set_period (which updates the page).
  * pmu_sbi_ovf_handler() marks the event PERF_HES_STOPPED before, so its
- * set_period page has index 0, and pmu_sbi_start_overflow_mask() restarts
- * the counter and writes the page again (pmu_sbi_start_ovf_ctrs_sbi():
- * the model's SBI PMU has no snapshot; with one,
- * pmu_sbi_start_ovf_ctrs_snapshot() writes nothing and the page keeps
- * index 0 until the next sched in). */
+ * set_period page has index 0 (and offset = count), then clears hw.state
+ * without a page write, and pmu_sbi_start_overflow_mask() restarts the
+ * counters:
+ * - without the SBI snapshot extension pmu_sbi_start_ovf_ctrs_sbi()
+ *   starts each overflowed counter at prev_count and writes its page
+ *   again (perf_event_update_userpage(): the index is back);
+ * - with it (pmu snapshot=yes: sbi_pmu_snapshot_available())
+ *   pmu_sbi_start_ovf_ctrs_snapshot() puts prev_count in the shared
+ *   memory's ctr_values[] and starts every used counter in one SBI call
+ *   (SBI_PMU_START_FLAG_INIT_SNAPSHOT) with no page write: the counter
+ *   counts on from -left, readable (scounteren is untouched), while the
+ *   page keeps index 0 and the count at the overflow until its next
+ *   write (a sched in, a reset, an IOC_PERIOD restart). */
 static void overflow_irq(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
@@ -676,7 +684,7 @@ static void overflow_irq(struct sm_model *m, int i)
 
 	event_update(m, e);
 	set_period(m, i, riscv);
-	if (riscv)
+	if (riscv && !m->cfg->sbi_snapshot)
 		page_update(m, i);
 }
 

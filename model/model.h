@@ -175,6 +175,8 @@ struct sm_config {
 	enum sm_writer writer;
 	unsigned nevents;
 	struct sm_event_cfg event[SM_MAX_EVENTS];
+	bool sbi_snapshot;    /* riscv64: the SBI PMU snapshot extension
+	                       * (sbi_pmu_snapshot_available()) */
 };
 
 /* Defaults per arch (DESIGN.md §3); the parser starts from these. */

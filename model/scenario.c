@@ -335,6 +335,8 @@ static const struct keydef pmu_keys[] = {
 	{ "long", V_BOOL, ARM, FIELD(struct sm_config, long_counters) },
 	{ "mux_interval", V_NUM, .range = ANY,
 	  FIELD(struct sm_config, mux_interval) },
+	/* the SBI PMU snapshot extension (riscv_pmu_sbi.c) */
+	{ "snapshot", V_BOOL, RV, FIELD(struct sm_config, sbi_snapshot) },
 };
 
 /* Clock conversion keys shared by 'clock' (all CPUs) and 'cpu N'. */

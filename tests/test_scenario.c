@@ -274,7 +274,7 @@ static void test_riscv64(void **state)
 {
 	struct sm_scenario sc, *s = parse_ok(&sc, 
 		"arch riscv64 # comment right after\n"
-		"pmu gp=4 width=40 user_access=2\r\n"
+		"pmu gp=4 width=40 user_access=2 snapshot=yes\r\n"
 		"clock hz=10000000 width=64 cpus=3 epoch_cyc=1\n"
 		"task cpu=2\n"
 		"event instructions counter=instret\n"
@@ -293,6 +293,7 @@ static void test_riscv64(void **state)
 	assert_int_equal(c->gp, 4);
 	assert_int_equal(c->width, 40);
 	assert_int_equal(c->user_access, 2);
+	assert_true(c->sbi_snapshot);
 	assert_int_equal(c->cpu[2].hz, 10000000);
 	assert_int_equal(c->cpu[2].epoch_cyc, 1);
 	assert_int_equal(c->timer_width, 64);
@@ -564,6 +565,10 @@ static const struct bad bad_cases[] = {
 	{ "pmu user_access=1\n",
 	  "t.scn:1:5: user_access only applies to arm64 and riscv64" },
 	{ "pmu long=yes\n", "t.scn:1:5: long only applies to arm64" },
+	{ "arch arm64\npmu snapshot=yes\n",
+	  "t.scn:2:5: snapshot only applies to riscv64" },
+	{ "arch riscv64\npmu snapshot=1\n",
+	  "t.scn:2:14: bad value '1' for snapshot (expected yes or no)" },
 	{ "arch riscv64\nevent x long=yes\n", "t.scn:2:9: long only applies to arm64" },
 	{ "event x user=no\n", "t.scn:1:9: user only applies to arm64 and riscv64" },
 	{ "arch arm64\npmu width=64\n",

@@ -52,6 +52,16 @@
  * CPU out of order, so the seqlock cannot guard the page there): the
  * reference reader gets WRONG_VALUE, and the others do unless they fail
  * otherwise or never read the field that lands late.
+ * riscv64_snapshot (the SBI PMU snapshot extension) is no hazard for a
+ * reader with a file descriptor: after a sampling overflow the page keeps
+ * index 0 and the count at the overflow while the event counts on
+ * (pmu_sbi_start_ovf_ctrs_snapshot() writes no page), so a reader that
+ * falls back to read(2) at index 0 (the reference) passes, and one that
+ * takes offset as the count at index 0 gets WRONG_VALUE with no action:
+ * the uapi header's loop does (uapi_*, manpage, jevents_mask48,
+ * pinned_loop, rfc2011_mux), and so do the page-only ABIs' adaptations
+ * (no_running_guard: its scaling hides the stale offset until an
+ * overflow's burst).
  * The native engine lands kernel actions only at routed calls (rdpmc,
  * rdtsc, read), never between two page loads, and a routed call is opaque
  * to the compiler, so the page is reloaded after each one: some faults
@@ -89,6 +99,7 @@ SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -115,6 +126,7 @@ SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	SELFMON_EXPECT_IF("without=reset", arm64_timer_wrap, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
 	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -141,6 +153,7 @@ SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	SELFMON_EXPECT_IF("without=reset", arm64_timer_wrap, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -167,6 +180,7 @@ SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", riscv64, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, BOTH, WRONG_VALUE, 1, "rotate_out")
@@ -214,6 +228,7 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	SELFMON_EXPECT_IF("without=reset", riscv64, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, NATIVE, PASS, 0, "")
@@ -257,6 +272,7 @@ SELFMON_VARIANT(manpage, SCALED, ALL,
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -285,6 +301,8 @@ SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", riscv64_snapshot, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_multiplex, BOTH, PASS, 0, "")
@@ -313,6 +331,7 @@ SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -343,6 +362,7 @@ SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	SELFMON_EXPECT_IF("without=reset", arm64_timer_wrap, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, UNICORN, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 3, "overflow")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
@@ -394,6 +414,7 @@ SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
@@ -420,6 +441,7 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	SELFMON_EXPECT(arm64_timer_wrap, UNICORN, LIVELOCK, 0, "")
 	SELFMON_EXPECT(riscv64, UNICORN, LIVELOCK, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, LIVELOCK, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, UNICORN, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, LIVELOCK, 1, "migrate")
 	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE, 1, "migrate")
@@ -448,6 +470,7 @@ SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE, 1, "overflow")
@@ -471,6 +494,7 @@ SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "overflow")
@@ -503,6 +527,7 @@ SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, ""))
 
 SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
@@ -553,6 +578,7 @@ SELFMON_VARIANT(no_sext, VALUES, ALL,
 	SELFMON_EXPECT_IF("without=reset", arm64_timer_wrap, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -582,6 +608,8 @@ SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	SELFMON_EXPECT_IF("without=reset", riscv64, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", riscv64_snapshot, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_migrate, BOTH, PASS, 0, "")
