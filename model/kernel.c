@@ -502,19 +502,37 @@ static void sched_out(struct sm_model *m, int i)
 	set_state(m, e, SM_INACTIVE);
 }
 
-/* Which PMU an event belongs to: the CPU's PMU for hardware events; the
- * software events are three PMUs (perf_task_clock, perf_cpu_clock and
- * perf_swevent for the others).  Since the per-PMU contexts of Linux 6.2
- * (perf_event_pmu_context), a resched touches one PMU's events only. */
-#define SM_NPMUS 4
+/* Which PMU an event belongs to: the CPU's PMU for hardware events (on
+ * a hybrid system the PMU of its CPU type: 0 for the first type, 3 + t
+ * for type t > 1); the software events are three PMUs (perf_task_clock,
+ * perf_cpu_clock and perf_swevent for the others).  Since the per-PMU
+ * contexts of Linux 6.2 (perf_event_pmu_context), a resched touches one
+ * PMU's events only. */
+#define SM_NPMUS (4 + SM_MAX_PMU_TYPES - 1)
 
 static int pmu_of(const struct sm_event *e)
 {
 	if (e->cfg->type != SM_EV_SOFTWARE)
-		return 0;
+		return e->cfg->pmu > 1 ? 2 + (int)e->cfg->pmu : 0;
 	if (!strcmp(e->cfg->name, "task-clock"))
 		return 1;
 	return !strcmp(e->cfg->name, "cpu-clock") ? 2 : 3;
+}
+
+/* Hybrid PMUs: visit_groups_merge() starts with `if (pmu->filter &&
+ * pmu->filter(pmu, cpu)) return 0;` (x86_pmu_filter() ->
+ * intel_pmu_filter(), arm64 armpmu_filter(): the CPU is not in the PMU's
+ * supported_cpus), so on a CPU of another type a PMU's groups are not
+ * visited at all: no merge_sched_in(), no page write, no ERROR for a
+ * pinned event, no rotate_necessary, and no __link_epc(), so
+ * perf_rotate_context() finds no task_epc to rotate.  The events stay
+ * INACTIVE: their enabled time runs, their running time does not. */
+static bool pmu_filtered(const struct sm_model *m, int pmu)
+{
+	unsigned type = pmu == 0 ? 1 : pmu >= 4 ? (unsigned)pmu - 2 : 0;
+
+	return m->cfg->npmu_types && type &&
+	       m->cfg->cpu_type[m->k.task_cpu] != type;
 }
 
 /* merge_sched_in(): a group that cannot go on stays INACTIVE; a pinned
@@ -525,7 +543,7 @@ static void try_sched_in(struct sm_model *m, int i, int want, bool *can_add)
 {
 	struct sm_event *e = &m->k.ev[i];
 
-	if (e->state != SM_INACTIVE)
+	if (e->state != SM_INACTIVE || pmu_filtered(m, pmu_of(e)))
 		return;
 	if ((*can_add || e->cfg->type == SM_EV_SOFTWARE) && sched_in(m, i, want))
 		return;
@@ -618,7 +636,7 @@ static int event_to_rotate(const struct sm_model *m, int pmu)
  * (merge_sched_in() -> group_update_userpage()), on every tick. */
 static bool rotate_pmu(struct sm_model *m, int pmu)
 {
-	if (!(m->k.rotate_necessary & (1u << pmu)))
+	if (!(m->k.rotate_necessary & (1u << pmu)) || pmu_filtered(m, pmu))
 		return false;
 	int k = event_to_rotate(m, pmu);
 	m->k.rotate_necessary &= ~(1u << pmu); /* cleared unconditionally */
@@ -864,7 +882,8 @@ static int rotate_in(struct sm_model *m, int i, int want)
 {
 	bool can_add = true;
 
-	if (m->k.ev[i].state != SM_INACTIVE || !m->k.task_on)
+	if (m->k.ev[i].state != SM_INACTIVE || !m->k.task_on ||
+	    pmu_filtered(m, pmu_of(&m->k.ev[i])))
 		return 0;
 	try_sched_in(m, i, want, &can_add);
 	x86_enable(m);
@@ -1270,8 +1289,20 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 	                    : cfg->timer_width < 56 || cfg->timer_width > 63))
 		return fail(err, n, "arm64 timer width is not the one "
 		            "arch_counter_get_width() gives its rate", "config");
+	if (cfg->npmu_types > SM_MAX_PMU_TYPES ||
+	    (cfg->npmu_types && cfg->arch == SM_RISCV64))
+		return fail(err, n, "hybrid PMUs: 1 to 3 CPU types, on x86_64 "
+		            "and arm64", "config");
+	for (unsigned k = 0; cfg->npmu_types && k < cfg->ncpus; k++)
+		if (cfg->cpu_type[k] < 1 || cfg->cpu_type[k] > cfg->npmu_types)
+			return fail(err, n, "hybrid PMUs: every CPU needs a type",
+			            "config");
 	for (unsigned i = 0; i < cfg->nevents; i++) {
 		const struct sm_event_cfg *e = &cfg->event[i];
+		if (cfg->npmu_types && e->type != SM_EV_SOFTWARE &&
+		    (e->pmu < 1 || e->pmu > cfg->npmu_types))
+			return fail(err, n, "hybrid PMUs: a hardware event needs "
+			            "the PMU of a CPU type", e->name);
 		/* width 0: no PMU (x86_pmu.cntval_bits stays 0): software only */
 		if (cfg->arch == SM_X86_64 && cfg->width == 0 &&
 		    e->type != SM_EV_SOFTWARE)

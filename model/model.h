@@ -27,6 +27,7 @@
 #define SM_MAX_EVENTS 8
 #define SM_MAX_COUNTERS 32 /* per CPU, all arches */
 #define SM_NAME_MAX 32
+#define SM_MAX_PMU_TYPES 3 /* hybrid: CPU types (arm64 has tri-cluster SoCs) */
 
 enum sm_arch { SM_X86_64, SM_ARM64, SM_RISCV64, SM_NARCH };
 
@@ -119,6 +120,8 @@ struct sm_event_cfg {
 	uint64_t period;   /* sample period; 0 = counting event (max_period) */
 	uint64_t left;     /* initial period_left; 0 = period */
 	uint32_t rate;     /* events per cycle while counting */
+	unsigned pmu;      /* hybrid: the CPU type whose PMU it was opened
+	                    * on (1-based, cfg->pmu_type_name[pmu - 1]) */
 };
 
 /* Kernel variants (variant.c): proposed kernel changes, one behaviour
@@ -176,7 +179,12 @@ struct sm_config {
 	unsigned nevents;
 	struct sm_event_cfg event[SM_MAX_EVENTS];
 	bool sbi_snapshot;    /* riscv64: the SBI PMU snapshot extension
-	                       * (sbi_pmu_snapshot_available()) */
+	                       * (sbi_pmu_snapshot_available()) */	/* hybrid PMUs (x86 cpu_core/cpu_atom, arm64 big.LITTLE): one PMU
+	 * per CPU type, each CPU of one type (1-based; every CPU has one
+	 * once npmu_types > 0); no types: one PMU on every CPU */
+	unsigned npmu_types;
+	char pmu_type_name[SM_MAX_PMU_TYPES][SM_NAME_MAX];
+	unsigned cpu_type[SM_MAX_CPUS];
 };
 
 /* Defaults per arch (DESIGN.md §3); the parser starts from these. */

@@ -314,7 +314,7 @@ struct keydef {
 #define KEYS(t) t, ARRAY_SIZE(t)
 
 static word_fn word_type, word_counter, word_event, word_explore,
-	word_expect;
+	word_expect, word_cpu_type, word_pmu;
 
 static const struct keydef pmu_keys[] = {
 	{ "gp", V_NUM, .range = { [SM_X86_64] = { 1, 8 }, [SM_ARM64] = { 1, 31 },
@@ -365,6 +365,10 @@ static const struct keydef clock_keys[] = {
 static const struct keydef cpu_keys[] = {
 	CLOCK_CONV_KEYS,
 	{ "clock_offset", V_NUM, .range = ANY, .clk = C_OFFSET },
+	/* hybrid PMUs: the CPU's type, named by its PMU (p->base is the
+	 * CPU's cfg->cpu_type[]) */
+	{ "type", V_WORD, X86 | ARM, .word = word_cpu_type, .off = 0,
+	  .ft = F_UINT },
 };
 
 static const struct keydef task_keys[] = {
@@ -388,6 +392,8 @@ static const struct keydef event_keys[] = {
 	  FIELD(struct sm_event_cfg, left) },
 	{ "rate", V_NUM, .range = RANGE(1, 1000000),
 	  FIELD(struct sm_event_cfg, rate) },
+	{ "pmu", V_WORD, X86 | ARM, .word = word_pmu,
+	  FIELD(struct sm_event_cfg, pmu) },
 };
 
 static const struct keydef action_keys[] = {
@@ -466,6 +472,56 @@ static int word_counter(struct parser *p, const struct sm_tok *v,
 		return fail(p, v->col, "counter '%s' does not exist on %s", v->s,
 		            sm_arch_name(arch));
 	*out = (uint64_t)(int64_t)(m->first + (cforms[f].numbered ? (int)n : 0));
+	return 0;
+}
+
+/* Hybrid PMUs: the PMU names a CPU type can have.  x86: the two hybrid
+ * PMUs arch/x86/events/intel/core.c registers (intel_hybrid_pmu_type_map:
+ * cpu_atom, cpu_core); arm64: a PMU per CPU microarchitecture, named by
+ * its driver (armv8_cortex_a55 ...): any name, up to SM_MAX_PMU_TYPES. */
+static int pmu_type_index(const struct sm_config *cfg, const char *name)
+{
+	for (unsigned k = 0; k < cfg->npmu_types; k++)
+		if (!strcmp(cfg->pmu_type_name[k], name))
+			return (int)k + 1;
+	return 0;
+}
+
+static int word_cpu_type(struct parser *p, const struct sm_tok *v,
+                         uint64_t *out)
+{
+	struct sm_config *cfg = p->cfg;
+	int k = pmu_type_index(cfg, v->s);
+
+	if (p->seen_event)
+		return fail(p, v->col, "'cpu N type=' must come before events");
+	if (cfg->arch == SM_X86_64 && strcmp(v->s, "cpu_core") &&
+	    strcmp(v->s, "cpu_atom"))
+		return fail(p, v->col, "bad value '%s' for type (expected "
+		            "cpu_core or cpu_atom)", v->s);
+	if (!valid_event_name(v->s))
+		return fail(p, v->col, "bad PMU name '%s' (1 to %d of "
+		            "A-Z a-z 0-9 _ . -)", v->s, SM_NAME_MAX - 1);
+	if (!k && cfg->npmu_types == SM_MAX_PMU_TYPES)
+		return fail(p, v->col, "too many CPU types (max %d)",
+		            SM_MAX_PMU_TYPES);
+	if (!k) {
+		snprintf(cfg->pmu_type_name[cfg->npmu_types], SM_NAME_MAX,
+		         "%s", v->s);
+		k = (int)++cfg->npmu_types;
+	}
+	*out = (uint64_t)k;
+	return 0;
+}
+
+static int word_pmu(struct parser *p, const struct sm_tok *v, uint64_t *out)
+{
+	int k = pmu_type_index(p->cfg, v->s);
+
+	if (!k)
+		return fail(p, v->col, "unknown pmu '%s' (no 'cpu N type=%s' "
+		            "line before)", v->s, v->s);
+	*out = (uint64_t)k;
 	return 0;
 }
 
@@ -818,11 +874,15 @@ static int d_cpu(struct parser *p)
 	uint64_t n;
 
 	/* kernel/time/sched_clock.c keeps one clock_data for the system:
-	 * mult, shift, epoch_cyc and epoch_ns are those of every CPU */
-	if (p->cfg->arch != SM_X86_64)
-		return fail(p, p->in.tok[0].col, "'cpu' lines apply to x86_64 only: "
-		            "%s has one sched_clock for all CPUs (use 'clock')",
-		            sm_arch_name(p->cfg->arch));
+	 * mult, shift, epoch_cyc and epoch_ns are those of every CPU (arm64
+	 * 'cpu' lines take a hybrid type= only) */
+	for (unsigned i = 2; p->cfg->arch != SM_X86_64 && i <= p->in.ntok; i++)
+		if (p->cfg->arch == SM_RISCV64 || (i < p->in.ntok &&
+		    strncmp(p->in.tok[i].s, "type=", 5)))
+			return fail(p, p->in.tok[0].col, "'cpu' lines apply to "
+			            "x86_64 only: %s has one sched_clock for all "
+			            "CPUs (use 'clock')",
+			            sm_arch_name(p->cfg->arch));
 	t = positional(p, 1, "cpu number");
 	if (!t || number(p, "cpu", t, &n) < 0)
 		return -1;
@@ -833,6 +893,7 @@ static int d_cpu(struct parser *p)
 	note_cpu(p, n);
 	p->clk = &p->cfg->cpu[n];
 	p->nclk = 1;
+	p->base = &p->cfg->cpu_type[n];
 	if (parse_keys(p, 2, KEYS(cpu_keys)) < 0 ||
 	    check_conversion(p, KEYS(cpu_keys)) < 0)
 		return -1;
@@ -843,6 +904,33 @@ static int d_task(struct parser *p)
 {
 	p->base = p->cfg;
 	return parse_keys(p, 1, KEYS(task_keys));
+}
+
+/* Hybrid PMUs: a hardware event is opened on one CPU type's PMU.  Given
+ * as pmu=; without it, x86 opens a generic event (PERF_TYPE_HARDWARE,
+ * no extended type) on the PMU registered as PERF_TYPE_RAW, which
+ * init_hw_perf_events() makes the big core's: cpu_core.  On arm64 every
+ * PMU registers with type -1 and perf_init_event() tries them in its
+ * list order (the last registered first), which follows the probe
+ * order: not a scenario fact, so pmu= is required there. */
+static int event_pmu(struct parser *p, struct sm_event_cfg *e,
+                     const struct sm_tok *name)
+{
+	unsigned col = key_col(p, KEYS(event_keys), "pmu");
+
+	if (col && e->type == SM_EV_SOFTWARE)
+		return fail(p, col, "pmu= applies to hardware events: '%s' is a "
+		            "software event", name->s);
+	if (col || !p->cfg->npmu_types || e->type == SM_EV_SOFTWARE)
+		return 0;
+	if (p->cfg->arch == SM_ARM64)
+		return fail(p, p->in.endcol, "missing pmu= (a hybrid arm64 "
+		            "event names its CPU type's PMU)");
+	e->pmu = (unsigned)pmu_type_index(p->cfg, "cpu_core");
+	if (!e->pmu)
+		return fail(p, p->in.endcol, "missing pmu= (a generic event "
+		            "goes to cpu_core, and no cpu line has that type)");
+	return 0;
 }
 
 static int d_event(struct parser *p)
@@ -870,6 +958,8 @@ static int d_event(struct parser *p)
 	if (rate && sm_event_is_clock(&cfg->event[cfg->nevents]))
 		return fail(p, rate, "rate does not apply to %s: a software clock "
 		            "counts the ns it runs", t->s);
+	if (event_pmu(p, &cfg->event[cfg->nevents], t) < 0)
+		return -1;
 	cfg->nevents++;
 	p->seen_event = true;
 	return 0;
@@ -1053,10 +1143,21 @@ static int parse_line(struct parser *p)
 	return r;
 }
 
-static void finish(struct parser *p)
+static int finish(struct parser *p)
 {
 	struct sm_config *cfg = p->cfg;
 
+	/* hybrid: a CPU of no type would run no hardware PMU at all */
+	for (unsigned k = 0; cfg->npmu_types && k < cfg->ncpus; k++)
+		if (!cfg->cpu_type[k])
+			return sm_lines_fail(&p->in, "cpu %u has no type= (once "
+			                     "one CPU has a type, every CPU needs "
+			                     "one)", k);
+
+	if (cfg->nevents == 0 && cfg->npmu_types)
+		return sm_lines_fail(&p->in, "no event: a scenario with CPU "
+		                     "types declares its events (the default "
+		                     "'instructions' names no PMU)");
 	if (cfg->nevents == 0) {
 		event_defaults(&cfg->event[0], "instructions");
 		cfg->nevents = 1;
@@ -1066,6 +1167,7 @@ static void finish(struct parser *p)
 		            ? UINT64_MAX : p->last_at + DEFAULT_CYCLES;
 	if (!p->have_check_at)
 		p->s->check_at = p->s->end;
+	return 0;
 }
 
 int sm_scenario_parse(const char *name, const char *text,
@@ -1084,11 +1186,10 @@ int sm_scenario_parse(const char *name, const char *text,
 	sm_config_default(&s->cfg, SM_X86_64);
 	while ((rc = sm_lines_next(&p.in)) == 1 && parse_line(&p) == 0)
 		;
+	if (rc == 0)
+		rc = finish(&p);
 	sm_lines_free(&p.in);
-	if (rc != 0)
-		return -1;
-	finish(&p);
-	return 0;
+	return rc != 0 ? -1 : 0;
 }
 
 /* ---- files -------------------------------------------------------------- */

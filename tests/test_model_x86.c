@@ -917,6 +917,94 @@ static void test_software_clocks_count_ns(void **state)
 #undef NS
 }
 
+/* Hybrid PMUs: CPU 0 a P-core (cpu_core), CPU 1 an E-core (cpu_atom); a
+ * pinned instructions event on cpu_core (fixed 0) and an event on
+ * cpu_atom.  Opened on CPU 0, the atom event is filtered
+ * (visit_groups_merge(): pmu->filter): never scheduled, its page written
+ * only by mmap (lock 2, index 0, offset 0, times 0).  1000 cycles in, a
+ * migration of 2000 cycles to CPU 1: the sched out writes the core
+ * event's page (lock 4, index 0, offset = count = 1000, enabled =
+ * running = ns(1000)); on CPU 1 cpu_core is filtered: no write, no ERROR
+ * although pinned (INACTIVE), and the atom event goes on GP 0 (index 1)
+ * with x86_pmu_start()'s two writes (lock 6, offset 0 - (u64)-MAXP).
+ * 500 cycles later read(2) says count 1000, enabled ns(1000) + ns(3500)
+ * - ns(3000), running ns(1000); the page's time base is still the sched
+ * out at cycle 1000 (time_offset = -ns(1000)), so extrapolating from it
+ * gives ns(3500): the 2000 cycles off CPU too.  Back on CPU 0 the core
+ * event's sched in writes twice (lock 8, fixed 0, offset = 1000 - (u64)
+ * -(MAXP - 1000) = MAXP). */
+static void test_hybrid_filter(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_action a = { .kind = SM_ACT_MIGRATE, .event = SM_AUTO,
+	                       .cpu = 1, .counter = SM_AUTO, .cycles = 2000 };
+	struct sm_truth t;
+	uint64_t v[3];
+	char err[128];
+	(void)state;
+	c.npmu_types = 2;
+	strcpy(c.pmu_type_name[0], "cpu_core");
+	strcpy(c.pmu_type_name[1], "cpu_atom");
+	c.cpu_type[0] = 1;
+	c.cpu_type[1] = 2;
+	c.event[0].pmu = 1;
+	int at = add_event(&c, "atom", SM_EV_OTHER, SM_AUTO, false);
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "atom: hybrid PMUs: a hardware event needs "
+	                    "the PMU of a CPU type");
+	c.event[at].pmu = 2;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *core = sm_model_page(m, 0);
+	const struct perf_event_mmap_page *atom = sm_model_page(m, at);
+	assert_int_equal(core->lock, 2);
+	assert_int_equal(core->index, FIXED0_INDEX);
+	assert_int_equal(atom->lock, 2);
+	assert_int_equal(atom->index, 0);
+	assert_int_equal(atom->offset, 0);
+	assert_int_equal(atom->time_running, 0);
+	assert_int_equal(m->k.ev[at].state, SM_INACTIVE);
+	assert_int_equal(act(m, SM_ACT_ROTATE_IN, at), 0); /* filtered */
+
+	sm_model_advance(m, 1000);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(core->lock, 4);
+	assert_int_equal(core->index, 0);
+	assert_int_equal(core->offset, 1000);
+	assert_int_equal(core->time_enabled, ns(1000, 0));
+	assert_int_equal(core->time_running, ns(1000, 0));
+	assert_int_equal(core->time_offset, 0 - ns(1000, 0));
+	assert_int_equal(m->k.ev[0].state, SM_INACTIVE); /* not ERROR */
+	assert_int_equal(atom->lock, 6);
+	assert_int_equal(atom->index, 1);
+	assert_int_equal(atom->offset, (int64_t)MAXP);
+
+	sm_model_advance(m, 500);
+	sm_model_truth(m, 0, &t);
+	uint64_t enabled = ns(1000, 0) + ns(3500, 0) - ns(3000, 0);
+	assert_int_equal(t.count, 1000);
+	assert_int_equal(t.enabled, enabled);
+	assert_int_equal(t.running, ns(1000, 0));
+	assert_int_equal(sm_model_read(m, 0, v, sizeof(v)), 24);
+	assert_int_equal(v[0], 1000);
+	assert_int_equal(v[1], enabled);
+	assert_int_equal(v[2], ns(1000, 0));
+	assert_int_equal(core->lock, 4);
+	assert_int_equal(core->time_enabled + core->time_offset +
+	                 ns(sm_model_timer(m), 0), ns(3500, 0));
+	sm_model_truth(m, at, &t);
+	assert_int_equal(t.count, 500);
+	assert_int_equal((uint64_t)atom->offset + sext(rdpmc(0), W), 500);
+
+	a.cpu = 0;
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(core->lock, 8);
+	assert_int_equal(core->index, FIXED0_INDEX);
+	assert_int_equal(core->offset, (int64_t)MAXP);
+	assert_int_equal(atom->lock, 8);
+	assert_int_equal(atom->index, 0);
+	assert_int_equal(atom->offset, 500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -947,6 +1035,7 @@ int main(void)
 		cmocka_unit_test(test_read_keeps_page),
 		cmocka_unit_test(test_stall_with_wrap),
 		cmocka_unit_test(test_sampling_clock_caps),
+		cmocka_unit_test(test_hybrid_filter),
 		cmocka_unit_test(test_software_clocks_count_ns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

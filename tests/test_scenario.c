@@ -565,6 +565,40 @@ static const struct bad bad_cases[] = {
 	{ "pmu user_access=1\n",
 	  "t.scn:1:5: user_access only applies to arm64 and riscv64" },
 	{ "pmu long=yes\n", "t.scn:1:5: long only applies to arm64" },
+	{ "cpu 0 type=cpu_big\n",
+	  "t.scn:1:12: bad value 'cpu_big' for type (expected cpu_core or "
+	  "cpu_atom)" },
+	{ "arch riscv64\ncpu 0 type=a\n",
+	  "t.scn:2:1: 'cpu' lines apply to x86_64 only: riscv64 has one "
+	  "sched_clock for all CPUs (use 'clock')" },
+	{ "arch arm64\ncpu 0 type=big hz=1000000\n",
+	  "t.scn:2:1: 'cpu' lines apply to x86_64 only: arm64 has one "
+	  "sched_clock for all CPUs (use 'clock')" },
+	{ "event x pmu=cpu_core\n",
+	  "t.scn:1:13: unknown pmu 'cpu_core' (no 'cpu N type=cpu_core' line "
+	  "before)" },
+	{ "event x\ncpu 0 type=cpu_core\n",
+	  "t.scn:2:12: 'cpu N type=' must come before events" },
+	{ "cpu 0 type=cpu_core\nevent x\n",
+	  "t.scn: cpu 1 has no type= (once one CPU has a type, every CPU needs "
+	  "one)" },
+	{ "clock cpus=1\ncpu 0 type=cpu_core\nevent task-clock pmu=cpu_core\n",
+	  "t.scn:3:18: pmu= applies to hardware events: 'task-clock' is a "
+	  "software event" },
+	{ "clock cpus=1\ncpu 0 type=cpu_atom\nevent x\n",
+	  "t.scn:3:8: missing pmu= (a generic event goes to cpu_core, and no "
+	  "cpu line has that type)" },
+	{ "arch arm64\nclock cpus=1\ncpu 0 type=big\nevent x\n",
+	  "t.scn:4:8: missing pmu= (a hybrid arm64 event names its CPU type's "
+	  "PMU)" },
+	{ "arch arm64\nclock cpus=4\ncpu 0 type=a\ncpu 1 type=b\n"
+	  "cpu 2 type=c\ncpu 3 type=d\n",
+	  "t.scn:6:12: too many CPU types (max 3)" },
+	{ "arch arm64\ncpu 0 type=a/b\n",
+	  "t.scn:2:12: bad PMU name 'a/b' (1 to 31 of A-Z a-z 0-9 _ . -)" },
+	{ "clock cpus=1\ncpu 0 type=cpu_core\n",
+	  "t.scn: no event: a scenario with CPU types declares its events "
+	  "(the default 'instructions' names no PMU)" },
 	{ "arch arm64\npmu snapshot=yes\n",
 	  "t.scn:2:5: snapshot only applies to riscv64" },
 	{ "arch riscv64\npmu snapshot=1\n",
@@ -801,6 +835,35 @@ static void test_load_limits(void **state)
 	assert_string_equal(err, want);
 }
 
+/* Hybrid PMUs: CPU types by PMU name, events on one type's PMU; x86's
+ * generic event goes to cpu_core. */
+static void test_hybrid(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc,
+		"clock cpus=3\n"
+		"cpu 0 type=cpu_atom\n"
+		"cpu 1 type=cpu_core\n"
+		"cpu 2 type=cpu_atom\n"
+		"event instructions\n"
+		"event b type=other pmu=cpu_atom\n"
+		"event page-faults\n");
+	(void)state;
+	assert_int_equal(s->cfg.npmu_types, 2);
+	assert_string_equal(s->cfg.pmu_type_name[0], "cpu_atom");
+	assert_string_equal(s->cfg.pmu_type_name[1], "cpu_core");
+	assert_int_equal(s->cfg.cpu_type[0], 1);
+	assert_int_equal(s->cfg.cpu_type[1], 2);
+	assert_int_equal(s->cfg.cpu_type[2], 1);
+	assert_int_equal(s->cfg.event[0].pmu, 2);
+	assert_int_equal(s->cfg.event[1].pmu, 1);
+	assert_int_equal(s->cfg.event[2].pmu, 0);
+	s = parse_ok(&sc, "arch arm64\nclock cpus=2\n"
+		"cpu 0 type=armv8_cortex_a55\ncpu 1 type=armv8_cortex_a76\n"
+		"event x pmu=armv8_cortex_a76\n");
+	assert_int_equal(s->cfg.npmu_types, 2);
+	assert_int_equal(s->cfg.event[0].pmu, 2);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -810,6 +873,7 @@ int main(void)
 		cmocka_unit_test(test_x86_actions_sorted),
 		cmocka_unit_test(test_arm64),
 		cmocka_unit_test(test_riscv64),
+		cmocka_unit_test(test_hybrid),
 		cmocka_unit_test(test_arch_resets_and_numbers),
 		cmocka_unit_test(test_design_example),
 		cmocka_unit_test(test_stable_clocks),

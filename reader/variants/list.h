@@ -62,6 +62,14 @@
  * pinned_loop, rfc2011_mux), and so do the page-only ABIs' adaptations
  * (no_running_guard: its scaling hides the stale offset until an
  * overflow's burst).
+ * x86_hybrid (a pinned cpu_core event, the task migrating to a cpu_atom
+ * CPU) is a kernel hazard for readers that scale from the page alone:
+ * the PMU filter skips the event's PMU there, so no page write marks the
+ * task's return to a CPU and the page's time base stays that of the
+ * sched out: extrapolating time_enabled at index 0 counts the time off
+ * CPU too.  The scaled readers that do (no_running_guard, and uapi_2022
+ * without reset) get WRONG_VALUE by one migrate; the reference, which
+ * falls back to read(2) at index 0, passes.
  * The native engine lands kernel actions only at routed calls (rdpmc,
  * rdtsc, read), never between two page loads, and a routed call is opaque
  * to the compiler, so the page is reloaded after each one: some faults
@@ -100,6 +108,7 @@ SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -127,6 +136,7 @@ SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -154,6 +164,7 @@ SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -181,6 +192,7 @@ SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	SELFMON_EXPECT_IF("without=reset", riscv64, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, BOTH, WRONG_VALUE, 1, "rotate_out")
@@ -229,6 +241,10 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_hybrid, UNICORN, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT_IF("without=reset", x86_hybrid, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_hybrid, UNICORN, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, NATIVE, PASS, 0, "")
@@ -273,6 +289,7 @@ SELFMON_VARIANT(manpage, SCALED, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -303,6 +320,7 @@ SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", riscv64_snapshot, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_multiplex, BOTH, PASS, 0, "")
@@ -332,6 +350,7 @@ SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -363,6 +382,7 @@ SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, UNICORN, WRONG_VALUE, 2, "migrate,migrate")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 3, "overflow")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
@@ -389,6 +409,7 @@ SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 2, "overflow")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 2, "overflow")
@@ -415,6 +436,7 @@ SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
@@ -442,6 +464,7 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, UNICORN, LIVELOCK, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, LIVELOCK, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, UNICORN, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, LIVELOCK, 1, "migrate")
 	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE, 1, "migrate")
@@ -471,6 +494,7 @@ SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, UNICORN, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_hybrid, UNICORN, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE, 1, "overflow")
@@ -495,6 +519,7 @@ SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "overflow")
@@ -528,6 +553,7 @@ SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, ""))
 
 SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
@@ -542,6 +568,7 @@ SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, FAULT, 1, "migrate")
 	SELFMON_EXPECT(x86_migrate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT(x86_multiplex, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, "")
@@ -579,6 +606,7 @@ SELFMON_VARIANT(no_sext, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -610,6 +638,9 @@ SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", riscv64_snapshot, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_hybrid, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_hybrid, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_migrate, BOTH, PASS, 0, "")
