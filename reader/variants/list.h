@@ -245,6 +245,7 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	SELFMON_EXPECT_IF("without=reset", x86_hybrid, UNICORN, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT_IF("without=reset", x86_hybrid, NATIVE, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_hybrid, UNICORN, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_hybrid, NATIVE, PASS, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, NATIVE, PASS, 0, "")
