@@ -101,12 +101,21 @@ static void ctx_clock(struct sm_model *m, bool on)
 static uint32_t sm_event_index(const struct sm_model *m,
                                const struct sm_event *e, bool stopped);
 
-/* perf_event_update_userpage() of event i, if it is mapped: what the write
- * holds is computed here (perf_event_index(), the count and prev_count,
- * calc_timer_values(), the arch part's capabilities, width and clock),
- * userpage.c turns it into stores in the kernel's order and stores.c lets
- * the reader see them; then the environment's observer.  `stopped`:
- * hw.state has PERF_HES_STOPPED at this write, so the index is 0. */
+/* perf_event_update_userpage() of event i, if it has a buffer
+ * (event->rb): what the write holds is computed here (perf_event_index(),
+ * the count and prev_count, calc_timer_values(), the arch part's
+ * capabilities, width and clock), userpage.c turns it into stores in the
+ * kernel's order and stores.c lets the reader see them; then the
+ * environment's observer, told the page written.  `stopped`: hw.state
+ * has PERF_HES_STOPPED at this write, so the index is 0.
+ *
+ * The page is rb->user_page.  After PERF_EVENT_IOC_SET_OUTPUT
+ * (perf_event_set_output() -> ring_buffer_attach(): event->rb = the
+ * target's rb) a redirected event's writes land in its target's page,
+ * with its own index, offset and times: a reader of the target sees the
+ * other event's values until the target's next write.  (Linux 7.2 keeps
+ * this; it only refuses the redirected event's own mmap with EBUSY: the
+ * kernel-7.2 model's part, not this one's.) */
 static void page_write(struct sm_model *m, int i, bool stopped)
 {
 	const struct sm_event *e = &m->k.ev[i];
@@ -114,8 +123,9 @@ static void page_write(struct sm_model *m, int i, bool stopped)
 	const struct sm_pmu_rules *r = RULES(m);
 	struct sm_store st[SM_MAX_STORES];
 	struct perf_event_mmap_page shadow;
+	int pg = e->redirected ? (int)e->cfg->output - 1 : i; /* rb's page */
 
-	if (!e->mapped)
+	if (!m->k.ev[pg].mapped)
 		return;
 	struct sm_page_values v = {
 		.index = sm_event_index(m, e, stopped),
@@ -129,11 +139,11 @@ static void page_write(struct sm_model *m, int i, bool stopped)
 		.time_mask = sm_timer_mask(m),
 	};
 	sm_event_times(m, e, &v.enabled, &v.running);
-	sm_model_page_after(m, i, &shadow); /* stores build on those in flight */
-	sm_stores_push(m, st, sm_page_stores(m->cfg->arch, i, &shadow, &v, st));
+	sm_model_page_after(m, pg, &shadow); /* stores build on those in flight */
+	sm_stores_push(m, st, sm_page_stores(m->cfg->arch, pg, &shadow, &v, st));
 	m->k.updates++;
 	if (m->env.observe)
-		m->env.observe(m->env.observe_ctx, m, i, m->k.cause);
+		m->env.observe(m->env.observe_ctx, m, pg, m->k.cause);
 }
 
 static void page_update(struct sm_model *m, int i)
@@ -857,7 +867,7 @@ static int mmap_event(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
 
-	if (e->mapped)
+	if (e->mapped || e->redirected) /* see sm_model_apply() */
 		return 0;
 	e->mapped = true;
 	sm_page_init(&m->page[i]);
@@ -939,7 +949,13 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 	sm_model_flush(m); /* the writer finishes one update before the next */
 	m->k.cause = a->kind;
 	switch (a->kind) {
-	case SM_ACT_MMAP: return mmap_event(m, i);
+	case SM_ACT_MMAP:
+		/* 6.12 perf_mmap() of a redirected event maps its target's
+		 * buffer (event->rb is set): no page of its own */
+		if (m->k.ev[i].redirected)
+			return fail(err, n, "a redirected event (output=) has its "
+			            "target's buffer, no page of its own", name);
+		return mmap_event(m, i);
 	case SM_ACT_ENABLE: return enable(m, i);
 	case SM_ACT_DISABLE: return disable(m, i);
 	case SM_ACT_ROTATE_OUT: return rotate_out(m, i);
@@ -1310,6 +1326,17 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 			            e->name);
 		if (e->rate < 1)
 			return fail(err, n, "rate must be at least 1", e->name);
+		/* perf_event_set_output(): the target's buffer must be mapped
+		 * (rb->mmap_count), the event's own must not be (mmap_count:
+		 * -EINVAL), the clocks must agree; the model also keeps the
+		 * target an earlier event with a buffer of its own */
+		const struct sm_event_cfg *t = e->output ? &cfg->event[e->output - 1]
+		                                         : NULL;
+		if (t && (e->output > i || !t->mmap || t->output || e->mmap ||
+		          t->clockid != e->clockid))
+			return fail(err, n, "output= needs an earlier mmapped event "
+			            "of the same clock, itself not redirected, "
+			            "and no mmap of its own", e->name);
 		/* a software clock counts ns (task_clock_event_update(),
 		 * cpu_clock_event_update()): no rate */
 		if (sm_event_is_clock(e) && e->rate != 1)
@@ -1377,6 +1404,9 @@ int sm_kernel_build(struct sm_model *m, char *err, size_t n)
 		init_event(m, (int)i);
 		m->k.cause = SM_ACT_ENABLE;
 		resched(m, (int)i);
+		/* PERF_EVENT_IOC_SET_OUTPUT right after the open: no page
+		 * write (perf_event_set_output() -> ring_buffer_attach()) */
+		m->k.ev[i].redirected = cfg->event[i].output != 0;
 		if (cfg->event[i].mmap) {
 			m->k.cause = SM_ACT_MMAP;
 			mmap_event(m, (int)i);

@@ -122,6 +122,9 @@ struct sm_event_cfg {
 	uint32_t rate;     /* events per cycle while counting */
 	unsigned pmu;      /* hybrid: the CPU type whose PMU it was opened
 	                    * on (1-based, cfg->pmu_type_name[pmu - 1]) */
+	unsigned output;   /* PERF_EVENT_IOC_SET_OUTPUT right after its open:
+	                    * 1 + the earlier, mmapped event whose buffer it
+	                    * writes into; 0 = none */
 };
 
 /* Kernel variants (variant.c): proposed kernel changes, one behaviour
@@ -252,6 +255,9 @@ struct sm_event {
 	                      * update (task-clock, cpu-clock: prev_count) */
 	uint64_t truth;      /* independent tally of counted events */
 	uint64_t truth_stamp;
+	bool redirected;     /* cfg->output is in force: event->rb is the
+	                      * target's (ring_buffer_attach()), from the
+	                      * SET_OUTPUT right after its open on */
 };
 
 struct sm_kstate {

@@ -314,7 +314,7 @@ struct keydef {
 #define KEYS(t) t, ARRAY_SIZE(t)
 
 static word_fn word_type, word_counter, word_event, word_explore,
-	word_expect, word_cpu_type, word_pmu;
+	word_expect, word_cpu_type, word_pmu, word_output;
 
 static const struct keydef pmu_keys[] = {
 	{ "gp", V_NUM, .range = { [SM_X86_64] = { 1, 8 }, [SM_ARM64] = { 1, 31 },
@@ -394,6 +394,8 @@ static const struct keydef event_keys[] = {
 	  FIELD(struct sm_event_cfg, rate) },
 	{ "pmu", V_WORD, X86 | ARM, .word = word_pmu,
 	  FIELD(struct sm_event_cfg, pmu) },
+	{ "output", V_WORD, .word = word_output,
+	  FIELD(struct sm_event_cfg, output) },
 };
 
 static const struct keydef action_keys[] = {
@@ -522,6 +524,21 @@ static int word_pmu(struct parser *p, const struct sm_tok *v, uint64_t *out)
 		return fail(p, v->col, "unknown pmu '%s' (no 'cpu N type=%s' "
 		            "line before)", v->s, v->s);
 	*out = (uint64_t)k;
+	return 0;
+}
+
+/* output=EVENT: PERF_EVENT_IOC_SET_OUTPUT to an event declared before
+ * (1 + its number; its conditions are checked with the line's other
+ * keys, event_output()). */
+static int word_output(struct parser *p, const struct sm_tok *v,
+                       uint64_t *out)
+{
+	int i = find_event(p->cfg, v->s);
+
+	if (i < 0)
+		return fail(p, v->col, "unknown event '%s' for output (an event "
+		            "declared before)", v->s);
+	*out = (uint64_t)i + 1;
 	return 0;
 }
 
@@ -933,6 +950,33 @@ static int event_pmu(struct parser *p, struct sm_event_cfg *e,
 	return 0;
 }
 
+/* perf_event_set_output() refuses (EINVAL) an event that has a mapping
+ * of its own (mmap_count), a target whose buffer is not mapped
+ * (rb->mmap_count) and a target of another clock.  The model redirects
+ * to a target with a buffer of its own only. */
+static int event_output(struct parser *p, const struct sm_event_cfg *e)
+{
+	unsigned col = key_col(p, KEYS(event_keys), "output");
+	const struct sm_event_cfg *t = e->output ? &p->cfg->event[e->output - 1]
+	                                         : NULL;
+
+	if (!t)
+		return 0;
+	if (e->mmap)
+		return fail(p, col, "output= needs mmap=no: the kernel refuses "
+		            "to redirect an event that is mmapped");
+	if (t->output)
+		return fail(p, col, "output=%s: '%s' is itself redirected (name "
+		            "its target)", t->name, t->name);
+	if (!t->mmap)
+		return fail(p, col, "output=%s needs '%s' mmapped (mmap=yes): its "
+		            "buffer must exist", t->name, t->name);
+	if (t->clockid != e->clockid)
+		return fail(p, col, "output=%s: clockid differs (the kernel "
+		            "refuses to mix clocks in one buffer)", t->name);
+	return 0;
+}
+
 static int d_event(struct parser *p)
 {
 	struct sm_config *cfg = p->cfg;
@@ -958,7 +1002,8 @@ static int d_event(struct parser *p)
 	if (rate && sm_event_is_clock(&cfg->event[cfg->nevents]))
 		return fail(p, rate, "rate does not apply to %s: a software clock "
 		            "counts the ns it runs", t->s);
-	if (event_pmu(p, &cfg->event[cfg->nevents], t) < 0)
+	if (event_pmu(p, &cfg->event[cfg->nevents], t) < 0 ||
+	    event_output(p, &cfg->event[cfg->nevents]) < 0)
 		return -1;
 	cfg->nevents++;
 	p->seen_event = true;
@@ -1037,6 +1082,12 @@ static int finish_action(struct parser *p, struct sm_timed_action *ta)
 		            "_perf_event_period() refuses a counting event with "
 		            "EINVAL)", p->cfg->nevents ? p->cfg->event[ta->act.event
 		            == SM_AUTO ? 0 : ta->act.event].name : "instructions");
+	int ev = ta->act.event == SM_AUTO ? 0 : ta->act.event;
+	if (kind == SM_ACT_MMAP && (unsigned)ev < p->cfg->nevents &&
+	    p->cfg->event[ev].output)
+		return fail(p, p->in.tok[2].col, "mmap of '%s': a redirected event "
+		            "(output=) has its target's buffer, no page of its own",
+		            p->cfg->event[ev].name);
 	if (ta->act.counter != SM_AUTO)
 		p->seen_ctr_action = true;
 	return 0;

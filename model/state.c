@@ -88,6 +88,7 @@ static void copy_event(struct sm_event *to, const struct sm_event *from)
 	to->sw_stamp = from->sw_stamp;
 	to->truth = from->truth;
 	to->truth_stamp = from->truth_stamp;
+	to->redirected = from->redirected;
 }
 
 /* The kernel state for a configuration of nev events and ncpus CPUs: the
@@ -196,7 +197,7 @@ static void event_words(struct words *b, const struct sm_event *e)
 	word(b, (uint64_t)(int64_t)e->last_counter);
 	word(b, e->added);
 	word(b, (uint64_t)e->mapped | (uint64_t)e->read_cnt << 1 |
-	        (uint64_t)e->collected << 2);
+	        (uint64_t)e->collected << 2 | (uint64_t)e->redirected << 3);
 	word(b, e->count);
 	word(b, e->prev_count);
 	word(b, (uint64_t)e->period_left);

@@ -1005,6 +1005,61 @@ static void test_hybrid_filter(void **state)
 	assert_int_equal(atom->offset, 500);
 }
 
+/* PERF_EVENT_IOC_SET_OUTPUT: `br` (3 events a cycle) redirected into the
+ * buffer of `instructions`.  The build: instructions opened and mmapped
+ * (lock 2); br's open reschedules the PMU: instructions out (lock 4),
+ * then x86_schedule_events() puts br on GP 0 and instructions on fixed 0
+ * and x86_pmu_start() writes instructions twice (lock 8: fixed 0,
+ * offset MAXP); br has no buffer until the SET_OUTPUT after its open.
+ * 1000 cycles in, a preemption: instructions out (lock 10: index 0,
+ * offset 1000), br out, written into the same page (lock 12: index 0,
+ * offset 3000); back in, instructions' two writes (lock 16: fixed 0,
+ * offset 1000 - (u64)-(MAXP - 1000) = MAXP), then br's two (lock 20:
+ * GP 0, index 1, offset 3000 - (u64)-(MAXP - 3000) = MAXP).  A reader
+ * of the page: MAXP + sext48(rdpmc(0)) = 3000, br's count, while
+ * instructions counted 1000. */
+static void test_set_output(void **state)
+{
+	struct sm_config c;
+	struct sm_truth t;
+	struct sm_action a = { .kind = SM_ACT_MMAP, .event = 1, .cpu = SM_AUTO,
+	                       .counter = SM_AUTO };
+	char err[160];
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	add_event(&c, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, false);
+	int br = add_event(&c, "br", SM_EV_OTHER, SM_AUTO, false);
+	c.event[br].rate = 3;
+	c.event[br].output = 1;
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "br: output= needs an earlier mmapped event "
+	                    "of the same clock, itself not redirected, and no "
+	                    "mmap of its own");
+	c.event[br].mmap = false;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+	assert_int_equal(pc->lock, 8);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->offset, (int64_t)MAXP);
+	assert_int_equal(sm_model_page(m, br)->lock, 0); /* none of its own */
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), -1);
+
+	sm_model_advance(m, 1000);
+	assert_int_equal((uint64_t)pc->offset + sext(rdpmc(1u << 30), W), 1000);
+	assert_int_equal(act(m, SM_ACT_PREEMPT, 0), 1);
+	assert_int_equal(pc->lock, 20);
+	assert_int_equal(pc->index, 1);
+	assert_int_equal(pc->offset, (int64_t)MAXP);
+	assert_int_equal((uint64_t)pc->offset + sext(rdpmc(0), W), 3000);
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 1000);
+	assert_int_equal(sm_model_page(m, br)->lock, 0);
+	/* the target's next write of its own puts its values back */
+	assert_int_equal(act(m, SM_ACT_RESET, 0), 1);
+	assert_int_equal(pc->lock, 22);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1036,6 +1091,7 @@ int main(void)
 		cmocka_unit_test(test_stall_with_wrap),
 		cmocka_unit_test(test_sampling_clock_caps),
 		cmocka_unit_test(test_hybrid_filter),
+		cmocka_unit_test(test_set_output),
 		cmocka_unit_test(test_software_clocks_count_ns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -599,6 +599,24 @@ static const struct bad bad_cases[] = {
 	{ "clock cpus=1\ncpu 0 type=cpu_core\n",
 	  "t.scn: no event: a scenario with CPU types declares its events "
 	  "(the default 'instructions' names no PMU)" },
+	{ "event x output=y\n",
+	  "t.scn:1:16: unknown event 'y' for output (an event declared before)" },
+	{ "event a output=a\n",
+	  "t.scn:1:16: unknown event 'a' for output (an event declared before)" },
+	{ "event a\nevent b output=a\n",
+	  "t.scn:2:9: output= needs mmap=no: the kernel refuses to redirect an "
+	  "event that is mmapped" },
+	{ "event a mmap=no\nevent b mmap=no output=a\n",
+	  "t.scn:2:17: output=a needs 'a' mmapped (mmap=yes): its buffer must "
+	  "exist" },
+	{ "event a\nevent b mmap=no output=a\nevent c mmap=no output=b\n",
+	  "t.scn:3:17: output=b: 'b' is itself redirected (name its target)" },
+	{ "event a clockid=yes\nevent b mmap=no output=a\n",
+	  "t.scn:2:17: output=a: clockid differs (the kernel refuses to mix "
+	  "clocks in one buffer)" },
+	{ "event a\nevent b mmap=no output=a\nat 5 mmap event=b\n",
+	  "t.scn:3:6: mmap of 'b': a redirected event (output=) has its "
+	  "target's buffer, no page of its own" },
 	{ "arch arm64\npmu snapshot=yes\n",
 	  "t.scn:2:5: snapshot only applies to riscv64" },
 	{ "arch riscv64\npmu snapshot=1\n",
@@ -864,6 +882,16 @@ static void test_hybrid(void **state)
 	assert_int_equal(s->cfg.event[0].pmu, 2);
 }
 
+static void test_set_output(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc,
+		"event a\nevent b mmap=no output=a\nevent c\n");
+	(void)state;
+	assert_int_equal(s->cfg.event[0].output, 0);
+	assert_int_equal(s->cfg.event[1].output, 1); /* 1 + event a */
+	assert_int_equal(s->cfg.event[2].output, 0);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -874,6 +902,7 @@ int main(void)
 		cmocka_unit_test(test_arm64),
 		cmocka_unit_test(test_riscv64),
 		cmocka_unit_test(test_hybrid),
+		cmocka_unit_test(test_set_output),
 		cmocka_unit_test(test_arch_resets_and_numbers),
 		cmocka_unit_test(test_design_example),
 		cmocka_unit_test(test_stable_clocks),

@@ -70,6 +70,11 @@
  * CPU too.  The scaled readers that do (no_running_guard, and uapi_2022
  * without reset) get WRONG_VALUE by one migrate; the reference, which
  * falls back to read(2) at index 0, passes.
+ * x86_set_output is a kernel hazard: a redirected event
+ * (PERF_EVENT_IOC_SET_OUTPUT) writes its values into the target's page,
+ * so after one preempt every reader of the target, the reference
+ * included, returns the other event's count (WRONG_VALUE), unless its own
+ * fault shows first.
  * The native engine lands kernel actions only at routed calls (rdpmc,
  * rdtsc, read), never between two page loads, and a routed call is opaque
  * to the compiler, so the page is reloaded after each one: some faults
@@ -117,7 +122,8 @@ SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	"2011 multiplexing mmap_read_self (seed 001): TSC-scaled, int (1 << "
@@ -145,7 +151,8 @@ SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, UNICORN, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	"2011 pinned-counter loop (seed 002, Ingo): offset + raw rdpmc, no "
@@ -172,7 +179,8 @@ SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	"uapi perf_event.h comment before the 2022 patch (seed 000 before "
@@ -216,7 +224,8 @@ SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT_IF("without=reset", x86_reset, BOTH, WRONG_VALUE, 1, "rotate_out")
-	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, UNICORN, WRONG_VALUE, 1, "rotate_out"))
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(x86_set_output, BOTH, FAULT, 0, ""))
 
 SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	"uapi perf_event.h comment after the 2022 patch (seed 000 after "
@@ -273,7 +282,8 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	SELFMON_EXPECT_IF("without=reset", x86_reset, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
 	SELFMON_EXPECT_IF("without=reset", x86_reset, NATIVE, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
-	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, NATIVE, PASS, 0, ""))
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(manpage, SCALED, ALL,
 	"perf_event_open(2) man page sketch: count += raw rdpmc(idx - 1) in "
@@ -299,7 +309,8 @@ SELFMON_VARIANT(manpage, SCALED, ALL,
 	SELFMON_EXPECT(x86_pinned, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, FAULT, 0, ""))
 
 SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	"libperf perf_mmap__read_self, Linux 5.17 to 6.17, + read(2) "
@@ -332,7 +343,8 @@ SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	"libperf perf_mmap__read_self since Linux 6.18 (u64 evcnt) + read(2) "
@@ -358,7 +370,8 @@ SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	"pmu-tools jevents rdpmc_read: (rdpmc + offset) & (2^48 - 1), no odd "
@@ -395,7 +408,8 @@ SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	SELFMON_EXPECT(x86_pinned, NATIVE, WRONG_VALUE, 3, "overflow")
 	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE, 2, "rotate_out,migrate")
 	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
-	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 3, "overflow"))
+	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 3, "overflow")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	"PAPI style: offset and counter masked to pmc_width and added modulo "
@@ -417,7 +431,8 @@ SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 /* ---- Single-fault mutants of the correct values reader, base_reader.c */
 
@@ -449,7 +464,8 @@ SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	SELFMON_EXPECT(x86_pinned, NATIVE, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "overflow")
-	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 1, "migrate"))
+	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	"mutant: retries while lock == seq and returns after the first change "
@@ -474,7 +490,8 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	SELFMON_EXPECT(x86_overflow, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_pinned, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE, 1, "overflow")
-	SELFMON_EXPECT(x86_reset, BOTH, LIVELOCK, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, LIVELOCK, 0, ""))
 
 SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	"mutant: no compiler barriers, plain loads: the compiler may fold the "
@@ -502,7 +519,8 @@ SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	SELFMON_EXPECT(x86_overflow, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_remote, UNICORN, LIVELOCK, 0, "")
-	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "overflow"))
+	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	"mutant: TSC and time delta taken on the first pass only, reused "
@@ -527,7 +545,8 @@ SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 2, "migrate")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 1, "overflow"))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(shift_int, VALUES, ALL,
 	"mutant: quot/rem time conversion with the int mask (1 << time_shift) "
@@ -540,7 +559,8 @@ SELFMON_VARIANT(shift_int, VALUES, ALL,
 	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
-	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, ""))
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	"mutant (scaled): count * enabled / running without checking running "
@@ -555,7 +575,8 @@ SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "migrate")
-	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, ""))
+	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	"mutant: rdpmc(index - 1) without checking index != 0 or "
@@ -576,7 +597,8 @@ SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	SELFMON_EXPECT(x86_overflow, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT(x86_pinned, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT(x86_remote, BOTH, FAULT, 1, "rotate_out")
-	SELFMON_EXPECT(x86_reset, BOTH, FAULT, 1, "rotate_out"))
+	SELFMON_EXPECT(x86_reset, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT(x86_set_output, BOTH, FAULT, 1, "rotate_out"))
 
 SELFMON_VARIANT(caps_outside_loop, VALUES, ALL,
 	"mutant: capability bits and pmc_width read once before the seqlock "
@@ -590,7 +612,8 @@ SELFMON_VARIANT(caps_outside_loop, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(no_sext, VALUES, ALL,
 	"mutant: no sign extension of the rdpmc value from pmc_width",
@@ -615,7 +638,8 @@ SELFMON_VARIANT(no_sext, VALUES, ALL,
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	"the correct base reader itself: always sign-extends, so 2^48 low "
@@ -661,7 +685,8 @@ SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_reset, BOTH, PASS, 0, "")
-	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, BOTH, PASS, 0, ""))
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(no_time_mask, VALUES, ALL,
 	"mutant: ignores cap_user_time_short (time_cycles/time_mask): wrong "
@@ -675,7 +700,8 @@ SELFMON_VARIANT(no_time_mask, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
-	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, ""))
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 /* ---- arm64 only ------------------------------------------------------- */
 
