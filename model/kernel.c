@@ -75,7 +75,7 @@ static void truth_sync(struct sm_model *m, struct sm_event *e)
 	if (e->state == SM_ACTIVE && sm_event_is_clock(e->cfg))
 		e->truth += sm_model_ns(m, m->k.task_cpu, m->k.now) -
 		            sm_model_ns(m, m->k.task_cpu, e->truth_stamp);
-	else if (e->state == SM_ACTIVE)
+	else if (e->state == SM_ACTIVE && !e->throttled) /* see throttle() */
 		e->truth += (uint64_t)e->cfg->rate * (m->k.now - e->truth_stamp);
 	e->truth_stamp = m->k.now;
 }
@@ -159,7 +159,8 @@ static uint64_t sm_counter_value(const struct sm_model *m, unsigned cpu,
 	const struct sm_counter *r = &m->k.cpu[cpu].ctr[c];
 	uint64_t v = r->base;
 
-	if (r->owner >= 0 && cpu == m->k.task_cpu && m->k.task_on)
+	if (r->owner >= 0 && cpu == m->k.task_cpu && m->k.task_on &&
+	    !m->k.ev[r->owner].throttled)
 		v += (uint64_t)m->k.ev[r->owner].cfg->rate * (m->k.now - r->base_time);
 	return v & RULES(m)->reg_mask(m->cfg, c);
 }
@@ -237,13 +238,17 @@ static void set_period(struct sm_model *m, int i, bool stopped)
 	struct sm_event *e = &m->k.ev[i];
 	int64_t left = e->period_left, period = (int64_t)e->period;
 
+	/* hw.last_period = period where a period starts: read by the
+	 * model for frequency events only (account_interrupt()) */
 	if (left <= wrap_add(0, 0 - (uint64_t)period)) {
 		left = period;
 		e->period_left = left;
+		e->last_period = e->cfg->freq ? (uint64_t)period : 0;
 	}
 	if (left <= 0) {
 		left = wrap_add(left, (uint64_t)period);
 		e->period_left = left;
+		e->last_period = e->cfg->freq ? (uint64_t)period : 0;
 	}
 	left = RULES(m)->clamp_left(m->cfg, e, left);
 	e->prev_count = 0 - (uint64_t)left;
@@ -457,6 +462,12 @@ static void x86_enable(struct sm_model *m)
 static bool sched_in(struct sm_model *m, int i, int want)
 {
 	struct sm_event *e = &m->k.ev[i];
+
+	/* event_sched_in(): a throttled event is unthrottled (interrupts =
+	 * 0) and pmu->add() starts its counter */
+	if (e->interrupts == SM_MAX_INTERRUPTS)
+		e->interrupts = 0;
+	e->throttled = false;
 
 	if (e->cfg->type == SM_EV_SOFTWARE) {
 		/* perf_swevent_add(), cpu_clock_event_add() and
@@ -688,6 +699,187 @@ static void switch_task(struct sm_model *m, uint64_t cycles, unsigned cpu,
 
 /* ---- actions --------------------------------------------------------- */
 
+/* ---- frequency mode and throttling ----------------------------------- */
+
+static unsigned fls64(uint64_t v)
+{
+	return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
+}
+
+/* perf_calculate_period(): count * 10^9 / (nsec * sample_freq), with
+ * the kernel's bit-by-bit loss of accuracy (REDUCE_FLS) until each
+ * product fits in 64 bits. */
+static uint64_t calculate_period(uint64_t freq, uint64_t nsec, uint64_t count)
+{
+	uint64_t sec = 1000000000ull, divisor, dividend;
+	unsigned count_fls = fls64(count), nsec_fls = fls64(nsec);
+	unsigned freq_fls = fls64(freq), sec_fls = 30;
+#define REDUCE(a, b) do { if (a##_fls > b##_fls) { a >>= 1; a##_fls--; }                           else { b >>= 1; b##_fls--; } } while (0)
+	while (count_fls + sec_fls > 64 && nsec_fls + freq_fls > 64) {
+		REDUCE(nsec, freq);
+		REDUCE(sec, count);
+	}
+	if (count_fls + sec_fls > 64) {
+		divisor = nsec * freq;
+		while (count_fls + sec_fls > 64) {
+			REDUCE(count, sec);
+			divisor >>= 1;
+		}
+		dividend = count * sec;
+	} else {
+		dividend = count * sec;
+		while (nsec_fls + freq_fls > 64) {
+			REDUCE(nsec, freq);
+			dividend >>= 1;
+		}
+		divisor = nsec * freq;
+	}
+#undef REDUCE
+	return divisor ? dividend / divisor : dividend;
+}
+
+/* perf_adjust_period(): the new sample_period is the old one plus an
+ * eighth of the way to the computed period (rounded away from 0, at
+ * least 1); if period_left is over 8 new periods it is dropped (0), and
+ * with `disable` (from the interrupt) the event is stopped with an
+ * update and started with a reload around it (pmu_start(): its page
+ * writes). */
+static void adjust_period(struct sm_model *m, int i, uint64_t nsec,
+                          uint64_t count, bool disable)
+{
+	struct sm_event *e = &m->k.ev[i];
+	int64_t period = (int64_t)calculate_period(e->cfg->freq, nsec, count);
+	int64_t delta = (int64_t)((uint64_t)period - e->period);
+
+	delta = (delta >= 0 ? delta + 7 : delta - 7) / 8; /* low pass filter */
+	int64_t sample_period = wrap_add((int64_t)e->period, (uint64_t)delta);
+	if (!sample_period)
+		sample_period = 1;
+	e->period = (uint64_t)sample_period;
+	if (e->period_left <= (int64_t)((uint64_t)sample_period * 8))
+		return;
+	if (disable)
+		event_update(m, e);
+	e->period_left = 0;
+	if (disable)
+		pmu_start(m, i);
+}
+
+/* Throttled (x86/arm64): the PMI handler stops the counter after a
+ * throttling perf_event_overflow() (intel handle_pmi_common():
+ * x86_pmu_stop(event, 0); armv8pmu_handle_irq(): cpu_pmu->disable()),
+ * no update, no page write: the page keeps its index and offset while
+ * the counter counts nothing (hence no truth either) until the tick or a
+ * sched in starts it again. */
+static void throttle(struct sm_model *m, struct sm_event *e, bool on)
+{
+	uint64_t v = sm_counter_value(m, m->k.task_cpu, e->counter);
+
+	truth_sync(m, e);
+	e->throttled = on;
+	counter_write(m, e->counter, v); /* frozen there, or counting on */
+}
+
+/* __perf_event_account_interrupt() (from perf_event_overflow() of a
+ * sampling event): hw.interrupts counts the interrupts of this tick
+ * (perf_throttled_seq; MAX_INTERRUPTS + 1 wraps to 0); at
+ * max_samples_per_tick the event is throttled (MAX_INTERRUPTS) and
+ * perf_event_overflow() returns 1.  x86 and arm64 then stop the counter
+ * (throttle()).  riscv64's pmu_sbi_ovf_handler() ignores the return
+ * value ("RISC-V don't have to disable interrupts to avoid throttling
+ * here") and pmu_sbi_start_overflow_mask() restarts every counter, so
+ * there throttling is ineffective: the event counts and interrupts on.
+ * A frequency event then adjusts its period to the time since its last
+ * interrupt, if that is under two ticks (perf_adjust_period(), with
+ * disable). */
+static void account_interrupt(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->k.ev[i];
+
+	if (!e->cfg->period && !e->cfg->freq) /* !is_sampling_event() */
+		return;
+	/* counted only where it can throttle (no state otherwise) */
+	e->interrupts += m->cfg->max_samples != 0;
+	bool throttled = m->cfg->max_samples &&
+	                 e->interrupts >= m->cfg->max_samples;
+	if (throttled)
+		e->interrupts = SM_MAX_INTERRUPTS;
+	if (e->cfg->freq) {
+		uint64_t now = sm_model_ns(m, m->k.task_cpu, m->k.now);
+		int64_t delta = (int64_t)(now - e->freq_time_stamp);
+		e->freq_time_stamp = now;
+		if (delta > 0 && delta < (int64_t)(2 * SM_TICK_NSEC))
+			adjust_period(m, i, (uint64_t)delta, e->last_period, true);
+	}
+	if (throttled && m->cfg->arch != SM_RISCV64) /* the handler's stop */
+		throttle(m, e, true);
+}
+
+/* pmu->start(event, 0): x86_pmu_start() without a reload enables the
+ * counter and writes the page once; armpmu_start() and riscv_pmu_start()
+ * always set the period again (pmu_start()).  On riscv64 the counter of
+ * an unthrottled event never stopped: riscv_pmu_start() sets prev_count
+ * to -period_left and pmu_sbi_ctr_start() asks the SBI to start the
+ * counter at it, which an SBI implementation refuses for a counter
+ * already started (SBI_ERR_ALREADY_STARTED, ignored by the driver), so it
+ * counts on; the model folds the count first (event_update()), which
+ * leaves the same offset + counter and loads the counter with the value
+ * it has. */
+static void pmu_start_noreload(struct sm_model *m, int i)
+{
+	if (m->cfg->arch == SM_X86_64) {
+		page_update(m, i);
+		return;
+	}
+	if (m->cfg->arch == SM_RISCV64)
+		event_update(m, &m->k.ev[i]);
+	pmu_start(m, i);
+}
+
+/* perf_event_task_tick() -> perf_adjust_freq_unthr_context() ->
+ * perf_adjust_freq_unthr_events() over the active hardware events (the
+ * software PMUs are not modelled here), in list order: a throttled event
+ * is unthrottled (hw.interrupts = 0) and, unless it is a frequency
+ * event, started again (pmu->start(event, 0)); a frequency event is
+ * stopped with an update, its period adjusted to the events counted
+ * since the last tick over TICK_NSEC (if any), and started again, with a
+ * reload if it counted.  perf_throttled_seq moves on, so every event's
+ * interrupts count from 0. */
+static int tick(struct sm_model *m)
+{
+	int done = 0;
+
+	if (!m->k.task_on)
+		return 0;
+	for (unsigned i = 0; i < m->k.nopen; i++) {
+		struct sm_event *e = &m->k.ev[i];
+		bool was = e->interrupts == SM_MAX_INTERRUPTS;
+		e->interrupts = 0;
+		if (e->state != SM_ACTIVE || e->counter < 0 ||
+		    e->cfg->type == SM_EV_SOFTWARE)
+			continue;
+		if (was && e->throttled)
+			throttle(m, e, false);
+		if (was && !e->cfg->freq) {
+			pmu_start_noreload(m, (int)i);
+			done = 1;
+		}
+		if (!e->cfg->freq)
+			continue;
+		event_update(m, e); /* pmu->stop(event, PERF_EF_UPDATE) */
+		uint64_t delta = e->count - e->freq_count_stamp;
+		e->freq_count_stamp = e->count;
+		if ((int64_t)delta > 0) {
+			adjust_period(m, (int)i, SM_TICK_NSEC, delta, false);
+			pmu_start(m, (int)i);
+		} else {
+			pmu_start_noreload(m, (int)i);
+		}
+		done = 1;
+	}
+	return done;
+}
+
 /* The PMI handler (x86_pmu_handle_irq(), armv8pmu_handle_irq(),
  * pmu_sbi_ovf_handler()) for an event whose counter wrapped: update the
  * count, then reload through set_period (which updates the page).
@@ -712,6 +904,7 @@ static void overflow_irq(struct sm_model *m, int i)
 
 	event_update(m, e);
 	set_period(m, i, riscv);
+	account_interrupt(m, i); /* perf_event_overflow() */
 	if (riscv && !m->cfg->sbi_snapshot)
 		page_update(m, i);
 }
@@ -969,6 +1162,11 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 	case SM_ACT_PERIOD:
 		if (a->period == 0)
 			return fail(err, n, "period must be at least 1", name);
+		/* _perf_event_period() of a frequency event sets sample_freq:
+		 * not modelled */
+		if (m->k.ev[i].cfg->freq)
+			return fail(err, n, "not modelled on a frequency event "
+			            "(it sets sample_freq)", name);
 		return period(m, i, a->period);
 	case SM_ACT_READ: {
 		uint64_t buf[3];
@@ -999,6 +1197,7 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 			return fail(err, n, "takes no cpu: sched_clock is one clock "
 			            "for all CPUs", name);
 		return clock_epoch(m);
+	case SM_ACT_TICK: return tick(m);
 	case SM_ACT_LOCK_EARLY: /* above */
 	case SM_NACTIONS: break;
 	}
@@ -1034,7 +1233,8 @@ static uint64_t next_activity(const struct sm_model *m, int *who)
 		return best;
 	for (unsigned i = 0; i < m->k.nopen; i++) {
 		const struct sm_event *e = &m->k.ev[i];
-		if (e->state != SM_ACTIVE || e->counter < 0 || wrap_is_silent(m, e))
+		if (e->state != SM_ACTIVE || e->counter < 0 || wrap_is_silent(m, e) ||
+		    e->throttled)
 			continue;
 		uint64_t d = cycles_to_wrap(m, (int)i);
 		if (d < best) {
@@ -1127,8 +1327,9 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 		uint64_t d = ctx - e.tstamp;
 		uint64_t enabled = e.total_enabled + (on ? d : 0);
 		uint64_t running = e.total_running + (active ? d : 0);
-		uint64_t ran = !active ? 0 : clock ? sm_ns_of(m, &c, t) - stamp_ns
-		                                   : rate * (t - e.truth_stamp);
+		uint64_t ran = !active || e.throttled ? 0
+		               : clock ? sm_ns_of(m, &c, t) - stamp_ns
+		                       : rate * (t - e.truth_stamp);
 		out[k] = (struct sm_truth){
 			.count = e.truth + ran,
 			.enabled = enabled, .running = running,
@@ -1332,6 +1533,13 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 		 * target an earlier event with a buffer of its own */
 		const struct sm_event_cfg *t = e->output ? &cfg->event[e->output - 1]
 		                                         : NULL;
+		/* attr.sample_period and attr.sample_freq are one field;
+		 * perf_event_open() refuses a frequency over
+		 * perf_event_max_sample_rate (100000 by default) */
+		if (e->freq && (e->period || e->freq > 100000 ||
+		                e->type == SM_EV_SOFTWARE))
+			return fail(err, n, "freq= is 1..100000, not with period= "
+			            "and not on a software event", e->name);
 		if (t && (e->output > i || !t->mmap || t->output || e->mmap ||
 		          t->clockid != e->clockid))
 			return fail(err, n, "output= needs an earlier mmapped event "
@@ -1363,6 +1571,10 @@ static void init_event(struct sm_model *m, int i)
 	e->counter = e->last_counter = -1;
 	e->period = e->cfg->period ? e->cfg->period
 	                          : RULES(m)->count_period(m->cfg, e);
+	/* perf_event_alloc(): a frequency event starts with sample_period 1
+	 * (hw.last_period too); the interrupts and ticks adjust it */
+	if (e->cfg->freq)
+		e->period = e->last_period = 1;
 	e->period_left = (int64_t)(e->cfg->left ? e->cfg->left : e->period);
 	e->truth_stamp = e->sw_stamp = m->k.now;
 	if (!e->cfg->pinned)

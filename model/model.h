@@ -60,6 +60,8 @@ enum sm_action_kind {
 	SM_ACT_READ,        /* read(2) of the event: updates count, not page */
 	SM_ACT_LOCK_EARLY,  /* arm64/riscv remote writer: an update's closing
 	                     * ++lock seen before its fields (weak ordering) */
+	SM_ACT_TICK,        /* perf_event_task_tick(): frequency adjustment
+	                     * and unthrottling */
 	SM_NACTIONS
 };
 
@@ -125,6 +127,7 @@ struct sm_event_cfg {
 	unsigned output;   /* PERF_EVENT_IOC_SET_OUTPUT right after its open:
 	                    * 1 + the earlier, mmapped event whose buffer it
 	                    * writes into; 0 = none */
+	uint64_t freq;     /* attr.freq with attr.sample_freq (Hz); 0 = none */
 };
 
 /* Kernel variants (variant.c): proposed kernel changes, one behaviour
@@ -188,6 +191,10 @@ struct sm_config {
 	unsigned npmu_types;
 	char pmu_type_name[SM_MAX_PMU_TYPES][SM_NAME_MAX];
 	unsigned cpu_type[SM_MAX_CPUS];
+	/* max_samples_per_tick (the kernel's: DIV_ROUND_UP(
+	 * perf_event_max_sample_rate, HZ), 400); 0 = never throttle, the
+	 * default (config.c says why) */
+	uint64_t max_samples;
 };
 
 /* Defaults per arch (DESIGN.md §3); the parser starts from these. */
@@ -258,7 +265,17 @@ struct sm_event {
 	bool redirected;     /* cfg->output is in force: event->rb is the
 	                      * target's (ring_buffer_attach()), from the
 	                      * SET_OUTPUT right after its open on */
+	uint64_t interrupts; /* hw.interrupts since the last tick;
+	                      * SM_MAX_INTERRUPTS: throttled */
+	bool throttled;      /* x86/arm64: its counter stopped by the PMI
+	                      * handler when throttled (counts nothing) */
+	uint64_t last_period;             /* hw.last_period */
+	uint64_t freq_time_stamp;         /* hw.freq_time_stamp (ns) */
+	uint64_t freq_count_stamp;        /* hw.freq_count_stamp */
 };
+#define SM_MAX_INTERRUPTS (~0ull) /* kernel/events/core.c MAX_INTERRUPTS */
+/* TICK_NSEC of the modelled kernel: Debian's 6.12 has CONFIG_HZ=250 */
+#define SM_TICK_NSEC 4000000ull
 
 struct sm_kstate {
 	uint64_t now;          /* cycles */

@@ -302,7 +302,8 @@ struct keydef {
 #define ALL_ACTIONS ((1u << SM_NACTIONS) - 1)
 #define EVENT_ACTIONS \
 	(ALL_ACTIONS & ~(ACT(SM_ACT_ROTATE) | ACT(SM_ACT_STALL) | \
-	                 ACT(SM_ACT_CLOCK_EPOCH) | ACT(SM_ACT_LOCK_EARLY)))
+	                 ACT(SM_ACT_CLOCK_EPOCH) | ACT(SM_ACT_LOCK_EARLY) | \
+	                 ACT(SM_ACT_TICK)))
 #define CYCLES_ACTIONS \
 	(ACT(SM_ACT_PREEMPT) | ACT(SM_ACT_MIGRATE) | ACT(SM_ACT_STALL))
 #define RANGE(l, h) { { l, h }, { l, h }, { l, h } }
@@ -337,6 +338,9 @@ static const struct keydef pmu_keys[] = {
 	  FIELD(struct sm_config, mux_interval) },
 	/* the SBI PMU snapshot extension (riscv_pmu_sbi.c) */
 	{ "snapshot", V_BOOL, RV, FIELD(struct sm_config, sbi_snapshot) },
+	/* max_samples_per_tick (sysctl perf_event_max_sample_rate / HZ) */
+	{ "max_samples", V_NUM, .range = RANGE(0, UINT32_MAX),
+	  FIELD(struct sm_config, max_samples) },
 };
 
 /* Clock conversion keys shared by 'clock' (all CPUs) and 'cpu N'. */
@@ -396,6 +400,9 @@ static const struct keydef event_keys[] = {
 	  FIELD(struct sm_event_cfg, pmu) },
 	{ "output", V_WORD, .word = word_output,
 	  FIELD(struct sm_event_cfg, output) },
+	/* attr.freq: perf_event_open() refuses over perf_event_max_sample_rate */
+	{ "freq", V_NUM, .range = RANGE(1, 100000),
+	  FIELD(struct sm_event_cfg, freq) },
 };
 
 static const struct keydef action_keys[] = {
@@ -1005,6 +1012,13 @@ static int d_event(struct parser *p)
 	if (event_pmu(p, &cfg->event[cfg->nevents], t) < 0 ||
 	    event_output(p, &cfg->event[cfg->nevents]) < 0)
 		return -1;
+	/* attr.sample_period and attr.sample_freq are one field */
+	unsigned freq = key_col(p, KEYS(event_keys), "freq");
+	if (freq && cfg->event[cfg->nevents].period)
+		return fail(p, freq, "freq= and period= are one field "
+		            "(attr.sample_freq, attr.sample_period)");
+	if (freq && cfg->event[cfg->nevents].type == SM_EV_SOFTWARE)
+		return fail(p, freq, "freq= is modelled for hardware events only");
 	cfg->nevents++;
 	p->seen_event = true;
 	return 0;
@@ -1070,19 +1084,23 @@ static uint64_t period_of(const struct parser *p, const struct sm_action *a)
 static int finish_action(struct parser *p, struct sm_timed_action *ta)
 {
 	unsigned kind = ta->act.kind;
+	int ev = ta->act.event == SM_AUTO ? 0 : ta->act.event;
 
 	if ((ACT(kind) & CYCLES_ACTIONS) &&
 	    !key_col(p, KEYS(action_keys), "cycles"))
 		ta->act.cycles = DEFAULT_CYCLES;
 	if (kind == SM_ACT_PERIOD && !key_col(p, KEYS(action_keys), "period"))
 		return fail(p, p->in.endcol, "missing period");
+	if (kind == SM_ACT_PERIOD && (unsigned)ev < p->cfg->nevents &&
+	    p->cfg->event[ev].freq)
+		return fail(p, p->in.tok[2].col, "period of a frequency event "
+		            "(freq=) sets its sample_freq: not modelled");
 	if (kind == SM_ACT_PERIOD && period_of(p, &ta->act) == 0)
 		return fail(p, p->in.tok[2].col, "period applies to a sampling event "
 		            "only: '%s' has no period= (the kernel's "
 		            "_perf_event_period() refuses a counting event with "
 		            "EINVAL)", p->cfg->nevents ? p->cfg->event[ta->act.event
 		            == SM_AUTO ? 0 : ta->act.event].name : "instructions");
-	int ev = ta->act.event == SM_AUTO ? 0 : ta->act.event;
 	if (kind == SM_ACT_MMAP && (unsigned)ev < p->cfg->nevents &&
 	    p->cfg->event[ev].output)
 		return fail(p, p->in.tok[2].col, "mmap of '%s': a redirected event "

@@ -89,6 +89,11 @@ static void copy_event(struct sm_event *to, const struct sm_event *from)
 	to->truth = from->truth;
 	to->truth_stamp = from->truth_stamp;
 	to->redirected = from->redirected;
+	to->interrupts = from->interrupts;
+	to->throttled = from->throttled;
+	to->last_period = from->last_period;
+	to->freq_time_stamp = from->freq_time_stamp;
+	to->freq_count_stamp = from->freq_count_stamp;
 }
 
 /* The kernel state for a configuration of nev events and ncpus CPUs: the
@@ -208,6 +213,11 @@ static void event_words(struct words *b, const struct sm_event *e)
 	word(b, e->sw_stamp);
 	word(b, e->truth);
 	word(b, e->truth_stamp);
+	word(b, e->interrupts);
+	word(b, e->throttled);
+	word(b, e->last_period);
+	word(b, e->freq_time_stamp);
+	word(b, e->freq_count_stamp);
 }
 
 static void cpu_words(struct words *b, const struct sm_cpu *c)

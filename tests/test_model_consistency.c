@@ -153,13 +153,16 @@ static const enum sm_action_kind kinds[] = {
 
 /* Hybrid PMUs on x86-64 and arm64 (CPU 0 of one type, CPU 1 of the
  * other, each hardware event on one of them), the fourth event redirected
- * into the third's buffer, and on riscv64 the SBI snapshot with a
- * sampling first event. */
+ * into the third's buffer, on riscv64 the SBI snapshot, the first event
+ * in frequency mode and a low max_samples_per_tick (throttling; the
+ * runs add ticks). */
 static void add_features(struct sm_config *c)
 {
+	c->event[0].left = 0;
+	c->event[0].freq = 1 + rnd(100000);
+	c->max_samples = 2 + rnd(6);
 	if (c->arch == SM_RISCV64) {
 		c->sbi_snapshot = true;
-		c->event[0].period = 1 + rnd(5000);
 	} else {
 		c->npmu_types = 2;
 		strcpy(c->pmu_type_name[0], "cpu_core");
@@ -225,6 +228,11 @@ static void random_run(enum sm_arch arch, bool features)
 			.period = 1 + rnd(10000),
 		};
 		if (a.kind == SM_ACT_CLOCK_EPOCH && arch == SM_X86_64)
+			continue;
+		if (features && rnd(4) == 0)
+			a.kind = SM_ACT_TICK;
+		/* IOC_PERIOD of a frequency event is refused (not modelled) */
+		if (a.kind == SM_ACT_PERIOD && c.event[a.event].freq)
 			continue;
 		/* a snapshot restored runs on as the model it was taken of */
 		sm_model_save(m, &snap);

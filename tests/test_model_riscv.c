@@ -374,6 +374,57 @@ static void test_sbi_snapshot(void **state)
 	}
 }
 
+/* Throttling is ineffective on riscv64: max_samples_per_tick 1, a
+ * sampling hpm event (counter 3) with period 100, left 100.  Its first
+ * interrupt (cycle 100) throttles it (hw.interrupts = MAX_INTERRUPTS),
+ * but pmu_sbi_ovf_handler() ignores perf_event_overflow()'s return and
+ * restarts the counter: it counts on (2^48 - 100 + 50 at cycle 150) and
+ * interrupts again at 200 (MAX_INTERRUPTS + 1 wraps to 0: not
+ * throttled) and at 300 (1: throttled again).  The same on x86 stops the counter: frozen at
+ * -100 & (2^48 - 1) after the first interrupt, no more interrupts. */
+static void throttle_model(enum sm_arch arch, int counter)
+{
+	struct sm_config c;
+
+	sm_config_default(&c, arch);
+	add_event(&c, "l1d", SM_EV_OTHER, counter, false);
+	c.event[0].period = 100;
+	c.event[0].left = 100;
+	c.max_samples = 1;
+	init_model(&m, &c);
+	sm_model_advance(m, 150);
+}
+
+static void test_throttle_ineffective(void **state)
+{
+	struct sm_truth t;
+	uint64_t raw;
+	(void)state;
+	throttle_model(SM_RISCV64, 3);
+	assert_int_equal(m->k.ev[0].interrupts, SM_MAX_INTERRUPTS);
+	assert_false(m->k.ev[0].throttled);
+	assert_int_equal(sm_model_riscv_csr(m, 0xC03, &raw), SM_OK);
+	assert_int_equal(raw, (1ull << 48) - 100 + 50);
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 150);
+	sm_model_advance(m, 50);
+	assert_int_equal(sm_model_riscv_csr(m, 0xC03, &raw), SM_OK);
+	assert_int_equal(raw, (1ull << 48) - 100);
+	assert_int_equal(m->k.ev[0].interrupts, 0);
+	sm_model_advance(m, 100);
+	assert_int_equal(m->k.ev[0].interrupts, SM_MAX_INTERRUPTS);
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 300);
+
+	throttle_model(SM_X86_64, 0);
+	assert_true(m->k.ev[0].throttled);
+	assert_int_equal(sm_model_rdpmc(m, 0, &raw), SM_OK);
+	assert_int_equal(raw, (1ull << 48) - 100);
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 100);
+	assert_int_equal(sm_model_next_activity(m), ~0ull);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_counting_wrap_is_silent),
 		cmocka_unit_test(test_sampling_clock_caps),
 		cmocka_unit_test(test_sbi_snapshot),
+		cmocka_unit_test(test_throttle_ineffective),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1060,6 +1060,78 @@ static void test_set_output(void **state)
 	assert_int_equal(pc->index, FIXED0_INDEX);
 }
 
+/* Frequency mode and throttling: instructions at freq=1000 with
+ * max_samples_per_tick 3, the TSC at 2.9 GHz from 0 (ns(2) = 0, ns(4) =
+ * 1, ns(6) = 2).  perf_event_alloc(): period 1; x86_perf_event_set_period()
+ * programs at least 2 (offset 2 at mmap).  Interrupts at cycles 2, 4 and
+ * 6, each reloading: at 2 the time since the (zero) stamp is 0 ns, no
+ * adjustment; at 4, 1 ns for last_period 1: perf_calculate_period() =
+ * 1 * 10^9 / (1 * 1000) = 10^6, the period moves an eighth of the way:
+ * 1 + (10^6 - 1 + 7) / 8 = 125001; at 6 the reload takes it (period_left
+ * -1 + 125001 = 125000: offset 6 + 125000, lock 8), the third interrupt
+ * throttles the event, the period moves on to p2 = 125001 + (125001 *
+ * 10^6 - 125001 + 7) / 8 and the counter stops with no page write.
+ * 100 cycles later the count is still 6.  A tick unthrottles it and, as a
+ * frequency event, stops it with an update (6 counted since the tick
+ * stamp 0: period 6 * 10^9 / (4 ms * 1000) = 1, p3 = p2 + (1 - p2 - 7) /
+ * 8), then starts it with a reload: index 0 and offset = count 6 (lock
+ * 10), then fixed 0 and 6 + 125000 (lock 12).  10 cycles on, a tick
+ * that counted 10 reloads (lock 16), and one right after it, with
+ * nothing counted, starts it without a reload: one write (lock 18) whose
+ * offset pairs with the zero-extended counter (prev_count is the raw
+ * value read at the stop), as after IOC_RESET. */
+static void test_freq_and_throttle(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	(void)state;
+	c.event[0].pinned = false;
+	c.event[0].freq = 1000;
+	c.max_samples = 3;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+	assert_int_equal(ns(2, 0), 0);
+	assert_int_equal(ns(4, 0), 1);
+	assert_int_equal(ns(6, 0), 2);
+	assert_int_equal(pc->lock, 2);
+	assert_int_equal(pc->offset, 2);
+	sm_model_advance(m, 4);
+	assert_int_equal(pc->lock, 6);
+	assert_int_equal(m->k.ev[0].period, 125001);
+	sm_model_advance(m, 2);
+	uint64_t p2 = 125001 + (125001ull * 1000000 - 125001 + 7) / 8;
+	assert_int_equal(pc->lock, 8);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->offset, 6 + 125000);
+	assert_int_equal(m->k.ev[0].period, p2);
+	assert_int_equal(m->k.ev[0].interrupts, SM_MAX_INTERRUPTS);
+	sm_model_advance(m, 100);
+	struct sm_truth t;
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 6);
+	assert_int_equal(pc->lock, 8);
+	assert_int_equal((uint64_t)pc->offset + sext(rdpmc(1u << 30), W), 6);
+
+	assert_int_equal(act(m, SM_ACT_TICK, 0), 1);
+	int64_t d = (int64_t)(1 - p2) - 7;
+	assert_int_equal(m->k.ev[0].period, p2 + (uint64_t)(d / 8));
+	assert_int_equal(m->k.ev[0].interrupts, 0);
+	assert_int_equal(pc->lock, 12);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->offset, 6 + 125000);
+	sm_model_advance(m, 10);
+	assert_int_equal((uint64_t)pc->offset + sext(rdpmc(1u << 30), W), 16);
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 16);
+
+	assert_int_equal(act(m, SM_ACT_TICK, 0), 1);
+	assert_int_equal(pc->lock, 16);
+	assert_int_equal(act(m, SM_ACT_TICK, 0), 1);
+	assert_int_equal(pc->lock, 18);
+	uint64_t raw = rdpmc(1u << 30);
+	assert_int_equal((uint64_t)pc->offset + zext(raw, W), 16);
+	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 16 - (1ull << W));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1092,6 +1164,7 @@ int main(void)
 		cmocka_unit_test(test_sampling_clock_caps),
 		cmocka_unit_test(test_hybrid_filter),
 		cmocka_unit_test(test_set_output),
+		cmocka_unit_test(test_freq_and_throttle),
 		cmocka_unit_test(test_software_clocks_count_ns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -617,6 +617,21 @@ static const struct bad bad_cases[] = {
 	{ "event a\nevent b mmap=no output=a\nat 5 mmap event=b\n",
 	  "t.scn:3:6: mmap of 'b': a redirected event (output=) has its "
 	  "target's buffer, no page of its own" },
+	{ "event x freq=100001\n",
+	  "t.scn:1:14: freq out of range (1..100000)" },
+	{ "event x freq=0\n", "t.scn:1:14: freq out of range (1..100000)" },
+	{ "event x period=5 freq=10\n",
+	  "t.scn:1:18: freq= and period= are one field (attr.sample_freq, "
+	  "attr.sample_period)" },
+	{ "event task-clock freq=10\n",
+	  "t.scn:1:18: freq= is modelled for hardware events only" },
+	{ "event x freq=10\nat 5 period period=9\n",
+	  "t.scn:2:6: period of a frequency event (freq=) sets its "
+	  "sample_freq: not modelled" },
+	{ "at 5 tick event=x\n",
+	  "t.scn:1:11: key 'event' does not apply to action 'tick'" },
+	{ "pmu max_samples=4294967296\n",
+	  "t.scn:1:17: max_samples out of range (0..4294967295)" },
 	{ "arch arm64\npmu snapshot=yes\n",
 	  "t.scn:2:5: snapshot only applies to riscv64" },
 	{ "arch riscv64\npmu snapshot=1\n",
@@ -882,6 +897,20 @@ static void test_hybrid(void **state)
 	assert_int_equal(s->cfg.event[0].pmu, 2);
 }
 
+static void test_freq(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc,
+		"pmu max_samples=7\nevent x freq=4000\nat 9 tick\n"
+		"check explore=tick,overflow\n");
+	(void)state;
+	assert_int_equal(s->cfg.max_samples, 7);
+	assert_int_equal(s->cfg.event[0].freq, 4000);
+	assert_int_equal(s->act[0].act.kind, SM_ACT_TICK);
+	assert_int_equal(s->explore, 1u << SM_ACT_TICK | 1u << SM_ACT_OVERFLOW);
+	s = parse_ok(&sc, "event x\n");
+	assert_int_equal(s->cfg.max_samples, 0); /* no throttling */
+}
+
 static void test_set_output(void **state)
 {
 	struct sm_scenario sc, *s = parse_ok(&sc,
@@ -903,6 +932,7 @@ int main(void)
 		cmocka_unit_test(test_riscv64),
 		cmocka_unit_test(test_hybrid),
 		cmocka_unit_test(test_set_output),
+		cmocka_unit_test(test_freq),
 		cmocka_unit_test(test_arch_resets_and_numbers),
 		cmocka_unit_test(test_design_example),
 		cmocka_unit_test(test_stable_clocks),

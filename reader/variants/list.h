@@ -75,6 +75,11 @@
  * so after one preempt every reader of the target, the reference
  * included, returns the other event's count (WRONG_VALUE), unless its own
  * fault shows first.
+ * x86_freq: a tick that starts a frequency event again without a reload
+ * (nothing counted since the last tick) leaves the page's offset paired
+ * with the zero-extended counter, as IOC_RESET does, so the readers
+ * without the zero-extension fix (uapi_pre2022, uapi_2022,
+ * no_zero_ext_fix) fail by two ticks.
  * The native engine lands kernel actions only at routed calls (rdpmc,
  * rdtsc, read), never between two page loads, and a routed call is opaque
  * to the compiler, so the page is reloaded after each one: some faults
@@ -113,6 +118,7 @@ SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
@@ -142,6 +148,7 @@ SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
@@ -171,6 +178,7 @@ SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
@@ -200,6 +208,7 @@ SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	SELFMON_EXPECT_IF("without=reset", riscv64, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 2, "tick,tick")
 	SELFMON_EXPECT(x86_hybrid, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "rotate_out")
@@ -250,6 +259,7 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 2, "tick,tick")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_hybrid, UNICORN, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT_IF("without=reset", x86_hybrid, NATIVE, PASS, 0, "")
@@ -300,6 +310,7 @@ SELFMON_VARIANT(manpage, SCALED, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_hybrid, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
@@ -332,6 +343,7 @@ SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", riscv64_snapshot, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "reset")
@@ -363,6 +375,7 @@ SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
@@ -424,6 +437,7 @@ SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 2, "overflow")
@@ -452,6 +466,8 @@ SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_freq, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_freq, NATIVE, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "migrate")
@@ -481,6 +497,7 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, UNICORN, LIVELOCK, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, LIVELOCK, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, UNICORN, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_hybrid, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, LIVELOCK, 1, "migrate")
@@ -512,6 +529,7 @@ SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, UNICORN, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_freq, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_hybrid, UNICORN, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
@@ -538,6 +556,7 @@ SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "overflow")
@@ -630,6 +649,7 @@ SELFMON_VARIANT(no_sext, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
@@ -663,6 +683,7 @@ SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", riscv64_snapshot, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 2, "tick,tick")
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_hybrid, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_hybrid, BOTH, PASS, 0, "")
