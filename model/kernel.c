@@ -3,9 +3,11 @@
  *
  * Owns: event state (OFF/ERROR/INACTIVE/ACTIVE), counter assignment, the
  * counter update and set_period arithmetic, context time, scheduling
- * (sched in/out, rotation, preemption, migration), overflow, reset,
- * enable/disable, period changes, read(2), counter/timer reads by user
- * space and the ground truth.  Arch differences come from sm_pmu[]
+ * (sched in/out, rotation, preemption, migration; the hybrid PMU
+ * filter), overflow, frequency mode and throttling (interrupts and the
+ * tick), reset, enable/disable, period changes, the buffer a page write
+ * lands in (SET_OUTPUT), read(2), counter/timer reads by user space and
+ * the ground truth.  Arch differences come from sm_pmu[]
  * (pmu.c); page contents are written by userpage.c.  Each flow cites the
  * kernel function it models.
  *
