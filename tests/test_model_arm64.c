@@ -605,11 +605,7 @@ static void test_big_little_filter(void **state)
 	(void)state;
 	c.nevents = 0;
 	add_event(&c, "big", SM_EV_OTHER, SM_AUTO, true);
-	c.npmu_types = 2;
-	strcpy(c.pmu_type_name[0], "armv8_cortex_a76");
-	strcpy(c.pmu_type_name[1], "armv8_cortex_a55");
-	c.cpu_type[0] = 1;
-	c.cpu_type[1] = 2;
+	set_hybrid(&c, "armv8_cortex_a76", "armv8_cortex_a55");
 	c.event[0].pmu = 1;
 	init_model(&m, &c);
 	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);

@@ -164,11 +164,7 @@ static void add_features(struct sm_config *c)
 	if (c->arch == SM_RISCV64) {
 		c->sbi_snapshot = true;
 	} else {
-		c->npmu_types = 2;
-		strcpy(c->pmu_type_name[0], "cpu_core");
-		strcpy(c->pmu_type_name[1], "cpu_atom");
-		for (unsigned k = 0; k < c->ncpus; k++)
-			c->cpu_type[k] = 1 + k % 2;
+		set_hybrid(c, "cpu_core", "cpu_atom");
 		for (unsigned i = 0; i < c->nevents; i++)
 			c->event[i].pmu = c->event[i].type == SM_EV_SOFTWARE
 			                  ? 0 : 1 + (unsigned)rnd(2);

@@ -942,11 +942,7 @@ static void test_hybrid_filter(void **state)
 	uint64_t v[3];
 	char err[128];
 	(void)state;
-	c.npmu_types = 2;
-	strcpy(c.pmu_type_name[0], "cpu_core");
-	strcpy(c.pmu_type_name[1], "cpu_atom");
-	c.cpu_type[0] = 1;
-	c.cpu_type[1] = 2;
+	set_hybrid(&c, "cpu_core", "cpu_atom");
 	c.event[0].pmu = 1;
 	int at = add_event(&c, "atom", SM_EV_OTHER, SM_AUTO, false);
 	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
