@@ -32,6 +32,7 @@ static const char *const action_names[SM_NACTIONS] = {
 	[SM_ACT_READ] = "read",
 	[SM_ACT_LOCK_EARLY] = "lock_early",
 	[SM_ACT_REFRESH] = "refresh",
+	[SM_ACT_TICK] = "tick",
 };
 
 const char *sm_arch_name(enum sm_arch arch)
@@ -96,6 +97,11 @@ void sm_config_default(struct sm_config *cfg, enum sm_arch arch)
 	cfg->timer_width = arch == SM_ARM64 ? sm_arm64_timer_width(d->hz)
 	                                    : d->timer_width;
 	cfg->ncpus = 2;
+	/* max_samples_per_tick: none by default.  The kernel's is
+	 * DIV_ROUND_UP(DEFAULT_MAX_SAMPLE_RATE, HZ) = 400, but the model has
+	 * no natural scheduler tick (only the `tick` action), so an event it
+	 * throttled would stay throttled: a scenario asks for it
+	 * (`pmu max_samples=`). */
 	for (unsigned i = 0; i < SM_MAX_CPUS; i++)
 		cfg->cpu[i].hz = d->hz;
 	cfg->writer = SM_WRITER_LOCAL;

@@ -3,10 +3,12 @@
  *
  * Owns: event state (OFF/ERROR/INACTIVE/ACTIVE), counter assignment, the
  * counter update and set_period arithmetic, context time, scheduling
- * (sched in/out, rotation, preemption, migration), overflow, reset,
- * enable/disable, period changes, read(2)'s update of an event
- * (readfmt.c lays out its answer), counter/timer reads by user
- * space and the ground truth.  Arch differences come from sm_pmu[]
+ * (sched in/out, rotation, preemption, migration; event groups; the
+ * hybrid PMU filter), overflow, frequency mode and throttling (interrupts
+ * and the tick), reset, enable/disable, period changes, the buffer a page
+ * write lands in (SET_OUTPUT), read(2)'s update of an event (readfmt.c
+ * lays out its answer), counter/timer reads by user space and the ground
+ * truth.  Arch differences come from sm_pmu[]
  * (pmu.c); page contents are written by userpage.c.  Each flow cites the
  * kernel function it models.
  *
@@ -76,7 +78,7 @@ static void truth_sync(struct sm_model *m, struct sm_event *e)
 	if (e->state == SM_ACTIVE && sm_event_is_clock(e->cfg))
 		e->truth += sm_model_ns(m, m->k.task_cpu, m->k.now) -
 		            sm_model_ns(m, m->k.task_cpu, e->truth_stamp);
-	else if (e->state == SM_ACTIVE)
+	else if (e->state == SM_ACTIVE && !e->throttled) /* see throttle() */
 		e->truth += (uint64_t)e->cfg->rate * (m->k.now - e->truth_stamp);
 	e->truth_stamp = m->k.now;
 }
@@ -102,12 +104,21 @@ static void ctx_clock(struct sm_model *m, bool on)
 static uint32_t sm_event_index(const struct sm_model *m,
                                const struct sm_event *e, bool stopped);
 
-/* perf_event_update_userpage() of event i, if it is mapped: what the write
- * holds is computed here (perf_event_index(), the count and prev_count,
- * calc_timer_values(), the arch part's capabilities, width and clock),
- * userpage.c turns it into stores in the kernel's order and stores.c lets
- * the reader see them; then the environment's observer.  `stopped`:
- * hw.state has PERF_HES_STOPPED at this write, so the index is 0. */
+/* perf_event_update_userpage() of event i, if it has a buffer
+ * (event->rb): what the write holds is computed here (perf_event_index(),
+ * the count and prev_count, calc_timer_values(), the arch part's
+ * capabilities, width and clock), userpage.c turns it into stores in the
+ * kernel's order and stores.c lets the reader see them; then the
+ * environment's observer, told the page written.  `stopped`: hw.state
+ * has PERF_HES_STOPPED at this write, so the index is 0.
+ *
+ * The page is rb->user_page.  After PERF_EVENT_IOC_SET_OUTPUT
+ * (perf_event_set_output() -> ring_buffer_attach(): event->rb = the
+ * target's rb) a redirected event's writes land in its target's page,
+ * with its own index, offset and times: a reader of the target sees the
+ * other event's values until the target's next write.  (Linux 7.2 keeps
+ * this; it only refuses the redirected event's own mmap with EBUSY: the
+ * kernel-7.2 model's part, not this one's.) */
 static void page_write(struct sm_model *m, int i, bool stopped)
 {
 	const struct sm_event *e = &m->k.ev[i];
@@ -115,8 +126,9 @@ static void page_write(struct sm_model *m, int i, bool stopped)
 	const struct sm_pmu_rules *r = RULES(m);
 	struct sm_store st[SM_MAX_STORES];
 	struct perf_event_mmap_page shadow;
+	int pg = e->redirected ? (int)e->cfg->output - 1 : i; /* rb's page */
 
-	if (!e->mapped)
+	if (!m->k.ev[pg].mapped)
 		return;
 	struct sm_page_values v = {
 		.index = sm_event_index(m, e, stopped),
@@ -130,11 +142,11 @@ static void page_write(struct sm_model *m, int i, bool stopped)
 		.time_mask = sm_timer_mask(m),
 	};
 	sm_event_times(m, e, &v.enabled, &v.running);
-	sm_model_page_after(m, i, &shadow); /* stores build on those in flight */
-	sm_stores_push(m, st, sm_page_stores(m->cfg->arch, i, &shadow, &v, st));
+	sm_model_page_after(m, pg, &shadow); /* stores build on those in flight */
+	sm_stores_push(m, st, sm_page_stores(m->cfg->arch, pg, &shadow, &v, st));
 	m->k.updates++;
 	if (m->env.observe)
-		m->env.observe(m->env.observe_ctx, m, i, m->k.cause);
+		m->env.observe(m->env.observe_ctx, m, pg, m->k.cause);
 }
 
 static void page_update(struct sm_model *m, int i)
@@ -150,7 +162,8 @@ static uint64_t sm_counter_value(const struct sm_model *m, unsigned cpu,
 	const struct sm_counter *r = &m->k.cpu[cpu].ctr[c];
 	uint64_t v = r->base;
 
-	if (r->owner >= 0 && cpu == m->k.task_cpu && m->k.task_on)
+	if (r->owner >= 0 && cpu == m->k.task_cpu && m->k.task_on &&
+	    !m->k.ev[r->owner].throttled)
 		v += (uint64_t)m->k.ev[r->owner].cfg->rate * (m->k.now - r->base_time);
 	return v & RULES(m)->reg_mask(m->cfg, c);
 }
@@ -228,13 +241,17 @@ static void set_period(struct sm_model *m, int i, bool stopped)
 	struct sm_event *e = &m->k.ev[i];
 	int64_t left = e->period_left, period = (int64_t)e->period;
 
+	/* hw.last_period = period where a period starts: read by the
+	 * model for frequency events only (account_interrupt()) */
 	if (left <= wrap_add(0, 0 - (uint64_t)period)) {
 		left = period;
 		e->period_left = left;
+		e->last_period = e->cfg->freq ? (uint64_t)period : 0;
 	}
 	if (left <= 0) {
 		left = wrap_add(left, (uint64_t)period);
 		e->period_left = left;
+		e->last_period = e->cfg->freq ? (uint64_t)period : 0;
 	}
 	left = RULES(m)->clamp_left(m->cfg, e, left);
 	e->prev_count = 0 - (uint64_t)left;
@@ -482,6 +499,12 @@ static bool sched_in(struct sm_model *m, int i, int want)
 {
 	struct sm_event *e = &m->k.ev[i];
 
+	/* event_sched_in(): a throttled event is unthrottled (interrupts =
+	 * 0) and pmu->add() starts its counter */
+	if (e->interrupts == SM_MAX_INTERRUPTS)
+		e->interrupts = 0;
+	e->throttled = false;
+
 	if (e->cfg->type == SM_EV_SOFTWARE) {
 		/* perf_swevent_add(), cpu_clock_event_add() and
 		 * task_clock_event_add() end with perf_event_update_userpage():
@@ -536,16 +559,18 @@ static void sched_out(struct sm_model *m, int i)
 	set_state(m, e, SM_INACTIVE);
 }
 
-/* Which PMU an event belongs to: the CPU's PMU for hardware events; the
- * software events are three PMUs (perf_task_clock, perf_cpu_clock and
- * perf_swevent for the others).  Since the per-PMU contexts of Linux 6.2
- * (perf_event_pmu_context), a resched touches one PMU's events only. */
-#define SM_NPMUS 4
+/* Which PMU an event belongs to: the CPU's PMU for hardware events (on
+ * a hybrid system the PMU of its CPU type: 0 for the first type, 3 + t
+ * for type t > 1); the software events are three PMUs (perf_task_clock,
+ * perf_cpu_clock and perf_swevent for the others).  Since the per-PMU
+ * contexts of Linux 6.2 (perf_event_pmu_context), a resched touches one
+ * PMU's events only. */
+#define SM_NPMUS (4 + SM_MAX_PMU_TYPES - 1)
 
 static int pmu_of(const struct sm_event *e)
 {
 	if (e->cfg->type != SM_EV_SOFTWARE)
-		return 0;
+		return e->cfg->pmu > 1 ? 2 + (int)e->cfg->pmu : 0;
 	if (!strcmp(e->cfg->name, "task-clock"))
 		return 1;
 	return !strcmp(e->cfg->name, "cpu-clock") ? 2 : 3;
@@ -644,6 +669,22 @@ static void group_update_userpage(struct sm_model *m, unsigned l)
 			page_update(m, (int)j);
 }
 
+/* Hybrid PMUs: visit_groups_merge() starts with `if (pmu->filter &&
+ * pmu->filter(pmu, cpu)) return 0;` (x86_pmu_filter() ->
+ * intel_pmu_filter(), arm64 armpmu_filter(): the CPU is not in the PMU's
+ * supported_cpus), so on a CPU of another type a PMU's groups are not
+ * visited at all: no merge_sched_in(), no page write, no ERROR for a
+ * pinned event, no rotate_necessary, and no __link_epc(), so
+ * perf_rotate_context() finds no task_epc to rotate.  The events stay
+ * INACTIVE: their enabled time runs, their running time does not. */
+static bool pmu_filtered(const struct sm_model *m, int pmu)
+{
+	unsigned type = pmu == 0 ? 1 : pmu >= 4 ? (unsigned)pmu - 2 : 0;
+
+	return m->cfg->npmu_types && type &&
+	       m->cfg->cpu_type[m->k.task_cpu] != type;
+}
+
 /* merge_sched_in() of group leader i: a group that cannot go on stays
  * INACTIVE; a pinned one's leader goes to ERROR, a flexible one asks for
  * rotation and gets its pages updated (group_update_userpage()).  After
@@ -655,7 +696,7 @@ static void try_sched_in(struct sm_model *m, int i, int want, bool *can_add)
 	struct sm_event *e = &m->k.ev[i];
 	bool group = has_siblings(m, (unsigned)i);
 
-	if (e->state != SM_INACTIVE)
+	if (e->state != SM_INACTIVE || pmu_filtered(m, pmu_of(e)))
 		return;
 	if ((*can_add || e->cfg->type == SM_EV_SOFTWARE) &&
 	    (group ? group_sched_in(m, (unsigned)i, i, want)
@@ -750,7 +791,7 @@ static int event_to_rotate(const struct sm_model *m, int pmu)
  * (merge_sched_in() -> group_update_userpage()), on every tick. */
 static bool rotate_pmu(struct sm_model *m, int pmu)
 {
-	if (!(m->k.rotate_necessary & (1u << pmu)))
+	if (!(m->k.rotate_necessary & (1u << pmu)) || pmu_filtered(m, pmu))
 		return false;
 	int k = event_to_rotate(m, pmu);
 	m->k.rotate_necessary &= ~(1u << pmu); /* cleared unconditionally */
@@ -792,15 +833,204 @@ static void switch_task(struct sm_model *m, uint64_t cycles, unsigned cpu,
 
 /* ---- actions --------------------------------------------------------- */
 
+/* ---- frequency mode and throttling ----------------------------------- */
+
+static unsigned fls64(uint64_t v)
+{
+	return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
+}
+
+/* perf_calculate_period(): count * 10^9 / (nsec * sample_freq), with
+ * the kernel's bit-by-bit loss of accuracy (REDUCE_FLS) until each
+ * product fits in 64 bits. */
+static uint64_t calculate_period(uint64_t freq, uint64_t nsec, uint64_t count)
+{
+	uint64_t sec = 1000000000ull, divisor, dividend;
+	unsigned count_fls = fls64(count), nsec_fls = fls64(nsec);
+	unsigned freq_fls = fls64(freq), sec_fls = 30;
+#define REDUCE(a, b) do { if (a##_fls > b##_fls) { a >>= 1; a##_fls--; }                           else { b >>= 1; b##_fls--; } } while (0)
+	while (count_fls + sec_fls > 64 && nsec_fls + freq_fls > 64) {
+		REDUCE(nsec, freq);
+		REDUCE(sec, count);
+	}
+	if (count_fls + sec_fls > 64) {
+		divisor = nsec * freq;
+		while (count_fls + sec_fls > 64) {
+			REDUCE(count, sec);
+			divisor >>= 1;
+		}
+		dividend = count * sec;
+	} else {
+		dividend = count * sec;
+		while (nsec_fls + freq_fls > 64) {
+			REDUCE(nsec, freq);
+			dividend >>= 1;
+		}
+		divisor = nsec * freq;
+	}
+#undef REDUCE
+	return divisor ? dividend / divisor : dividend;
+}
+
+/* perf_adjust_period(): the new sample_period is the old one plus an
+ * eighth of the way to the computed period (rounded away from 0, at
+ * least 1); if period_left is over 8 new periods it is dropped (0), and
+ * with `disable` (from the interrupt) the event is stopped with an
+ * update and started with a reload around it (pmu_start(): its page
+ * writes). */
+static void adjust_period(struct sm_model *m, int i, uint64_t nsec,
+                          uint64_t count, bool disable)
+{
+	struct sm_event *e = &m->k.ev[i];
+	int64_t period = (int64_t)calculate_period(e->cfg->freq, nsec, count);
+	int64_t delta = (int64_t)((uint64_t)period - e->period);
+
+	delta = (delta >= 0 ? delta + 7 : delta - 7) / 8; /* low pass filter */
+	int64_t sample_period = wrap_add((int64_t)e->period, (uint64_t)delta);
+	if (!sample_period)
+		sample_period = 1;
+	e->period = (uint64_t)sample_period;
+	if (e->period_left <= (int64_t)((uint64_t)sample_period * 8))
+		return;
+	if (disable)
+		event_update(m, e);
+	e->period_left = 0;
+	if (disable)
+		pmu_start(m, i);
+}
+
+/* Throttled (x86/arm64): the PMI handler stops the counter after a
+ * throttling perf_event_overflow() (intel handle_pmi_common():
+ * x86_pmu_stop(event, 0); armv8pmu_handle_irq(): cpu_pmu->disable()),
+ * no update, no page write: the page keeps its index and offset while
+ * the counter counts nothing (hence no truth either) until the tick or a
+ * sched in starts it again. */
+static void throttle(struct sm_model *m, struct sm_event *e, bool on)
+{
+	uint64_t v = sm_counter_value(m, m->k.task_cpu, e->counter);
+
+	truth_sync(m, e);
+	e->throttled = on;
+	counter_write(m, e->counter, v); /* frozen there, or counting on */
+}
+
+/* __perf_event_account_interrupt() (from perf_event_overflow() of a
+ * sampling event): hw.interrupts counts the interrupts of this tick
+ * (perf_throttled_seq; MAX_INTERRUPTS + 1 wraps to 0); at
+ * max_samples_per_tick the event is throttled (MAX_INTERRUPTS) and
+ * perf_event_overflow() returns 1.  x86 and arm64 then stop the counter
+ * (throttle()).  riscv64's pmu_sbi_ovf_handler() ignores the return
+ * value ("RISC-V don't have to disable interrupts to avoid throttling
+ * here") and pmu_sbi_start_overflow_mask() restarts every counter, so
+ * there throttling is ineffective: the event counts and interrupts on.
+ * A frequency event then adjusts its period to the time since its last
+ * interrupt, if that is under two ticks (perf_adjust_period(), with
+ * disable). */
+static void account_interrupt(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->k.ev[i];
+
+	if (!e->cfg->period && !e->cfg->freq) /* !is_sampling_event() */
+		return;
+	/* counted only where it can throttle (no state otherwise) */
+	e->interrupts += m->cfg->max_samples != 0;
+	bool throttled = m->cfg->max_samples &&
+	                 e->interrupts >= m->cfg->max_samples;
+	if (throttled)
+		e->interrupts = SM_MAX_INTERRUPTS;
+	if (e->cfg->freq) {
+		uint64_t now = sm_model_ns(m, m->k.task_cpu, m->k.now);
+		int64_t delta = (int64_t)(now - e->freq_time_stamp);
+		e->freq_time_stamp = now;
+		if (delta > 0 && delta < (int64_t)(2 * SM_TICK_NSEC))
+			adjust_period(m, i, (uint64_t)delta, e->last_period, true);
+	}
+	if (throttled && m->cfg->arch != SM_RISCV64) /* the handler's stop */
+		throttle(m, e, true);
+}
+
+/* pmu->start(event, 0): x86_pmu_start() without a reload enables the
+ * counter and writes the page once; armpmu_start() and riscv_pmu_start()
+ * always set the period again (pmu_start()).  On riscv64 the counter of
+ * an unthrottled event never stopped: riscv_pmu_start() sets prev_count
+ * to -period_left and pmu_sbi_ctr_start() asks the SBI to start the
+ * counter at it, which an SBI implementation refuses for a counter
+ * already started (SBI_ERR_ALREADY_STARTED, ignored by the driver), so it
+ * counts on; the model folds the count first (event_update()), which
+ * leaves the same offset + counter and loads the counter with the value
+ * it has. */
+static void pmu_start_noreload(struct sm_model *m, int i)
+{
+	if (m->cfg->arch == SM_X86_64) {
+		page_update(m, i);
+		return;
+	}
+	if (m->cfg->arch == SM_RISCV64)
+		event_update(m, &m->k.ev[i]);
+	pmu_start(m, i);
+}
+
+/* perf_event_task_tick() -> perf_adjust_freq_unthr_context() ->
+ * perf_adjust_freq_unthr_events() over the active hardware events (the
+ * software PMUs are not modelled here), in list order: a throttled event
+ * is unthrottled (hw.interrupts = 0) and, unless it is a frequency
+ * event, started again (pmu->start(event, 0)); a frequency event is
+ * stopped with an update, its period adjusted to the events counted
+ * since the last tick over TICK_NSEC (if any), and started again, with a
+ * reload if it counted.  perf_throttled_seq moves on, so every event's
+ * interrupts count from 0. */
+static int tick(struct sm_model *m)
+{
+	int done = 0;
+
+	if (!m->k.task_on)
+		return 0;
+	for (unsigned i = 0; i < m->k.nopen; i++) {
+		struct sm_event *e = &m->k.ev[i];
+		bool was = e->interrupts == SM_MAX_INTERRUPTS;
+		e->interrupts = 0;
+		if (e->state != SM_ACTIVE || e->counter < 0 ||
+		    e->cfg->type == SM_EV_SOFTWARE)
+			continue;
+		if (was && e->throttled)
+			throttle(m, e, false);
+		if (was && !e->cfg->freq) {
+			pmu_start_noreload(m, (int)i);
+			done = 1;
+		}
+		if (!e->cfg->freq)
+			continue;
+		event_update(m, e); /* pmu->stop(event, PERF_EF_UPDATE) */
+		uint64_t delta = e->count - e->freq_count_stamp;
+		e->freq_count_stamp = e->count;
+		if ((int64_t)delta > 0) {
+			adjust_period(m, (int)i, SM_TICK_NSEC, delta, false);
+			pmu_start(m, (int)i);
+		} else {
+			pmu_start_noreload(m, (int)i);
+		}
+		done = 1;
+	}
+	return done;
+}
+
 /* The PMI handler (x86_pmu_handle_irq(), armv8pmu_handle_irq(),
  * pmu_sbi_ovf_handler()) for an event whose counter wrapped: update the
  * count, then reload through set_period (which updates the page).
  * pmu_sbi_ovf_handler() marks the event PERF_HES_STOPPED before, so its
- * set_period page has index 0, and pmu_sbi_start_overflow_mask() restarts
- * the counter and writes the page again (pmu_sbi_start_ovf_ctrs_sbi():
- * the model's SBI PMU has no snapshot; with one,
- * pmu_sbi_start_ovf_ctrs_snapshot() writes nothing and the page keeps
- * index 0 until the next sched in). */
+ * set_period page has index 0 (and offset = count), then clears hw.state
+ * without a page write, and pmu_sbi_start_overflow_mask() restarts the
+ * counters:
+ * - without the SBI snapshot extension pmu_sbi_start_ovf_ctrs_sbi()
+ *   starts each overflowed counter at prev_count and writes its page
+ *   again (perf_event_update_userpage(): the index is back);
+ * - with it (pmu snapshot=yes: sbi_pmu_snapshot_available())
+ *   pmu_sbi_start_ovf_ctrs_snapshot() puts prev_count in the shared
+ *   memory's ctr_values[] and starts every used counter in one SBI call
+ *   (SBI_PMU_START_FLAG_INIT_SNAPSHOT) with no page write: the counter
+ *   counts on from -left, readable (scounteren is untouched), while the
+ *   page keeps index 0 and the count at the overflow until its next
+ *   write (a sched in, a reset, an IOC_PERIOD restart). */
 static int disable(struct sm_model *m, int i);
 
 static void overflow_irq(struct sm_model *m, int i)
@@ -810,7 +1040,8 @@ static void overflow_irq(struct sm_model *m, int i)
 
 	event_update(m, e);
 	set_period(m, i, riscv);
-	if (riscv)
+	account_interrupt(m, i); /* perf_event_overflow() */
+	if (riscv && !m->cfg->sbi_snapshot)
 		page_update(m, i);
 	/* __perf_event_overflow() of a sampling event: with an event_limit
 	 * (PERF_EVENT_IOC_REFRESH), the overflow that brings it to 0 calls
@@ -999,7 +1230,7 @@ static int mmap_event(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
 
-	if (e->mapped)
+	if (e->mapped || e->redirected) /* see sm_model_apply() */
 		return 0;
 	e->mapped = true;
 	sm_page_init(&m->page[i]);
@@ -1033,7 +1264,7 @@ static int rotate_in(struct sm_model *m, int i, int want)
 	unsigned l = sm_leader_of(m->cfg, (unsigned)i);
 
 	if (m->k.ev[i].state != SM_INACTIVE || m->k.ev[l].state != SM_INACTIVE ||
-	    !m->k.task_on)
+	    !m->k.task_on || pmu_filtered(m, pmu_of(&m->k.ev[l])))
 		return 0;
 	try_sched_in(m, (int)l, l == (unsigned)i ? want : SM_AUTO, &can_add);
 	x86_enable(m);
@@ -1096,7 +1327,13 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 	sm_model_flush(m); /* the writer finishes one update before the next */
 	m->k.cause = a->kind;
 	switch (a->kind) {
-	case SM_ACT_MMAP: return mmap_event(m, i);
+	case SM_ACT_MMAP:
+		/* 6.12 perf_mmap() of a redirected event maps its target's
+		 * buffer (event->rb is set): no page of its own */
+		if (m->k.ev[i].redirected)
+			return fail(err, n, "a redirected event (output=) has its "
+			            "target's buffer, no page of its own", name);
+		return mmap_event(m, i);
 	case SM_ACT_ENABLE: return enable(m, i);
 	case SM_ACT_DISABLE: return disable(m, i);
 	case SM_ACT_ROTATE_OUT: return rotate_out(m, i);
@@ -1110,6 +1347,11 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 	case SM_ACT_PERIOD:
 		if (a->period == 0)
 			return fail(err, n, "period must be at least 1", name);
+		/* _perf_event_period() of a frequency event sets sample_freq:
+		 * not modelled */
+		if (m->k.ev[i].cfg->freq)
+			return fail(err, n, "not modelled on a frequency event "
+			            "(it sets sample_freq)", name);
 		return period(m, i, a->period);
 	case SM_ACT_REFRESH: return refresh(m, i, a->refresh);
 	case SM_ACT_READ: {
@@ -1141,6 +1383,7 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 			return fail(err, n, "takes no cpu: sched_clock is one clock "
 			            "for all CPUs", name);
 		return clock_epoch(m);
+	case SM_ACT_TICK: return tick(m);
 	case SM_ACT_LOCK_EARLY: /* above */
 	case SM_NACTIONS: break;
 	}
@@ -1176,7 +1419,8 @@ static uint64_t next_activity(const struct sm_model *m, int *who)
 		return best;
 	for (unsigned i = 0; i < m->k.nopen; i++) {
 		const struct sm_event *e = &m->k.ev[i];
-		if (e->state != SM_ACTIVE || e->counter < 0 || wrap_is_silent(m, e))
+		if (e->state != SM_ACTIVE || e->counter < 0 || wrap_is_silent(m, e) ||
+		    e->throttled)
 			continue;
 		uint64_t d = cycles_to_wrap(m, (int)i);
 		if (d < best) {
@@ -1269,8 +1513,9 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 		uint64_t d = ctx - e.tstamp;
 		uint64_t enabled = e.total_enabled + (on ? d : 0);
 		uint64_t running = e.total_running + (active ? d : 0);
-		uint64_t ran = !active ? 0 : clock ? sm_ns_of(m, &c, t) - stamp_ns
-		                                   : rate * (t - e.truth_stamp);
+		uint64_t ran = !active || e.throttled ? 0
+		               : clock ? sm_ns_of(m, &c, t) - stamp_ns
+		                       : rate * (t - e.truth_stamp);
 		out[k] = (struct sm_truth){
 			.count = e.truth + ran,
 			.enabled = enabled, .running = running,
@@ -1443,6 +1688,14 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 	                    : cfg->timer_width < 56 || cfg->timer_width > 63))
 		return fail(err, n, "arm64 timer width is not the one "
 		            "arch_counter_get_width() gives its rate", "config");
+	if (cfg->npmu_types > SM_MAX_PMU_TYPES ||
+	    (cfg->npmu_types && cfg->arch == SM_RISCV64))
+		return fail(err, n, "hybrid PMUs: 1 to 3 CPU types, on x86_64 "
+		            "and arm64", "config");
+	for (unsigned k = 0; cfg->npmu_types && k < cfg->ncpus; k++)
+		if (cfg->cpu_type[k] < 1 || cfg->cpu_type[k] > cfg->npmu_types)
+			return fail(err, n, "hybrid PMUs: every CPU needs a type",
+			            "config");
 	for (unsigned i = 0; i < cfg->nevents; i++) {
 		const struct sm_event_cfg *e = &cfg->event[i];
 		/* perf_event_open() with a group_fd: the leader is open already
@@ -1458,6 +1711,10 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 		if ((e->read_format & SM_RF_GIVEN) &&
 		    (e->read_format & ~(SM_RF_GIVEN | SM_RF_ALL)))
 			return fail(err, n, "unknown read_format bits", e->name);
+		if (cfg->npmu_types && e->type != SM_EV_SOFTWARE &&
+		    (e->pmu < 1 || e->pmu > cfg->npmu_types))
+			return fail(err, n, "hybrid PMUs: a hardware event needs "
+			            "the PMU of a CPU type", e->name);
 		/* width 0: no PMU (x86_pmu.cntval_bits stays 0): software only */
 		if (cfg->arch == SM_X86_64 && cfg->width == 0 &&
 		    e->type != SM_EV_SOFTWARE)
@@ -1465,6 +1722,24 @@ static int check_config(const struct sm_config *cfg, char *err, size_t n)
 			            e->name);
 		if (e->rate < 1)
 			return fail(err, n, "rate must be at least 1", e->name);
+		/* perf_event_set_output(): the target's buffer must be mapped
+		 * (rb->mmap_count), the event's own must not be (mmap_count:
+		 * -EINVAL), the clocks must agree; the model also keeps the
+		 * target an earlier event with a buffer of its own */
+		const struct sm_event_cfg *t = e->output ? &cfg->event[e->output - 1]
+		                                         : NULL;
+		/* attr.sample_period and attr.sample_freq are one field;
+		 * perf_event_open() refuses a frequency over
+		 * perf_event_max_sample_rate (100000 by default) */
+		if (e->freq && (e->period || e->freq > 100000 ||
+		                e->type == SM_EV_SOFTWARE))
+			return fail(err, n, "freq= is 1..100000, not with period= "
+			            "and not on a software event", e->name);
+		if (t && (e->output > i || !t->mmap || t->output || e->mmap ||
+		          t->clockid != e->clockid))
+			return fail(err, n, "output= needs an earlier mmapped event "
+			            "of the same clock, itself not redirected, "
+			            "and no mmap of its own", e->name);
 		/* a software clock counts ns (task_clock_event_update(),
 		 * cpu_clock_event_update()): no rate */
 		if (sm_event_is_clock(e) && e->rate != 1)
@@ -1492,6 +1767,10 @@ static void init_event(struct sm_model *m, int i)
 	e->counter = e->last_counter = -1;
 	e->period = e->cfg->period ? e->cfg->period
 	                          : RULES(m)->count_period(m->cfg, e);
+	/* perf_event_alloc(): a frequency event starts with sample_period 1
+	 * (hw.last_period too); the interrupts and ticks adjust it */
+	if (e->cfg->freq)
+		e->period = e->last_period = 1;
 	e->period_left = (int64_t)(e->cfg->left ? e->cfg->left : e->period);
 	e->truth_stamp = e->sw_stamp = m->k.now;
 	/* the flexible groups hold leaders (perf_event_groups_insert() of a
@@ -1536,6 +1815,9 @@ int sm_kernel_build(struct sm_model *m, char *err, size_t n)
 		init_event(m, (int)i);
 		m->k.cause = SM_ACT_ENABLE;
 		resched(m, (int)i);
+		/* PERF_EVENT_IOC_SET_OUTPUT right after the open: no page
+		 * write (perf_event_set_output() -> ring_buffer_attach()) */
+		m->k.ev[i].redirected = cfg->event[i].output != 0;
 		if (cfg->event[i].mmap) {
 			m->k.cause = SM_ACT_MMAP;
 			mmap_event(m, (int)i);

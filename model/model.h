@@ -27,6 +27,7 @@
 #define SM_MAX_EVENTS 8
 #define SM_MAX_COUNTERS 32 /* per CPU, all arches */
 #define SM_NAME_MAX 32
+#define SM_MAX_PMU_TYPES 3 /* hybrid: CPU types (arm64 has tri-cluster SoCs) */
 
 enum sm_arch { SM_X86_64, SM_ARM64, SM_RISCV64, SM_NARCH };
 
@@ -61,6 +62,8 @@ enum sm_action_kind {
 	                     * ++lock seen before its fields (weak ordering) */
 	SM_ACT_REFRESH,     /* PERF_EVENT_IOC_REFRESH: `refresh` more
 	                     * overflows, then disabled; enables */
+	SM_ACT_TICK,        /* perf_event_task_tick(): frequency adjustment
+	                     * and unthrottling */
 	SM_NACTIONS
 };
 
@@ -128,6 +131,12 @@ struct sm_event_cfg {
 	unsigned read_format;
 	unsigned group;    /* 0: its own group's leader; else the leader's
 	                    * index + 1 (attr group_fd) */
+	unsigned pmu;      /* hybrid: the CPU type whose PMU it was opened
+	                    * on (1-based, cfg->pmu_type_name[pmu - 1]) */
+	unsigned output;   /* PERF_EVENT_IOC_SET_OUTPUT right after its open:
+	                    * 1 + the earlier, mmapped event whose buffer it
+	                    * writes into; 0 = none */
+	uint64_t freq;     /* attr.freq with attr.sample_freq (Hz); 0 = none */
 };
 
 /* attr.read_format bits (the uapi's PERF_FORMAT_*, same values). */
@@ -218,6 +227,17 @@ struct sm_config {
 	enum sm_writer writer;
 	unsigned nevents;
 	struct sm_event_cfg event[SM_MAX_EVENTS];
+	bool sbi_snapshot;    /* riscv64: the SBI PMU snapshot extension
+	                       * (sbi_pmu_snapshot_available()) */	/* hybrid PMUs (x86 cpu_core/cpu_atom, arm64 big.LITTLE): one PMU
+	 * per CPU type, each CPU of one type (1-based; every CPU has one
+	 * once npmu_types > 0); no types: one PMU on every CPU */
+	unsigned npmu_types;
+	char pmu_type_name[SM_MAX_PMU_TYPES][SM_NAME_MAX];
+	unsigned cpu_type[SM_MAX_CPUS];
+	/* max_samples_per_tick (the kernel's: DIV_ROUND_UP(
+	 * perf_event_max_sample_rate, HZ), 400); 0 = never throttle, the
+	 * default (config.c says why) */
+	uint64_t max_samples;
 };
 
 /* Defaults per arch (DESIGN.md §3); the parser starts from these. */
@@ -287,7 +307,20 @@ struct sm_event {
 	                      * itself; 0 = no limit (PERF_EVENT_IOC_REFRESH) */
 	uint64_t truth;      /* independent tally of counted events */
 	uint64_t truth_stamp;
+	bool redirected;     /* cfg->output is in force: event->rb is the
+	                      * target's (ring_buffer_attach()), from the
+	                      * SET_OUTPUT right after its open on */
+	uint64_t interrupts; /* hw.interrupts since the last tick;
+	                      * SM_MAX_INTERRUPTS: throttled */
+	bool throttled;      /* x86/arm64: its counter stopped by the PMI
+	                      * handler when throttled (counts nothing) */
+	uint64_t last_period;             /* hw.last_period */
+	uint64_t freq_time_stamp;         /* hw.freq_time_stamp (ns) */
+	uint64_t freq_count_stamp;        /* hw.freq_count_stamp */
 };
+#define SM_MAX_INTERRUPTS (~0ull) /* kernel/events/core.c MAX_INTERRUPTS */
+/* TICK_NSEC of the modelled kernel: Debian's 6.12 has CONFIG_HZ=250 */
+#define SM_TICK_NSEC 4000000ull
 
 struct sm_kstate {
 	uint64_t now;          /* cycles */

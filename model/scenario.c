@@ -302,7 +302,8 @@ struct keydef {
 #define ALL_ACTIONS ((1u << SM_NACTIONS) - 1)
 #define EVENT_ACTIONS \
 	(ALL_ACTIONS & ~(ACT(SM_ACT_ROTATE) | ACT(SM_ACT_STALL) | \
-	                 ACT(SM_ACT_CLOCK_EPOCH) | ACT(SM_ACT_LOCK_EARLY)))
+	                 ACT(SM_ACT_CLOCK_EPOCH) | ACT(SM_ACT_LOCK_EARLY) | \
+	                 ACT(SM_ACT_TICK)))
 #define CYCLES_ACTIONS \
 	(ACT(SM_ACT_PREEMPT) | ACT(SM_ACT_MIGRATE) | ACT(SM_ACT_STALL))
 #define RANGE(l, h) { { l, h }, { l, h }, { l, h } }
@@ -314,7 +315,8 @@ struct keydef {
 #define KEYS(t) t, ARRAY_SIZE(t)
 
 static word_fn word_type, word_counter, word_event, word_explore,
-	word_expect, word_read_format, word_group;
+	word_expect, word_read_format, word_group, word_cpu_type, word_pmu,
+	word_output;
 
 static const struct keydef pmu_keys[] = {
 	{ "gp", V_NUM, .range = { [SM_X86_64] = { 1, 8 }, [SM_ARM64] = { 1, 31 },
@@ -337,6 +339,11 @@ static const struct keydef pmu_keys[] = {
 	{ "smt", V_BOOL, ARM, FIELD(struct sm_config, smt) },
 	{ "mux_interval", V_NUM, .range = ANY,
 	  FIELD(struct sm_config, mux_interval) },
+	/* the SBI PMU snapshot extension (riscv_pmu_sbi.c) */
+	{ "snapshot", V_BOOL, RV, FIELD(struct sm_config, sbi_snapshot) },
+	/* max_samples_per_tick (sysctl perf_event_max_sample_rate / HZ) */
+	{ "max_samples", V_NUM, .range = RANGE(0, UINT32_MAX),
+	  FIELD(struct sm_config, max_samples) },
 };
 
 /* Clock conversion keys shared by 'clock' (all CPUs) and 'cpu N'. */
@@ -365,6 +372,10 @@ static const struct keydef clock_keys[] = {
 static const struct keydef cpu_keys[] = {
 	CLOCK_CONV_KEYS,
 	{ "clock_offset", V_NUM, .range = ANY, .clk = C_OFFSET },
+	/* hybrid PMUs: the CPU's type, named by its PMU (p->base is the
+	 * CPU's cfg->cpu_type[]) */
+	{ "type", V_WORD, X86 | ARM, .word = word_cpu_type, .off = 0,
+	  .ft = F_UINT },
 };
 
 static const struct keydef task_keys[] = {
@@ -392,6 +403,13 @@ static const struct keydef event_keys[] = {
 	  FIELD(struct sm_event_cfg, read_format) },
 	{ "group", V_WORD, .word = word_group,
 	  FIELD(struct sm_event_cfg, group) },
+	{ "pmu", V_WORD, X86 | ARM, .word = word_pmu,
+	  FIELD(struct sm_event_cfg, pmu) },
+	{ "output", V_WORD, .word = word_output,
+	  FIELD(struct sm_event_cfg, output) },
+	/* attr.freq: perf_event_open() refuses over perf_event_max_sample_rate */
+	{ "freq", V_NUM, .range = RANGE(1, 100000),
+	  FIELD(struct sm_event_cfg, freq) },
 };
 
 static const struct keydef action_keys[] = {
@@ -473,6 +491,71 @@ static int word_counter(struct parser *p, const struct sm_tok *v,
 		return fail(p, v->col, "counter '%s' does not exist on %s", v->s,
 		            sm_arch_name(arch));
 	*out = (uint64_t)(int64_t)(m->first + (cforms[f].numbered ? (int)n : 0));
+	return 0;
+}
+
+/* Hybrid PMUs: the PMU names a CPU type can have.  x86: the two hybrid
+ * PMUs arch/x86/events/intel/core.c registers (intel_hybrid_pmu_type_map:
+ * cpu_atom, cpu_core); arm64: a PMU per CPU microarchitecture, named by
+ * its driver (armv8_cortex_a55 ...): any name, up to SM_MAX_PMU_TYPES. */
+static int pmu_type_index(const struct sm_config *cfg, const char *name)
+{
+	for (unsigned k = 0; k < cfg->npmu_types; k++)
+		if (!strcmp(cfg->pmu_type_name[k], name))
+			return (int)k + 1;
+	return 0;
+}
+
+static int word_cpu_type(struct parser *p, const struct sm_tok *v,
+                         uint64_t *out)
+{
+	struct sm_config *cfg = p->cfg;
+	int k = pmu_type_index(cfg, v->s);
+
+	if (p->seen_event)
+		return fail(p, v->col, "'cpu N type=' must come before events");
+	if (cfg->arch == SM_X86_64 && strcmp(v->s, "cpu_core") &&
+	    strcmp(v->s, "cpu_atom"))
+		return fail(p, v->col, "bad value '%s' for type (expected "
+		            "cpu_core or cpu_atom)", v->s);
+	if (!valid_event_name(v->s))
+		return fail(p, v->col, "bad PMU name '%s' (1 to %d of "
+		            "A-Z a-z 0-9 _ . -)", v->s, SM_NAME_MAX - 1);
+	if (!k && cfg->npmu_types == SM_MAX_PMU_TYPES)
+		return fail(p, v->col, "too many CPU types (max %d)",
+		            SM_MAX_PMU_TYPES);
+	if (!k) {
+		snprintf(cfg->pmu_type_name[cfg->npmu_types], SM_NAME_MAX,
+		         "%s", v->s);
+		k = (int)++cfg->npmu_types;
+	}
+	*out = (uint64_t)k;
+	return 0;
+}
+
+static int word_pmu(struct parser *p, const struct sm_tok *v, uint64_t *out)
+{
+	int k = pmu_type_index(p->cfg, v->s);
+
+	if (!k)
+		return fail(p, v->col, "unknown pmu '%s' (no 'cpu N type=%s' "
+		            "line before)", v->s, v->s);
+	*out = (uint64_t)k;
+	return 0;
+}
+
+/* output=EVENT: PERF_EVENT_IOC_SET_OUTPUT to an event declared before
+ * (1 + its number; its conditions are checked with the line's other
+ * keys, event_output()). */
+static int word_output(struct parser *p, const struct sm_tok *v,
+                       uint64_t *out)
+{
+	int i = find_event(p->cfg, v->s);
+
+	if (i < 0)
+		return fail(p, v->col, "unknown event '%s' for output (an event "
+		            "declared before)", v->s);
+	*out = (uint64_t)i + 1;
 	return 0;
 }
 
@@ -885,11 +968,15 @@ static int d_cpu(struct parser *p)
 	uint64_t n;
 
 	/* kernel/time/sched_clock.c keeps one clock_data for the system:
-	 * mult, shift, epoch_cyc and epoch_ns are those of every CPU */
-	if (p->cfg->arch != SM_X86_64)
-		return fail(p, p->in.tok[0].col, "'cpu' lines apply to x86_64 only: "
-		            "%s has one sched_clock for all CPUs (use 'clock')",
-		            sm_arch_name(p->cfg->arch));
+	 * mult, shift, epoch_cyc and epoch_ns are those of every CPU (arm64
+	 * 'cpu' lines take a hybrid type= only) */
+	for (unsigned i = 2; p->cfg->arch != SM_X86_64 && i <= p->in.ntok; i++)
+		if (p->cfg->arch == SM_RISCV64 || (i < p->in.ntok &&
+		    strncmp(p->in.tok[i].s, "type=", 5)))
+			return fail(p, p->in.tok[0].col, "'cpu' lines apply to "
+			            "x86_64 only: %s has one sched_clock for all "
+			            "CPUs (use 'clock')",
+			            sm_arch_name(p->cfg->arch));
 	t = positional(p, 1, "cpu number");
 	if (!t || number(p, "cpu", t, &n) < 0)
 		return -1;
@@ -900,6 +987,7 @@ static int d_cpu(struct parser *p)
 	note_cpu(p, n);
 	p->clk = &p->cfg->cpu[n];
 	p->nclk = 1;
+	p->base = &p->cfg->cpu_type[n];
 	if (parse_keys(p, 2, KEYS(cpu_keys)) < 0 ||
 	    check_conversion(p, KEYS(cpu_keys)) < 0)
 		return -1;
@@ -932,6 +1020,66 @@ static int check_group(struct parser *p, const struct sm_event_cfg *e)
 	    p->cfg->event[e->group - 1].type == SM_EV_SOFTWARE)
 		return fail(p, col, "software events in groups are not modelled "
 		            "(group hardware events only)");
+	/* perf_event_open(): a sibling goes in its leader's PMU context
+	 * (group_leader->pmu_ctx->pmu != pmu is EINVAL for hardware events),
+	 * so a hybrid group is of one CPU type's PMU */
+	if (e->pmu != p->cfg->event[e->group - 1].pmu)
+		return fail(p, col, "a group's members share one PMU: '%s' is on "
+		            "another CPU type's than its leader", e->name);
+	return 0;
+}
+
+/* Hybrid PMUs: a hardware event is opened on one CPU type's PMU.  Given
+ * as pmu=; without it, x86 opens a generic event (PERF_TYPE_HARDWARE,
+ * no extended type) on the PMU registered as PERF_TYPE_RAW, which
+ * init_hw_perf_events() makes the big core's: cpu_core.  On arm64 every
+ * PMU registers with type -1 and perf_init_event() tries them in its
+ * list order (the last registered first), which follows the probe
+ * order: not a scenario fact, so pmu= is required there. */
+static int event_pmu(struct parser *p, struct sm_event_cfg *e,
+                     const struct sm_tok *name)
+{
+	unsigned col = key_col(p, KEYS(event_keys), "pmu");
+
+	if (col && e->type == SM_EV_SOFTWARE)
+		return fail(p, col, "pmu= applies to hardware events: '%s' is a "
+		            "software event", name->s);
+	if (col || !p->cfg->npmu_types || e->type == SM_EV_SOFTWARE)
+		return 0;
+	if (p->cfg->arch == SM_ARM64)
+		return fail(p, p->in.endcol, "missing pmu= (a hybrid arm64 "
+		            "event names its CPU type's PMU)");
+	e->pmu = (unsigned)pmu_type_index(p->cfg, "cpu_core");
+	if (!e->pmu)
+		return fail(p, p->in.endcol, "missing pmu= (a generic event "
+		            "goes to cpu_core, and no cpu line has that type)");
+	return 0;
+}
+
+/* perf_event_set_output() refuses (EINVAL) an event that has a mapping
+ * of its own (mmap_count), a target whose buffer is not mapped
+ * (rb->mmap_count) and a target of another clock.  The model redirects
+ * to a target with a buffer of its own only. */
+static int event_output(struct parser *p, const struct sm_event_cfg *e)
+{
+	unsigned col = key_col(p, KEYS(event_keys), "output");
+	const struct sm_event_cfg *t = e->output ? &p->cfg->event[e->output - 1]
+	                                         : NULL;
+
+	if (!t)
+		return 0;
+	if (e->mmap)
+		return fail(p, col, "output= needs mmap=no: the kernel refuses "
+		            "to redirect an event that is mmapped");
+	if (t->output)
+		return fail(p, col, "output=%s: '%s' is itself redirected (name "
+		            "its target)", t->name, t->name);
+	if (!t->mmap)
+		return fail(p, col, "output=%s needs '%s' mmapped (mmap=yes): its "
+		            "buffer must exist", t->name, t->name);
+	if (t->clockid != e->clockid)
+		return fail(p, col, "output=%s: clockid differs (the kernel "
+		            "refuses to mix clocks in one buffer)", t->name);
 	return 0;
 }
 
@@ -960,8 +1108,17 @@ static int d_event(struct parser *p)
 	if (rate && sm_event_is_clock(&cfg->event[cfg->nevents]))
 		return fail(p, rate, "rate does not apply to %s: a software clock "
 		            "counts the ns it runs", t->s);
-	if (check_group(p, &cfg->event[cfg->nevents]) < 0)
+	if (event_pmu(p, &cfg->event[cfg->nevents], t) < 0 ||
+	    event_output(p, &cfg->event[cfg->nevents]) < 0 ||
+	    check_group(p, &cfg->event[cfg->nevents]) < 0)
 		return -1;
+	/* attr.sample_period and attr.sample_freq are one field */
+	unsigned freq = key_col(p, KEYS(event_keys), "freq");
+	if (freq && cfg->event[cfg->nevents].period)
+		return fail(p, freq, "freq= and period= are one field "
+		            "(attr.sample_freq, attr.sample_period)");
+	if (freq && cfg->event[cfg->nevents].type == SM_EV_SOFTWARE)
+		return fail(p, freq, "freq= is modelled for hardware events only");
 	cfg->nevents++;
 	p->seen_event = true;
 	return 0;
@@ -1040,18 +1197,28 @@ static int sampling_only(struct parser *p, const struct sm_timed_action *ta,
 static int finish_action(struct parser *p, struct sm_timed_action *ta)
 {
 	unsigned kind = ta->act.kind;
+	int ev = ta->act.event == SM_AUTO ? 0 : ta->act.event;
 
 	if ((ACT(kind) & CYCLES_ACTIONS) &&
 	    !key_col(p, KEYS(action_keys), "cycles"))
 		ta->act.cycles = DEFAULT_CYCLES;
 	if (kind == SM_ACT_PERIOD && !key_col(p, KEYS(action_keys), "period"))
 		return fail(p, p->in.endcol, "missing period");
+	if (kind == SM_ACT_PERIOD && (unsigned)ev < p->cfg->nevents &&
+	    p->cfg->event[ev].freq)
+		return fail(p, p->in.tok[2].col, "period of a frequency event "
+		            "(freq=) sets its sample_freq: not modelled");
 	if (kind == SM_ACT_PERIOD && period_of(p, &ta->act) == 0)
 		return sampling_only(p, ta, "period", "_perf_event_period");
 	if (kind == SM_ACT_REFRESH && !key_col(p, KEYS(action_keys), "refresh"))
 		ta->act.refresh = 1;
 	if (kind == SM_ACT_REFRESH && period_of(p, &ta->act) == 0)
 		return sampling_only(p, ta, "refresh", "_perf_event_refresh");
+	if (kind == SM_ACT_MMAP && (unsigned)ev < p->cfg->nevents &&
+	    p->cfg->event[ev].output)
+		return fail(p, p->in.tok[2].col, "mmap of '%s': a redirected event "
+		            "(output=) has its target's buffer, no page of its own",
+		            p->cfg->event[ev].name);
 	if (ta->act.counter != SM_AUTO)
 		p->seen_ctr_action = true;
 	return 0;
@@ -1158,10 +1325,21 @@ static int parse_line(struct parser *p)
 	return r;
 }
 
-static void finish(struct parser *p)
+static int finish(struct parser *p)
 {
 	struct sm_config *cfg = p->cfg;
 
+	/* hybrid: a CPU of no type would run no hardware PMU at all */
+	for (unsigned k = 0; cfg->npmu_types && k < cfg->ncpus; k++)
+		if (!cfg->cpu_type[k])
+			return sm_lines_fail(&p->in, "cpu %u has no type= (once "
+			                     "one CPU has a type, every CPU needs "
+			                     "one)", k);
+
+	if (cfg->nevents == 0 && cfg->npmu_types)
+		return sm_lines_fail(&p->in, "no event: a scenario with CPU "
+		                     "types declares its events (the default "
+		                     "'instructions' names no PMU)");
 	if (cfg->nevents == 0) {
 		event_defaults(&cfg->event[0], "instructions");
 		cfg->nevents = 1;
@@ -1171,6 +1349,7 @@ static void finish(struct parser *p)
 		            ? UINT64_MAX : p->last_at + DEFAULT_CYCLES;
 	if (!p->have_check_at)
 		p->s->check_at = p->s->end;
+	return 0;
 }
 
 int sm_scenario_parse(const char *name, const char *text,
@@ -1189,11 +1368,10 @@ int sm_scenario_parse(const char *name, const char *text,
 	sm_config_default(&s->cfg, SM_X86_64);
 	while ((rc = sm_lines_next(&p.in)) == 1 && parse_line(&p) == 0)
 		;
+	if (rc == 0)
+		rc = finish(&p);
 	sm_lines_free(&p.in);
-	if (rc != 0)
-		return -1;
-	finish(&p);
-	return 0;
+	return rc != 0 ? -1 : 0;
 }
 
 /* ---- files -------------------------------------------------------------- */

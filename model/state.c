@@ -89,6 +89,12 @@ static void copy_event(struct sm_event *to, const struct sm_event *from)
 	to->event_limit = from->event_limit;
 	to->truth = from->truth;
 	to->truth_stamp = from->truth_stamp;
+	to->redirected = from->redirected;
+	to->interrupts = from->interrupts;
+	to->throttled = from->throttled;
+	to->last_period = from->last_period;
+	to->freq_time_stamp = from->freq_time_stamp;
+	to->freq_count_stamp = from->freq_count_stamp;
 }
 
 /* The kernel state for a configuration of nev events and ncpus CPUs: the
@@ -197,7 +203,7 @@ static void event_words(struct words *b, const struct sm_event *e)
 	word(b, (uint64_t)(int64_t)e->last_counter);
 	word(b, e->added);
 	word(b, (uint64_t)e->mapped | (uint64_t)e->read_cnt << 1 |
-	        (uint64_t)e->collected << 2);
+	        (uint64_t)e->collected << 2 | (uint64_t)e->redirected << 3);
 	word(b, e->count);
 	word(b, e->prev_count);
 	word(b, (uint64_t)e->period_left);
@@ -209,6 +215,11 @@ static void event_words(struct words *b, const struct sm_event *e)
 	word(b, (uint64_t)(uint32_t)e->event_limit);
 	word(b, e->truth);
 	word(b, e->truth_stamp);
+	word(b, e->interrupts);
+	word(b, e->throttled);
+	word(b, e->last_period);
+	word(b, e->freq_time_stamp);
+	word(b, e->freq_count_stamp);
 }
 
 static void cpu_words(struct words *b, const struct sm_cpu *c)

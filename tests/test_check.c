@@ -86,6 +86,7 @@ static const struct {
 } hazards[] = {
 	{ "riscv64_rotate", "FAULT" },      /* SIGILL racing a rotation */
 	{ "arm64_remote", "WRONG_VALUE" }, /* stores seen out of order */
+	{ "x86_set_output", "WRONG_VALUE" }, /* another event's page writes */
 };
 
 static const char *hazard_verdict(const char *scenario)

@@ -424,9 +424,14 @@ static void test_grouped(void **state)
 	assert_true(fallback_obj(0, obj, sizeof(obj)));
 	check_grouped(obj, "fallback_stub"); /* "returned error -1" alike */
 	check_grouped(obj, "plus_one");      /* counts that differ */
-	/* merge's details are check's: the stub fails alike in every cell */
+	/* merge's details are check's: the stub fails alike in every cell
+	 * but those of a kernel hazard whose `expect` its wrong value meets
+	 * (x86_set_output) */
 	snprintf(args, sizeof(args), "%s:fallback_stub --abi values", obj);
-	size_t n = json_cells(args)->n;
+	const struct jr_value *cells = json_cells(args);
+	size_t n = 0;
+	for (size_t i = 0; i < cells->n; i++)
+		n += strcmp(str(&cells->items[i], "outcome"), "as_expected") != 0;
 	for (int i = 0; i < 2; i++) {
 		snprintf(path[i], sizeof(path[i]), "%s/stub%d.json", tmpdir(), i);
 		snprintf(args, sizeof(args), "check %s:fallback_stub --abi values "

@@ -702,6 +702,44 @@ static void test_v72_pmuacr(void **state)
 	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
 }
 
+/* big.LITTLE: CPU 0 of type 1 (armv8_cortex_a76), CPU 1 of type 2
+ * (armv8_cortex_a55), a pinned event on the big PMU.  Opened and mmapped
+ * on CPU 0: on counter 0 (index 1), offset 0 - (u64)-0x7fffffff (lock 2).
+ * 100 cycles in, a migration to CPU 1: armpmu_del() writes the page
+ * (lock 4, index 0, offset = count = 100); there armpmu_filter() keeps the
+ * big PMU's groups out (visit_groups_merge()): no write, no ERROR.  Back
+ * on CPU 0, armpmu_start() and armpmu_add() write twice (lock 8): counter
+ * 0 again, offset 100 + (0x7fffffff - 100): a counting event's period is
+ * max_period >> 1 (__hw_perf_event_init()), 100 of it used. */
+static void test_big_little_filter(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct sm_action a = { .kind = SM_ACT_MIGRATE, .event = SM_AUTO,
+	                       .cpu = 1, .counter = SM_AUTO, .cycles = 500 };
+	char err[128];
+	(void)state;
+	c.nevents = 0;
+	add_event(&c, "big", SM_EV_OTHER, SM_AUTO, true);
+	set_hybrid(&c, "armv8_cortex_a76", "armv8_cortex_a55");
+	c.event[0].pmu = 1;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+	assert_int_equal(pc->lock, 2);
+	assert_int_equal(pc->index, 1);
+	assert_int_equal(pc->offset, 0x7fffffff);
+	sm_model_advance(m, 100);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(pc->lock, 4);
+	assert_int_equal(pc->index, 0);
+	assert_int_equal(pc->offset, 100);
+	assert_int_equal(m->k.ev[0].state, SM_INACTIVE);
+	a.cpu = 0;
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(pc->lock, 8);
+	assert_int_equal(pc->index, 1);
+	assert_int_equal(pc->offset, 100 + (0x7fffffffll - 100));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -721,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_disable_zeroes_freed_counter),
 		cmocka_unit_test(test_remote_lock_early),
 		cmocka_unit_test(test_userpage_wmb),
+		cmocka_unit_test(test_big_little_filter),
 		cmocka_unit_test(test_shift_clamp),
 		cmocka_unit_test(test_sampling_clock_caps),
 		cmocka_unit_test(test_v72_sampling_clock_caps),

@@ -326,6 +326,105 @@ static void test_sampling_clock_caps(void **state)
 	assert_int_equal(sm_model_page(m, e)->pmc_width, 0);
 }
 
+/* The SBI PMU snapshot extension (pmu snapshot=yes): a sampling hpm
+ * event (counter 3, index 4) with period 1000 and left 100.  mmap writes
+ * twice (lock 4, offset 0 - (u64)-100 = 100).  The counter wraps after
+ * 100 events: pmu_sbi_ovf_handler() updates count = 100 and reloads
+ * (left = period = 1000, prev_count = -1000, the counter at 2^48 - 1000)
+ * with the event PERF_HES_STOPPED: the page gets index 0 and offset =
+ * count = 100 (lock 6).  pmu_sbi_start_ovf_ctrs_snapshot() restarts the
+ * counter with no page write, so 30 events later the page still says
+ * index 0 and 100 while the count is 130 (read(2) says so); the counter
+ * itself stays readable.  Without the snapshot
+ * pmu_sbi_start_ovf_ctrs_sbi() writes the page again (lock 8): index 4
+ * and offset 100 - (u64)-1000 = 1100, and 1100 + sext48(2^48 - 970) =
+ * 130.  The next sched in (rotate out and in) brings the index back. */
+static void test_sbi_snapshot(void **state)
+{
+	struct sm_config c;
+	uint64_t v[3], raw;
+	(void)state;
+	sm_config_default(&c, SM_RISCV64);
+	add_event(&c, "l1d", SM_EV_OTHER, 3, false);
+	c.event[0].period = 1000;
+	c.event[0].left = 100;
+	for (int snap = 0; snap < 2; snap++) {
+		c.sbi_snapshot = snap;
+		init_model(&m, &c);
+		const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+		assert_int_equal(pc->lock, 4);
+		assert_int_equal(pc->index, 4);
+		assert_int_equal(pc->offset, 100);
+		sm_model_advance(m, 130);
+		assert_int_equal(sm_model_riscv_csr(m, 0xC03, &raw), SM_OK);
+		assert_int_equal(raw, (1ull << 48) - 1000 + 30);
+		assert_int_equal(pc->lock, snap ? 6 : 8);
+		assert_int_equal(pc->index, snap ? 0 : 4);
+		assert_int_equal(pc->offset, snap ? 100 : 1100);
+		if (!snap)
+			assert_int_equal((uint64_t)pc->offset + sext(raw, 48), 130);
+		assert_int_equal(sm_model_read(m, 0, v, sizeof(v)), 24);
+		assert_int_equal(v[0], 130);
+		assert_int_equal(act(m, SM_ACT_ROTATE_OUT, 0), 1);
+		assert_int_equal(act(m, SM_ACT_ROTATE_IN, 0), 1);
+		/* riscv_pmu_add(): the index is back, offset = count -
+		 * prev_count with prev_count -(1000 - 30) after the update */
+		assert_int_equal(pc->index, 4);
+		assert_int_equal(pc->offset, 130 + 970);
+	}
+}
+
+/* Throttling is ineffective on riscv64: max_samples_per_tick 1, a
+ * sampling hpm event (counter 3) with period 100, left 100.  Its first
+ * interrupt (cycle 100) throttles it (hw.interrupts = MAX_INTERRUPTS),
+ * but pmu_sbi_ovf_handler() ignores perf_event_overflow()'s return and
+ * restarts the counter: it counts on (2^48 - 100 + 50 at cycle 150) and
+ * interrupts again at 200 (MAX_INTERRUPTS + 1 wraps to 0: not
+ * throttled) and at 300 (1: throttled again).  The same on x86 stops the counter: frozen at
+ * -100 & (2^48 - 1) after the first interrupt, no more interrupts. */
+static void throttle_model(enum sm_arch arch, int counter)
+{
+	struct sm_config c;
+
+	sm_config_default(&c, arch);
+	add_event(&c, "l1d", SM_EV_OTHER, counter, false);
+	c.event[0].period = 100;
+	c.event[0].left = 100;
+	c.max_samples = 1;
+	init_model(&m, &c);
+	sm_model_advance(m, 150);
+}
+
+static void test_throttle_ineffective(void **state)
+{
+	struct sm_truth t;
+	uint64_t raw;
+	(void)state;
+	throttle_model(SM_RISCV64, 3);
+	assert_int_equal(m->k.ev[0].interrupts, SM_MAX_INTERRUPTS);
+	assert_false(m->k.ev[0].throttled);
+	assert_int_equal(sm_model_riscv_csr(m, 0xC03, &raw), SM_OK);
+	assert_int_equal(raw, (1ull << 48) - 100 + 50);
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 150);
+	sm_model_advance(m, 50);
+	assert_int_equal(sm_model_riscv_csr(m, 0xC03, &raw), SM_OK);
+	assert_int_equal(raw, (1ull << 48) - 100);
+	assert_int_equal(m->k.ev[0].interrupts, 0);
+	sm_model_advance(m, 100);
+	assert_int_equal(m->k.ev[0].interrupts, SM_MAX_INTERRUPTS);
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 300);
+
+	throttle_model(SM_X86_64, 0);
+	assert_true(m->k.ev[0].throttled);
+	assert_int_equal(sm_model_rdpmc(m, 0, &raw), SM_OK);
+	assert_int_equal(raw, (1ull << 48) - 100);
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 100);
+	assert_int_equal(sm_model_next_activity(m), ~0ull);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +437,8 @@ int main(void)
 		cmocka_unit_test(test_page_writes),
 		cmocka_unit_test(test_counting_wrap_is_silent),
 		cmocka_unit_test(test_sampling_clock_caps),
+		cmocka_unit_test(test_sbi_snapshot),
+		cmocka_unit_test(test_throttle_ineffective),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

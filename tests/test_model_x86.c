@@ -943,6 +943,217 @@ static void test_software_clocks_count_ns(void **state)
 #undef NS
 }
 
+/* Hybrid PMUs: CPU 0 a P-core (cpu_core), CPU 1 an E-core (cpu_atom); a
+ * pinned instructions event on cpu_core (fixed 0) and an event on
+ * cpu_atom.  Opened on CPU 0, the atom event is filtered
+ * (visit_groups_merge(): pmu->filter): never scheduled, its page written
+ * only by mmap (lock 2, index 0, offset 0, times 0).  1000 cycles in, a
+ * migration of 2000 cycles to CPU 1: the sched out writes the core
+ * event's page (lock 4, index 0, offset = count = 1000, enabled =
+ * running = ns(1000)); on CPU 1 cpu_core is filtered: no write, no ERROR
+ * although pinned (INACTIVE), and the atom event goes on GP 0 (index 1)
+ * with x86_pmu_start()'s two writes (lock 6, offset 0 - (u64)-MAXP).
+ * 500 cycles later read(2) says count 1000, enabled ns(1000) + ns(3500)
+ * - ns(3000), running ns(1000); the page's time base is still the sched
+ * out at cycle 1000 (time_offset = -ns(1000)), so extrapolating from it
+ * gives ns(3500): the 2000 cycles off CPU too.  Back on CPU 0 the core
+ * event's sched in writes twice (lock 8, fixed 0, offset = 1000 - (u64)
+ * -(MAXP - 1000) = MAXP). */
+static void test_hybrid_filter(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	struct sm_action a = { .kind = SM_ACT_MIGRATE, .event = SM_AUTO,
+	                       .cpu = 1, .counter = SM_AUTO, .cycles = 2000 };
+	struct sm_truth t;
+	uint64_t v[3];
+	char err[128];
+	(void)state;
+	set_hybrid(&c, "cpu_core", "cpu_atom");
+	c.event[0].pmu = 1;
+	int at = add_event(&c, "atom", SM_EV_OTHER, SM_AUTO, false);
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "atom: hybrid PMUs: a hardware event needs "
+	                    "the PMU of a CPU type");
+	c.event[at].pmu = 2;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *core = sm_model_page(m, 0);
+	const struct perf_event_mmap_page *atom = sm_model_page(m, at);
+	assert_int_equal(core->lock, 2);
+	assert_int_equal(core->index, FIXED0_INDEX);
+	assert_int_equal(atom->lock, 2);
+	assert_int_equal(atom->index, 0);
+	assert_int_equal(atom->offset, 0);
+	assert_int_equal(atom->time_running, 0);
+	assert_int_equal(m->k.ev[at].state, SM_INACTIVE);
+	assert_int_equal(act(m, SM_ACT_ROTATE_IN, at), 0); /* filtered */
+
+	sm_model_advance(m, 1000);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(core->lock, 4);
+	assert_int_equal(core->index, 0);
+	assert_int_equal(core->offset, 1000);
+	assert_int_equal(core->time_enabled, ns(1000, 0));
+	assert_int_equal(core->time_running, ns(1000, 0));
+	assert_int_equal(core->time_offset, 0 - ns(1000, 0));
+	assert_int_equal(m->k.ev[0].state, SM_INACTIVE); /* not ERROR */
+	assert_int_equal(atom->lock, 6);
+	assert_int_equal(atom->index, 1);
+	assert_int_equal(atom->offset, (int64_t)MAXP);
+
+	sm_model_advance(m, 500);
+	sm_model_truth(m, 0, &t);
+	uint64_t enabled = ns(1000, 0) + ns(3500, 0) - ns(3000, 0);
+	assert_int_equal(t.count, 1000);
+	assert_int_equal(t.enabled, enabled);
+	assert_int_equal(t.running, ns(1000, 0));
+	assert_int_equal(sm_model_read(m, 0, v, sizeof(v)), 24);
+	assert_int_equal(v[0], 1000);
+	assert_int_equal(v[1], enabled);
+	assert_int_equal(v[2], ns(1000, 0));
+	assert_int_equal(core->lock, 4);
+	assert_int_equal(core->time_enabled + core->time_offset +
+	                 ns(sm_model_timer(m), 0), ns(3500, 0));
+	sm_model_truth(m, at, &t);
+	assert_int_equal(t.count, 500);
+	assert_int_equal((uint64_t)atom->offset + sext(rdpmc(0), W), 500);
+
+	a.cpu = 0;
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_equal(core->lock, 8);
+	assert_int_equal(core->index, FIXED0_INDEX);
+	assert_int_equal(core->offset, (int64_t)MAXP);
+	assert_int_equal(atom->lock, 8);
+	assert_int_equal(atom->index, 0);
+	assert_int_equal(atom->offset, 500);
+}
+
+/* PERF_EVENT_IOC_SET_OUTPUT: `br` (3 events a cycle) redirected into the
+ * buffer of `instructions`.  The build: instructions opened and mmapped
+ * (lock 2); br's open reschedules the PMU: instructions out (lock 4),
+ * then x86_schedule_events() puts br on GP 0 and instructions on fixed 0
+ * and x86_pmu_start() writes instructions twice (lock 8: fixed 0,
+ * offset MAXP); br has no buffer until the SET_OUTPUT after its open.
+ * 1000 cycles in, a preemption: instructions out (lock 10: index 0,
+ * offset 1000), br out, written into the same page (lock 12: index 0,
+ * offset 3000); back in, instructions' two writes (lock 16: fixed 0,
+ * offset 1000 - (u64)-(MAXP - 1000) = MAXP), then br's two (lock 20:
+ * GP 0, index 1, offset 3000 - (u64)-(MAXP - 3000) = MAXP).  A reader
+ * of the page: MAXP + sext48(rdpmc(0)) = 3000, br's count, while
+ * instructions counted 1000. */
+static void test_set_output(void **state)
+{
+	struct sm_config c;
+	struct sm_truth t;
+	struct sm_action a = { .kind = SM_ACT_MMAP, .event = 1, .cpu = SM_AUTO,
+	                       .counter = SM_AUTO };
+	char err[160];
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	add_event(&c, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, false);
+	int br = add_event(&c, "br", SM_EV_OTHER, SM_AUTO, false);
+	c.event[br].rate = 3;
+	c.event[br].output = 1;
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "br: output= needs an earlier mmapped event "
+	                    "of the same clock, itself not redirected, and no "
+	                    "mmap of its own");
+	c.event[br].mmap = false;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+	assert_int_equal(pc->lock, 8);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->offset, (int64_t)MAXP);
+	assert_int_equal(sm_model_page(m, br)->lock, 0); /* none of its own */
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), -1);
+
+	sm_model_advance(m, 1000);
+	assert_int_equal((uint64_t)pc->offset + sext(rdpmc(1u << 30), W), 1000);
+	assert_int_equal(act(m, SM_ACT_PREEMPT, 0), 1);
+	assert_int_equal(pc->lock, 20);
+	assert_int_equal(pc->index, 1);
+	assert_int_equal(pc->offset, (int64_t)MAXP);
+	assert_int_equal((uint64_t)pc->offset + sext(rdpmc(0), W), 3000);
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 1000);
+	assert_int_equal(sm_model_page(m, br)->lock, 0);
+	/* the target's next write of its own puts its values back */
+	assert_int_equal(act(m, SM_ACT_RESET, 0), 1);
+	assert_int_equal(pc->lock, 22);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+}
+
+/* Frequency mode and throttling: instructions at freq=1000 with
+ * max_samples_per_tick 3, the TSC at 2.9 GHz from 0 (ns(2) = 0, ns(4) =
+ * 1, ns(6) = 2).  perf_event_alloc(): period 1; x86_perf_event_set_period()
+ * programs at least 2 (offset 2 at mmap).  Interrupts at cycles 2, 4 and
+ * 6, each reloading: at 2 the time since the (zero) stamp is 0 ns, no
+ * adjustment; at 4, 1 ns for last_period 1: perf_calculate_period() =
+ * 1 * 10^9 / (1 * 1000) = 10^6, the period moves an eighth of the way:
+ * 1 + (10^6 - 1 + 7) / 8 = 125001; at 6 the reload takes it (period_left
+ * -1 + 125001 = 125000: offset 6 + 125000, lock 8), the third interrupt
+ * throttles the event, the period moves on to p2 = 125001 + (125001 *
+ * 10^6 - 125001 + 7) / 8 and the counter stops with no page write.
+ * 100 cycles later the count is still 6.  A tick unthrottles it and, as a
+ * frequency event, stops it with an update (6 counted since the tick
+ * stamp 0: period 6 * 10^9 / (4 ms * 1000) = 1, p3 = p2 + (1 - p2 - 7) /
+ * 8), then starts it with a reload: index 0 and offset = count 6 (lock
+ * 10), then fixed 0 and 6 + 125000 (lock 12).  10 cycles on, a tick
+ * that counted 10 reloads (lock 16), and one right after it, with
+ * nothing counted, starts it without a reload: one write (lock 18) whose
+ * offset pairs with the zero-extended counter (prev_count is the raw
+ * value read at the stop), as after IOC_RESET. */
+static void test_freq_and_throttle(void **state)
+{
+	struct sm_config c = pinned_instructions(0);
+	(void)state;
+	c.event[0].pinned = false;
+	c.event[0].freq = 1000;
+	c.max_samples = 3;
+	init_model(&m, &c);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+	assert_int_equal(ns(2, 0), 0);
+	assert_int_equal(ns(4, 0), 1);
+	assert_int_equal(ns(6, 0), 2);
+	assert_int_equal(pc->lock, 2);
+	assert_int_equal(pc->offset, 2);
+	sm_model_advance(m, 4);
+	assert_int_equal(pc->lock, 6);
+	assert_int_equal(m->k.ev[0].period, 125001);
+	sm_model_advance(m, 2);
+	uint64_t p2 = 125001 + (125001ull * 1000000 - 125001 + 7) / 8;
+	assert_int_equal(pc->lock, 8);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->offset, 6 + 125000);
+	assert_int_equal(m->k.ev[0].period, p2);
+	assert_int_equal(m->k.ev[0].interrupts, SM_MAX_INTERRUPTS);
+	sm_model_advance(m, 100);
+	struct sm_truth t;
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 6);
+	assert_int_equal(pc->lock, 8);
+	assert_int_equal((uint64_t)pc->offset + sext(rdpmc(1u << 30), W), 6);
+
+	assert_int_equal(act(m, SM_ACT_TICK, 0), 1);
+	int64_t d = (int64_t)(1 - p2) - 7;
+	assert_int_equal(m->k.ev[0].period, p2 + (uint64_t)(d / 8));
+	assert_int_equal(m->k.ev[0].interrupts, 0);
+	assert_int_equal(pc->lock, 12);
+	assert_int_equal(pc->index, FIXED0_INDEX);
+	assert_int_equal(pc->offset, 6 + 125000);
+	sm_model_advance(m, 10);
+	assert_int_equal((uint64_t)pc->offset + sext(rdpmc(1u << 30), W), 16);
+	sm_model_truth(m, 0, &t);
+	assert_int_equal(t.count, 16);
+
+	assert_int_equal(act(m, SM_ACT_TICK, 0), 1);
+	assert_int_equal(pc->lock, 16);
+	assert_int_equal(act(m, SM_ACT_TICK, 0), 1);
+	assert_int_equal(pc->lock, 18);
+	uint64_t raw = rdpmc(1u << 30);
+	assert_int_equal((uint64_t)pc->offset + zext(raw, W), 16);
+	assert_int_equal((uint64_t)pc->offset + sext(raw, W), 16 - (1ull << W));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -974,6 +1185,9 @@ int main(void)
 		cmocka_unit_test(test_stall_with_wrap),
 		cmocka_unit_test(test_sampling_clock_caps),
 		cmocka_unit_test(test_v72_sampling_clock_caps),
+		cmocka_unit_test(test_hybrid_filter),
+		cmocka_unit_test(test_set_output),
+		cmocka_unit_test(test_freq_and_throttle),
 		cmocka_unit_test(test_software_clocks_count_ns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

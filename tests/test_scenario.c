@@ -274,7 +274,7 @@ static void test_riscv64(void **state)
 {
 	struct sm_scenario sc, *s = parse_ok(&sc, 
 		"arch riscv64 # comment right after\n"
-		"pmu gp=4 width=40 user_access=2\r\n"
+		"pmu gp=4 width=40 user_access=2 snapshot=yes\r\n"
 		"clock hz=10000000 width=64 cpus=3 epoch_cyc=1\n"
 		"task cpu=2\n"
 		"event instructions counter=instret\n"
@@ -293,6 +293,7 @@ static void test_riscv64(void **state)
 	assert_int_equal(c->gp, 4);
 	assert_int_equal(c->width, 40);
 	assert_int_equal(c->user_access, 2);
+	assert_true(c->sbi_snapshot);
 	assert_int_equal(c->cpu[2].hz, 10000000);
 	assert_int_equal(c->cpu[2].epoch_cyc, 1);
 	assert_int_equal(c->timer_width, 64);
@@ -706,6 +707,77 @@ static const struct bad bad_cases[] = {
 	{ "pmu user_access=1\n",
 	  "t.scn:1:5: user_access only applies to arm64 and riscv64" },
 	{ "pmu long=yes\n", "t.scn:1:5: long only applies to arm64" },
+	{ "cpu 0 type=cpu_big\n",
+	  "t.scn:1:12: bad value 'cpu_big' for type (expected cpu_core or "
+	  "cpu_atom)" },
+	{ "arch riscv64\ncpu 0 type=a\n",
+	  "t.scn:2:1: 'cpu' lines apply to x86_64 only: riscv64 has one "
+	  "sched_clock for all CPUs (use 'clock')" },
+	{ "arch arm64\ncpu 0 type=big hz=1000000\n",
+	  "t.scn:2:1: 'cpu' lines apply to x86_64 only: arm64 has one "
+	  "sched_clock for all CPUs (use 'clock')" },
+	{ "event x pmu=cpu_core\n",
+	  "t.scn:1:13: unknown pmu 'cpu_core' (no 'cpu N type=cpu_core' line "
+	  "before)" },
+	{ "event x\ncpu 0 type=cpu_core\n",
+	  "t.scn:2:12: 'cpu N type=' must come before events" },
+	{ "cpu 0 type=cpu_core\nevent x\n",
+	  "t.scn: cpu 1 has no type= (once one CPU has a type, every CPU needs "
+	  "one)" },
+	{ "clock cpus=1\ncpu 0 type=cpu_core\nevent task-clock pmu=cpu_core\n",
+	  "t.scn:3:18: pmu= applies to hardware events: 'task-clock' is a "
+	  "software event" },
+	{ "clock cpus=1\ncpu 0 type=cpu_atom\nevent x\n",
+	  "t.scn:3:8: missing pmu= (a generic event goes to cpu_core, and no "
+	  "cpu line has that type)" },
+	{ "arch arm64\nclock cpus=1\ncpu 0 type=big\nevent x\n",
+	  "t.scn:4:8: missing pmu= (a hybrid arm64 event names its CPU type's "
+	  "PMU)" },
+	{ "arch arm64\nclock cpus=4\ncpu 0 type=a\ncpu 1 type=b\n"
+	  "cpu 2 type=c\ncpu 3 type=d\n",
+	  "t.scn:6:12: too many CPU types (max 3)" },
+	{ "arch arm64\ncpu 0 type=a/b\n",
+	  "t.scn:2:12: bad PMU name 'a/b' (1 to 31 of A-Z a-z 0-9 _ . -)" },
+	{ "clock cpus=1\ncpu 0 type=cpu_core\n",
+	  "t.scn: no event: a scenario with CPU types declares its events "
+	  "(the default 'instructions' names no PMU)" },
+	{ "event x output=y\n",
+	  "t.scn:1:16: unknown event 'y' for output (an event declared before)" },
+	{ "event a output=a\n",
+	  "t.scn:1:16: unknown event 'a' for output (an event declared before)" },
+	{ "event a\nevent b output=a\n",
+	  "t.scn:2:9: output= needs mmap=no: the kernel refuses to redirect an "
+	  "event that is mmapped" },
+	{ "event a mmap=no\nevent b mmap=no output=a\n",
+	  "t.scn:2:17: output=a needs 'a' mmapped (mmap=yes): its buffer must "
+	  "exist" },
+	{ "event a\nevent b mmap=no output=a\nevent c mmap=no output=b\n",
+	  "t.scn:3:17: output=b: 'b' is itself redirected (name its target)" },
+	{ "event a clockid=yes\nevent b mmap=no output=a\n",
+	  "t.scn:2:17: output=a: clockid differs (the kernel refuses to mix "
+	  "clocks in one buffer)" },
+	{ "event a\nevent b mmap=no output=a\nat 5 mmap event=b\n",
+	  "t.scn:3:6: mmap of 'b': a redirected event (output=) has its "
+	  "target's buffer, no page of its own" },
+	{ "event x freq=100001\n",
+	  "t.scn:1:14: freq out of range (1..100000)" },
+	{ "event x freq=0\n", "t.scn:1:14: freq out of range (1..100000)" },
+	{ "event x period=5 freq=10\n",
+	  "t.scn:1:18: freq= and period= are one field (attr.sample_freq, "
+	  "attr.sample_period)" },
+	{ "event task-clock freq=10\n",
+	  "t.scn:1:18: freq= is modelled for hardware events only" },
+	{ "event x freq=10\nat 5 period period=9\n",
+	  "t.scn:2:6: period of a frequency event (freq=) sets its "
+	  "sample_freq: not modelled" },
+	{ "at 5 tick event=x\n",
+	  "t.scn:1:11: key 'event' does not apply to action 'tick'" },
+	{ "pmu max_samples=4294967296\n",
+	  "t.scn:1:17: max_samples out of range (0..4294967295)" },
+	{ "arch arm64\npmu snapshot=yes\n",
+	  "t.scn:2:5: snapshot only applies to riscv64" },
+	{ "arch riscv64\npmu snapshot=1\n",
+	  "t.scn:2:14: bad value '1' for snapshot (expected yes or no)" },
 	{ "arch riscv64\nevent x long=yes\n", "t.scn:2:9: long only applies to arm64" },
 	{ "event x user=no\n", "t.scn:1:9: user only applies to arm64 and riscv64" },
 	{ "arch arm64\npmu width=64\n",
@@ -940,6 +1012,59 @@ static void test_load_limits(void **state)
 	assert_string_equal(err, want);
 }
 
+/* Hybrid PMUs: CPU types by PMU name, events on one type's PMU; x86's
+ * generic event goes to cpu_core. */
+static void test_hybrid(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc,
+		"clock cpus=3\n"
+		"cpu 0 type=cpu_atom\n"
+		"cpu 1 type=cpu_core\n"
+		"cpu 2 type=cpu_atom\n"
+		"event instructions\n"
+		"event b type=other pmu=cpu_atom\n"
+		"event page-faults\n");
+	(void)state;
+	assert_int_equal(s->cfg.npmu_types, 2);
+	assert_string_equal(s->cfg.pmu_type_name[0], "cpu_atom");
+	assert_string_equal(s->cfg.pmu_type_name[1], "cpu_core");
+	assert_int_equal(s->cfg.cpu_type[0], 1);
+	assert_int_equal(s->cfg.cpu_type[1], 2);
+	assert_int_equal(s->cfg.cpu_type[2], 1);
+	assert_int_equal(s->cfg.event[0].pmu, 2);
+	assert_int_equal(s->cfg.event[1].pmu, 1);
+	assert_int_equal(s->cfg.event[2].pmu, 0);
+	s = parse_ok(&sc, "arch arm64\nclock cpus=2\n"
+		"cpu 0 type=armv8_cortex_a55\ncpu 1 type=armv8_cortex_a76\n"
+		"event x pmu=armv8_cortex_a76\n");
+	assert_int_equal(s->cfg.npmu_types, 2);
+	assert_int_equal(s->cfg.event[0].pmu, 2);
+}
+
+static void test_freq(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc,
+		"pmu max_samples=7\nevent x freq=4000\nat 9 tick\n"
+		"check explore=tick,overflow\n");
+	(void)state;
+	assert_int_equal(s->cfg.max_samples, 7);
+	assert_int_equal(s->cfg.event[0].freq, 4000);
+	assert_int_equal(s->act[0].act.kind, SM_ACT_TICK);
+	assert_int_equal(s->explore, 1u << SM_ACT_TICK | 1u << SM_ACT_OVERFLOW);
+	s = parse_ok(&sc, "event x\n");
+	assert_int_equal(s->cfg.max_samples, 0); /* no throttling */
+}
+
+static void test_set_output(void **state)
+{
+	struct sm_scenario sc, *s = parse_ok(&sc,
+		"event a\nevent b mmap=no output=a\nevent c\n");
+	(void)state;
+	assert_int_equal(s->cfg.event[0].output, 0);
+	assert_int_equal(s->cfg.event[1].output, 1); /* 1 + event a */
+	assert_int_equal(s->cfg.event[2].output, 0);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -949,6 +1074,9 @@ int main(void)
 		cmocka_unit_test(test_x86_actions_sorted),
 		cmocka_unit_test(test_arm64),
 		cmocka_unit_test(test_riscv64),
+		cmocka_unit_test(test_hybrid),
+		cmocka_unit_test(test_set_output),
+		cmocka_unit_test(test_freq),
 		cmocka_unit_test(test_arch_resets_and_numbers),
 		cmocka_unit_test(test_design_example),
 		cmocka_unit_test(test_stable_clocks),

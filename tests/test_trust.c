@@ -278,8 +278,10 @@ static void test_action_filter(void **state)
 	run(args);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "WRONG_VALUE"));
+	/* (tick: a restart without a reload leaves the quirk too, in
+	 * x86_freq; preempt: x86_set_output's hazard) */
 	run("explain-bug no_zero_ext_fix --without reset,migrate,rotate_in,"
-	    "rotate_out,overflow --drop-scripted");
+	    "rotate_out,overflow,tick,preempt --drop-scripted");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "No bundled scenario makes it fail"));
 	snprintf(args, sizeof(args), "plot x86_reset --without reset --reader "

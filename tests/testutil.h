@@ -38,6 +38,17 @@ static inline int add_event(struct sm_config *c, const char *name,
 	return (int)c->nevents++;
 }
 
+/* Hybrid PMUs: two CPU types, t1 on the even CPUs, t2 on the odd ones. */
+static inline void set_hybrid(struct sm_config *c, const char *t1,
+                              const char *t2)
+{
+	c->npmu_types = 2;
+	strncpy(c->pmu_type_name[0], t1, SM_NAME_MAX - 1);
+	strncpy(c->pmu_type_name[1], t2, SM_NAME_MAX - 1);
+	for (unsigned k = 0; k < SM_MAX_CPUS; k++)
+		c->cpu_type[k] = 1 + k % 2;
+}
+
 /* A test's model, built anew (the one before it freed). */
 static inline int model_init(struct sm_model **m, const struct sm_config *c,
                              sm_observer fn, void *ctx, char *err, size_t n)

@@ -53,6 +53,34 @@
  * CPU out of order, so the seqlock cannot guard the page there): the
  * reference reader gets WRONG_VALUE, and the others do unless they fail
  * otherwise or never read the field that lands late.
+ * riscv64_snapshot (the SBI PMU snapshot extension) is no hazard for a
+ * reader with a file descriptor: after a sampling overflow the page keeps
+ * index 0 and the count at the overflow while the event counts on
+ * (pmu_sbi_start_ovf_ctrs_snapshot() writes no page), so a reader that
+ * falls back to read(2) at index 0 (the reference) passes, and one that
+ * takes offset as the count at index 0 gets WRONG_VALUE with no action:
+ * the uapi header's loop does (uapi_*, manpage, jevents_mask48,
+ * pinned_loop, rfc2011_mux), and so do the page-only ABIs' adaptations
+ * (no_running_guard: its scaling hides the stale offset until an
+ * overflow's burst).
+ * x86_hybrid (a pinned cpu_core event, the task migrating to a cpu_atom
+ * CPU) is a kernel hazard for readers that scale from the page alone:
+ * the PMU filter skips the event's PMU there, so no page write marks the
+ * task's return to a CPU and the page's time base stays that of the
+ * sched out: extrapolating time_enabled at index 0 counts the time off
+ * CPU too.  The scaled readers that do (no_running_guard, and uapi_2022
+ * without reset) get WRONG_VALUE by one migrate; the reference, which
+ * falls back to read(2) at index 0, passes.
+ * x86_set_output is a kernel hazard: a redirected event
+ * (PERF_EVENT_IOC_SET_OUTPUT) writes its values into the target's page,
+ * so after one preempt every reader of the target, the reference
+ * included, returns the other event's count (WRONG_VALUE), unless its own
+ * fault shows first.
+ * x86_freq: a tick that starts a frequency event again without a reload
+ * (nothing counted since the last tick) leaves the page's offset paired
+ * with the zero-extended counter, as IOC_RESET does, so the readers
+ * without the zero-extension fix (uapi_pre2022, uapi_2022,
+ * no_zero_ext_fix) fail by two ticks.
  * The native engine lands kernel actions only at routed calls (rdpmc,
  * rdtsc, read), never between two page loads, and a routed call is opaque
  * to the compiler, so the page is reloaded after each one: some faults
@@ -91,6 +119,9 @@ SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -100,7 +131,8 @@ SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
 	SELFMON_EXPECT(x86_refresh, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	"2011 multiplexing mmap_read_self (seed 001): TSC-scaled, int (1 << "
@@ -119,6 +151,9 @@ SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	SELFMON_EXPECT(riscv64, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -128,7 +163,8 @@ SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	SELFMON_EXPECT(x86_refresh, UNICORN, WRONG_VALUE, 1, "refresh")
 	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, UNICORN, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	"2011 pinned-counter loop (seed 002, Ingo): offset + raw rdpmc, no "
@@ -147,6 +183,9 @@ SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -155,7 +194,8 @@ SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	SELFMON_EXPECT(x86_refresh, UNICORN, WRONG_VALUE, 1, "refresh")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	"uapi perf_event.h comment before the 2022 patch (seed 000 before "
@@ -177,6 +217,9 @@ SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_group, BOTH, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_group, BOTH, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 2, "tick,tick")
+	SELFMON_EXPECT(x86_hybrid, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, BOTH, WRONG_VALUE, 1, "rotate_out")
@@ -203,7 +246,8 @@ SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT_IF("without=reset", x86_reset, BOTH, WRONG_VALUE, 1, "rotate_out")
-	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, UNICORN, WRONG_VALUE, 1, "rotate_out"))
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(x86_set_output, BOTH, FAULT, 0, ""))
 
 SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	"uapi perf_event.h comment after the 2022 patch (seed 000 after "
@@ -230,6 +274,13 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_group, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_group, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 2, "tick,tick")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_hybrid, UNICORN, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT_IF("without=reset", x86_hybrid, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_hybrid, UNICORN, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_hybrid, NATIVE, PASS, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, NATIVE, PASS, 0, "")
@@ -260,7 +311,8 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	SELFMON_EXPECT_IF("without=reset", x86_reset, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
 	SELFMON_EXPECT_IF("without=reset", x86_reset, NATIVE, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, UNICORN, WRONG_VALUE, 2, "rotate_out,overflow")
-	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, NATIVE, PASS, 0, ""))
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, NATIVE, PASS, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(manpage, SCALED, ALL,
 	"perf_event_open(2) man page sketch: count += raw rdpmc(idx - 1) in "
@@ -277,6 +329,9 @@ SELFMON_VARIANT(manpage, SCALED, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -286,7 +341,8 @@ SELFMON_VARIANT(manpage, SCALED, ALL,
 	SELFMON_EXPECT(x86_refresh, UNICORN, WRONG_VALUE, 1, "refresh")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, FAULT, 0, ""))
 
 SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	"libperf perf_mmap__read_self, Linux 5.17 to 6.17, + read(2) "
@@ -309,6 +365,10 @@ SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_group, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_group, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", riscv64_snapshot, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_multiplex, BOTH, PASS, 0, "")
@@ -322,7 +382,8 @@ SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	SELFMON_EXPECT_IF("without=reset", x86_refresh, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_refresh, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	"libperf perf_mmap__read_self since Linux 6.18 (u64 evcnt) + read(2) "
@@ -341,6 +402,9 @@ SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -348,7 +412,8 @@ SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_refresh, UNICORN, WRONG_VALUE, 1, "refresh")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	"pmu-tools jevents rdpmc_read: (rdpmc + offset) & (2^48 - 1), no odd "
@@ -374,6 +439,8 @@ SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(x86_group, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
 	SELFMON_EXPECT(x86_group, NATIVE, WRONG_VALUE, 3, "overflow,overflow,overflow")
+	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, UNICORN, WRONG_VALUE, 2, "migrate,migrate")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 3, "overflow")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
@@ -386,7 +453,8 @@ SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	SELFMON_EXPECT(x86_refresh, UNICORN, WRONG_VALUE, 1, "refresh")
 	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE, 2, "rotate_out,migrate")
 	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
-	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 3, "overflow"))
+	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 3, "overflow")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	"PAPI style: offset and counter masked to pmc_width and added modulo "
@@ -402,13 +470,16 @@ SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 2, "overflow,overflow")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 2, "overflow")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 2, "overflow")
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 /* ---- Single-fault mutants of the correct values reader, base_reader.c */
 
@@ -429,6 +500,10 @@ SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT(x86_group, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_group, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_freq, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_freq, NATIVE, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
@@ -441,7 +516,8 @@ SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	SELFMON_EXPECT(x86_refresh, BOTH, WRONG_VALUE, 1, "refresh")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "overflow")
-	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 1, "migrate"))
+	SELFMON_EXPECT(x86_reset, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	"mutant: retries while lock == seq and returns after the first change "
@@ -458,6 +534,9 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_group, UNICORN, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT(x86_group, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(riscv64_snapshot, UNICORN, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, LIVELOCK, 1, "migrate")
 	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE, 1, "migrate")
@@ -467,7 +546,8 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	SELFMON_EXPECT(x86_pinned, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_refresh, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_remote, UNICORN, WRONG_VALUE, 1, "overflow")
-	SELFMON_EXPECT(x86_reset, BOTH, LIVELOCK, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, LIVELOCK, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, LIVELOCK, 0, ""))
 
 SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	"mutant: no compiler barriers, plain loads: the compiler may fold the "
@@ -488,6 +568,9 @@ SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, UNICORN, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, UNICORN, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT(x86_group, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(riscv64_snapshot, UNICORN, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_freq, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_hybrid, UNICORN, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE, 1, "overflow")
@@ -495,7 +578,8 @@ SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_refresh, UNICORN, WRONG_VALUE, 1, "refresh")
 	SELFMON_EXPECT(x86_remote, UNICORN, LIVELOCK, 0, "")
-	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "overflow"))
+	SELFMON_EXPECT(x86_reset, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	"mutant: TSC and time delta taken on the first pass only, reused "
@@ -513,6 +597,9 @@ SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "overflow")
@@ -520,7 +607,8 @@ SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_refresh, BOTH, WRONG_VALUE, 1, "refresh")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 2, "migrate")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 1, "overflow"))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(shift_int, VALUES, ALL,
 	"mutant: quot/rem time conversion with the int mask (1 << time_shift) "
@@ -533,7 +621,8 @@ SELFMON_VARIANT(shift_int, VALUES, ALL,
 	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
-	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, ""))
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	"mutant (scaled): count * enabled / running without checking running "
@@ -547,7 +636,10 @@ SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, "")
-	SELFMON_EXPECT(x86_refresh, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_refresh, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	"mutant: rdpmc(index - 1) without checking index != 0 or "
@@ -562,6 +654,7 @@ SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(x86_group, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT(x86_hybrid, BOTH, FAULT, 1, "migrate")
 	SELFMON_EXPECT(x86_migrate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT(x86_multiplex, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, "")
@@ -569,7 +662,8 @@ SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	SELFMON_EXPECT(x86_pinned, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT(x86_refresh, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, FAULT, 1, "rotate_out")
-	SELFMON_EXPECT(x86_reset, BOTH, FAULT, 1, "rotate_out"))
+	SELFMON_EXPECT(x86_reset, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT(x86_set_output, BOTH, FAULT, 1, "rotate_out"))
 
 SELFMON_VARIANT(caps_outside_loop, VALUES, ALL,
 	"mutant: capability bits and pmc_width read once before the seqlock "
@@ -583,7 +677,8 @@ SELFMON_VARIANT(caps_outside_loop, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
-	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(no_sext, VALUES, ALL,
 	"mutant: no sign extension of the rdpmc value from pmc_width",
@@ -600,6 +695,9 @@ SELFMON_VARIANT(no_sext, VALUES, ALL,
 	SELFMON_EXPECT(riscv64, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
@@ -608,7 +706,8 @@ SELFMON_VARIANT(no_sext, VALUES, ALL,
 	SELFMON_EXPECT(x86_refresh, BOTH, WRONG_VALUE, 1, "refresh")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, ""))
+	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 0, ""))
 
 SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	"the correct base reader itself: always sign-extends, so 2^48 low "
@@ -633,6 +732,12 @@ SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	SELFMON_EXPECT(x86_group, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_group, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_group, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", riscv64_snapshot, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_freq, BOTH, WRONG_VALUE, 2, "tick,tick")
+	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "reset")
+	SELFMON_EXPECT_IF("without=reset", x86_hybrid, BOTH, PASS, 0, "")
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_hybrid, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_migrate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_migrate, BOTH, PASS, 0, "")
@@ -655,7 +760,8 @@ SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_remote, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(x86_reset, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_reset, BOTH, PASS, 0, "")
-	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, BOTH, PASS, 0, ""))
+	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_reset, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 SELFMON_VARIANT(no_time_mask, VALUES, ALL,
 	"mutant: ignores cap_user_time_short (time_cycles/time_mask): wrong "
@@ -669,7 +775,8 @@ SELFMON_VARIANT(no_time_mask, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
-	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, ""))
+	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
 
 /* ---- arm64 only ------------------------------------------------------- */
 

@@ -43,6 +43,8 @@ static const char *const action_what[SM_NACTIONS] = {
 	                      "closing ++lock seen before its fields",
 	[SM_ACT_REFRESH] = "PERF_EVENT_IOC_REFRESH: a sampling event may "
 	                   "overflow K more times, and is enabled",
+	[SM_ACT_TICK] = "perf_event_task_tick(): frequency events' periods "
+	                "adjusted, throttled events restarted",
 };
 
 /* The capability letters of `selfmon model`'s caps column, in order. */
