@@ -251,7 +251,7 @@ static const char *const action_color[SM_NACTIONS] = {
 	[SM_ACT_MIGRATE] = "#0aa", [SM_ACT_RESET] = "#e0a",
 	[SM_ACT_STALL] = "#999", [SM_ACT_PERIOD] = "#770",
 	[SM_ACT_CLOCK_EPOCH] = "#470", [SM_ACT_READ] = "#333",
-	[SM_ACT_REFRESH] = "#275",
+	[SM_ACT_REFRESH] = "#275", [SM_ACT_MUNMAP] = "#b40",
 };
 
 static const char *const names[3] = { "count", "enabled", "running" };
