@@ -23,6 +23,22 @@
 
 static struct sm_model *m;
 
+/* A model of one event on `arch` with perf_user_access (sysfs rdpmc on
+ * x86-64) `ua` and kernel variants `kv`. */
+static struct sm_config one_event(enum sm_arch arch, int ua, unsigned kv,
+                                  const char *name, enum sm_event_type t,
+                                  int counter, bool pinned)
+{
+	struct sm_config c;
+
+	sm_config_default(&c, arch);
+	c.user_access = ua;
+	c.kernel = kv;
+	add_event(&c, name, t, counter, pinned);
+	init_model(&m, &c);
+	return c;
+}
+
 /* x86-64 defaults, sysfs rdpmc=1: a pinned `instructions` on fixed 0
  * (rdpmc ECX 2^30) and a pinned `cycles` on fixed 1, both mmapped. */
 static void x86_two(void)
@@ -85,13 +101,10 @@ static void test_x86(void **state)
 /* Under sysfs rdpmc=2 CR4.PCE is always set: munmap takes nothing. */
 static void test_x86_always(void **state)
 {
-	struct sm_config c;
 	uint64_t v;
 	(void)state;
-	sm_config_default(&c, SM_X86_64);
-	c.user_access = 2;
-	add_event(&c, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, true);
-	init_model(&m, &c);
+	one_event(SM_X86_64, 2, 0, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO,
+	          true);
 	assert_int_equal(act(m, SM_ACT_MUNMAP, 0), 1);
 	assert_int_equal(sm_model_rdpmc(m, 1u << 30, &v), SM_OK);
 }
@@ -101,13 +114,9 @@ static void test_x86_always(void **state)
  * 2^47 + 1 + 40; after the munmap csrr traps and the page stays. */
 static void test_riscv(void **state)
 {
-	struct sm_config c;
 	uint64_t v;
 	(void)state;
-	sm_config_default(&c, SM_RISCV64);
-	c.user_access = 1;
-	add_event(&c, "l1d", SM_EV_OTHER, 3, false);
-	init_model(&m, &c);
+	one_event(SM_RISCV64, 1, 0, "l1d", SM_EV_OTHER, 3, false);
 	sm_model_advance(m, 40);
 	assert_int_equal(sm_model_riscv_csr(m, 0xC03, &v), SM_OK);
 	assert_int_equal(v, (1ull << 47) + 1 + 40);
@@ -127,14 +136,11 @@ static void test_riscv(void **state)
  * goes. */
 static void test_riscv_keep(void **state)
 {
-	struct sm_config c;
 	uint64_t v;
 	(void)state;
-	sm_config_default(&c, SM_RISCV64);
-	c.user_access = 1;
-	c.kernel = 1u << SM_KV_RISCV_KEEP_SCOUNTEREN;
-	add_event(&c, "l1d", SM_EV_OTHER, 3, false);
-	init_model(&m, &c);
+	struct sm_config c = one_event(SM_RISCV64, 1,
+	                               1u << SM_KV_RISCV_KEEP_SCOUNTEREN, "l1d",
+	                               SM_EV_OTHER, 3, false);
 	sm_model_advance(m, 40);
 	assert_int_equal(act(m, SM_ACT_ROTATE_OUT, 0), 1);
 	assert_int_equal(act(m, SM_ACT_MUNMAP, 0), 1);
@@ -153,13 +159,9 @@ static void test_riscv_keep(void **state)
  * scounteren (no PERF_EVENT_FLAG_USER_ACCESS); cycle stays readable. */
 static void test_riscv_legacy(void **state)
 {
-	struct sm_config c;
 	uint64_t v;
 	(void)state;
-	sm_config_default(&c, SM_RISCV64);
-	c.user_access = 2;
-	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
-	init_model(&m, &c);
+	one_event(SM_RISCV64, 2, 0, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	assert_int_equal(act(m, SM_ACT_MUNMAP, 0), 1);
 	assert_int_equal(sm_model_riscv_csr(m, 0xC00, &v), SM_OK);
 }
@@ -169,13 +171,9 @@ static void test_riscv_legacy(void **state)
  * disable (armv8pmu_start() still finds nr_user 1). */
 static void test_arm64(void **state)
 {
-	struct sm_config c;
 	uint64_t v;
 	(void)state;
-	sm_config_default(&c, SM_ARM64);
-	c.user_access = 1;
-	add_event(&c, "cycles", SM_EV_CYCLES, SM_AUTO, false);
-	init_model(&m, &c);
+	one_event(SM_ARM64, 1, 0, "cycles", SM_EV_CYCLES, SM_AUTO, false);
 	sm_model_advance(m, 10);
 	assert_int_equal(sm_model_arm64_counter(m, SM_ARM64_CYCLE, &v), SM_OK);
 	assert_int_equal(act(m, SM_ACT_MUNMAP, 0), 1);
