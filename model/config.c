@@ -33,6 +33,7 @@ static const char *const action_names[SM_NACTIONS] = {
 	[SM_ACT_LOCK_EARLY] = "lock_early",
 	[SM_ACT_REFRESH] = "refresh",
 	[SM_ACT_TICK] = "tick",
+	[SM_ACT_MUNMAP] = "munmap",
 };
 
 const char *sm_arch_name(enum sm_arch arch)

@@ -184,7 +184,7 @@ static void counter_release(struct sm_model *m, int c)
 	counter_write(m, c, sm_counter_value(m, m->k.task_cpu, c));
 	/* riscv64 pmu_sbi_ctr_stop() clears the counter's scounteren bit of
 	 * a mapped event; variant riscv_keep_scounteren keeps it (until
-	 * pmu_sbi_event_unmapped(), which the model never runs) */
+	 * pmu_sbi_event_unmapped(): munmap_event()) */
 	if (SM_KV(m, SM_KV_RISCV_KEEP_SCOUNTEREN) && r->owner >= 0 &&
 	    RULES(m)->user_read(m->cfg, &m->k.ev[r->owner]))
 		m->k.cpu[m->k.task_cpu].kept |= 1u << c;
@@ -1230,7 +1230,10 @@ static int mmap_event(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
 
-	if (e->mapped || e->redirected) /* see sm_model_apply() */
+	/* a redirected event has no page of its own (see sm_model_apply());
+	 * after a munmap the reader holds the old address; a new mapping
+	 * would be elsewhere, which no reader is given: not modelled */
+	if (e->mapped || e->redirected || e->unmapped)
 		return 0;
 	e->mapped = true;
 	sm_page_init(&m->page[i]);
@@ -1239,6 +1242,47 @@ static int mmap_event(struct sm_model *m, int i)
 		e->read_cnt = true;
 		page_update(m, i);
 	}
+	return 1;
+}
+
+/* munmap of the page: perf_mmap_close() runs pmu->event_unmapped() and
+ * then drops the buffer (ring_buffer_attach(event, NULL)), so no later
+ * perf_event_update_userpage() writes it (page_write() checks `mapped`),
+ * and the reader's address of it is gone: a load from it is the reader's
+ * SIGSEGV (the Unicorn engine faults it, engine_unicorn.c).  Per arch:
+ *   x86: x86_pmu_event_unmapped() drops mm->context.perf_rdpmc_allowed;
+ *        at 0 cr4_update_pce() clears CR4.PCE on the mm's CPUs, so under
+ *        sysfs rdpmc=1 a later rdpmc is #GP unless another event with
+ *        user read is still mapped (sm_model_rdpmc() counts them);
+ *   riscv64: pmu_sbi_event_unmapped() clears PERF_EVENT_FLAG_USER_READ_CNT
+ *        (read_cnt; not for an event of no user access, nor under
+ *        legacy access 2 for one that is not cycles or instret) and, under
+ *        perf_user_access 1 (PERF_EVENT_FLAG_USER_ACCESS), for an event on
+ *        a counter (hw.idx != -1) pmu_sbi_reset_scounteren() clears the
+ *        counter's scounteren bit on the mm's CPUs: a csrr of it is SIGILL,
+ *        even one variant riscv_keep_scounteren had kept;
+ *   arm64: arm_pmuv3.c has no event_unmapped() in 6.12: ctx->nr_user
+ *        counts the event from list_add_event() to list_del_event(), so
+ *        PMUSERENR access stays (user_events_mapped() counts it).
+ * A second munmap has nothing to close. */
+static int munmap_event(struct sm_model *m, int i)
+{
+	struct sm_event *e = &m->k.ev[i];
+	enum sm_event_type t = e->cfg->type;
+
+	if (!e->mapped)
+		return 0;
+	e->mapped = false;
+	e->unmapped = true;
+	if (m->cfg->arch != SM_RISCV64 || !e->read_cnt ||
+	    m->cfg->user_access == 0 ||
+	    (m->cfg->user_access == 2 && t != SM_EV_CYCLES &&
+	     t != SM_EV_INSTRUCTIONS))
+		return 1;
+	e->read_cnt = false;
+	if (m->cfg->user_access == 1 && e->counter >= 0)
+		for (unsigned k = 0; k < m->cfg->ncpus; k++)
+			m->k.cpu[k].kept &= ~(1u << e->counter);
 	return 1;
 }
 
@@ -1354,6 +1398,7 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 			            "(it sets sample_freq)", name);
 		return period(m, i, a->period);
 	case SM_ACT_REFRESH: return refresh(m, i, a->refresh);
+	case SM_ACT_MUNMAP: return munmap_event(m, i);
 	case SM_ACT_READ: {
 		uint64_t buf[SM_READ_MAX / 8];
 		return sm_model_read(m, i, buf, sizeof(buf)) > 0;
@@ -1535,11 +1580,13 @@ void sm_kernel_read_event(struct sm_model *m, struct sm_event *e)
 }
 
 /* Does the task have an mmapped event with user read access?  (arm64:
- * ctx->nr_user, counted at perf_mmap() whatever the event's state.) */
+ * ctx->nr_user, counted at perf_mmap() whatever the event's state; a
+ * munmap does not take it off: munmap_event().) */
 static bool user_events_mapped(const struct sm_model *m)
 {
 	for (unsigned i = 0; i < m->k.nopen; i++)
-		if (m->k.ev[i].mapped && RULES(m)->user_read(m->cfg, &m->k.ev[i]))
+		if ((m->k.ev[i].mapped || m->k.ev[i].unmapped) &&
+		    RULES(m)->user_read(m->cfg, &m->k.ev[i]))
 			return true;
 	return false;
 }

@@ -64,6 +64,7 @@ enum sm_action_kind {
 	                     * overflows, then disabled; enables */
 	SM_ACT_TICK,        /* perf_event_task_tick(): frequency adjustment
 	                     * and unthrottling */
+	SM_ACT_MUNMAP,      /* munmap of the page: perf_mmap_close() */
 	SM_NACTIONS
 };
 
@@ -294,6 +295,8 @@ struct sm_event {
 	bool collected;      /* x86: added, not yet started (x86_pmu_add()
 	                      * until x86_pmu_enable(); never between actions) */
 	bool mapped;
+	bool unmapped;       /* munmapped (perf_mmap_close()): the reader's
+	                      * address of the page is gone for good */
 	bool read_cnt;       /* riscv: PERF_EVENT_FLAG_USER_READ_CNT, set by
 	                      * pmu_sbi_event_mapped() after mmap's first write */
 	uint64_t count;      /* event->count */

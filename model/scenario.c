@@ -642,6 +642,15 @@ bool sm_action_applies(enum sm_action_kind kind, enum sm_arch arch)
 	return !action_arches[kind] || (action_arches[kind] & ARCH(arch));
 }
 
+bool sm_scenario_uses(const struct sm_scenario *s, enum sm_action_kind kind)
+{
+	bool used = s->explore & (1u << kind);
+
+	for (unsigned i = 0; i < s->nactions && !used; i++)
+		used = s->act[i].act.kind == kind;
+	return used;
+}
+
 /* explore=a,b,c: a set of action names, each valid on this arch. */
 static int word_explore(struct parser *p, const struct sm_tok *v,
                         uint64_t *out)

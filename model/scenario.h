@@ -45,6 +45,10 @@ int sm_scenario_parse(const char *name, const char *text,
  * stores land in program order: no clock_epoch, no lock_early)? */
 bool sm_action_applies(enum sm_action_kind kind, enum sm_arch arch);
 
+/* Does the scenario apply action `kind`: a line `at N kind` or its
+ * explore set? */
+bool sm_scenario_uses(const struct sm_scenario *s, enum sm_action_kind kind);
+
 int sm_scenario_load(const char *path, struct sm_scenario *s, char *err,
                      size_t errlen);
 

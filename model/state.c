@@ -77,6 +77,7 @@ static void copy_event(struct sm_event *to, const struct sm_event *from)
 	to->added = from->added;
 	to->collected = from->collected;
 	to->mapped = from->mapped;
+	to->unmapped = from->unmapped;
 	to->read_cnt = from->read_cnt;
 	to->count = from->count;
 	to->prev_count = from->prev_count;
@@ -203,7 +204,8 @@ static void event_words(struct words *b, const struct sm_event *e)
 	word(b, (uint64_t)(int64_t)e->last_counter);
 	word(b, e->added);
 	word(b, (uint64_t)e->mapped | (uint64_t)e->read_cnt << 1 |
-	        (uint64_t)e->collected << 2 | (uint64_t)e->redirected << 3);
+	        (uint64_t)e->collected << 2 | (uint64_t)e->redirected << 3 |
+	        (uint64_t)e->unmapped << 4);
 	word(b, e->count);
 	word(b, e->prev_count);
 	word(b, (uint64_t)e->period_left);

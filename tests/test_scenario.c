@@ -500,6 +500,27 @@ static void test_refresh_action(void **state)
 	assert_int_equal(s->act[2].act.event, 0);
 }
 
+/* at N munmap [event=E], and munmap in an explore set; the scenario then
+ * says it uses munmap (what check and the native engine refuse). */
+static void test_munmap_action(void **state)
+{
+	struct sm_scenario sc, *s;
+
+	(void)state;
+	s = parse_ok(&sc, "event a\nevent b\nat 5 munmap event=b\n");
+	assert_int_equal(s->nactions, 1);
+	assert_int_equal(s->act[0].act.kind, SM_ACT_MUNMAP);
+	assert_int_equal(s->act[0].act.event, 1);
+	assert_true(sm_scenario_uses(s, SM_ACT_MUNMAP));
+	assert_false(sm_scenario_uses(s, SM_ACT_REFRESH));
+	s = parse_ok(&sc, "event a\ncheck at=10 explore=reset,munmap\n");
+	assert_int_equal(s->explore,
+	                 (1u << SM_ACT_RESET) | (1u << SM_ACT_MUNMAP));
+	assert_true(sm_scenario_uses(s, SM_ACT_MUNMAP));
+	s = parse_ok(&sc, "event a\ncheck at=10\n");
+	assert_false(sm_scenario_uses(s, SM_ACT_MUNMAP));
+}
+
 /* group=LEADER: the leader's index + 1; 0 for a leader. */
 static void test_group(void **state)
 {
@@ -1084,6 +1105,7 @@ int main(void)
 		cmocka_unit_test(test_read_format),
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_refresh_action),
+		cmocka_unit_test(test_munmap_action),
 		cmocka_unit_test(test_kernel_variants),
 		cmocka_unit_test(test_kernel_versions),
 		cmocka_unit_test(test_many_actions),

@@ -49,6 +49,9 @@
  * least bound and its counterexample's actions against these rows.
  * riscv64_rotate is a kernel hazard (a counter read racing a rotation faults, SIGILL):
  * every reader that runs there gets FAULT unless its own bug shows first.
+ * x86_munmap is one too (a load of the page after a munmap is SIGSEGV):
+ * every reader that loads the page again after the munmap gets FAULT
+ * unless its own bug shows first; the native engine does not run it.
  * arm64_remote is another (the writer's stores reach a reader on another
  * CPU out of order, so the seqlock cannot guard the page there): the
  * reference reader gets WRONG_VALUE, and the others do unless they fail
@@ -125,6 +128,7 @@ SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_munmap, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_never_ran, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
@@ -159,6 +163,7 @@ SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_munmap, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_never_ran, UNICORN, FAULT, 1, "rotate_in")
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
@@ -193,6 +198,7 @@ SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_munmap, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
@@ -236,6 +242,7 @@ SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	SELFMON_EXPECT_IF("without=reset", x86_multiplex, UNICORN, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT_IF("without=reset", x86_multiplex, NATIVE, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_multiplex, UNICORN, WRONG_VALUE, 1, "rotate_out")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_mux_swevent, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_mux_swevent, BOTH, PASS, 0, "")
@@ -298,6 +305,7 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_multiplex, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_multiplex, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_mux_swevent, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_mux_swevent, BOTH, PASS, 0, "")
@@ -345,6 +353,7 @@ SELFMON_VARIANT(manpage, SCALED, ALL,
 	SELFMON_EXPECT(x86_hybrid, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
@@ -386,6 +395,7 @@ SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_multiplex, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_multiplex, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_munmap, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_mux_swevent, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_mux_swevent, BOTH, PASS, 0, "")
@@ -421,6 +431,7 @@ SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_munmap, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
@@ -461,6 +472,7 @@ SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 3, "overflow")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 2, "rotate_out,rotate_in")
 	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE, 3, "overflow")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap")
 	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE, 2, "overflow")
 	SELFMON_EXPECT(x86_mux_swevent, NATIVE, WRONG_VALUE, 3, "overflow")
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 1, "overflow")
@@ -491,6 +503,7 @@ SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 2, "overflow")
+	SELFMON_EXPECT(x86_munmap, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 2, "overflow")
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
@@ -526,6 +539,7 @@ SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	SELFMON_EXPECT(x86_migrate, NATIVE, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_overflow, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_overflow, NATIVE, WRONG_VALUE, 1, "migrate")
@@ -559,6 +573,7 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	SELFMON_EXPECT(x86_migrate, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, LIVELOCK, 1, "migrate")
 	SELFMON_EXPECT(x86_multiplex, NATIVE, WRONG_VALUE, 1, "migrate")
+	SELFMON_EXPECT(x86_munmap, UNICORN, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_never_ran, BOTH, LIVELOCK, 0, "")
 	SELFMON_EXPECT(x86_overflow, BOTH, LIVELOCK, 0, "")
@@ -593,6 +608,7 @@ SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	SELFMON_EXPECT(x86_hybrid, UNICORN, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, UNICORN, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap")
 	SELFMON_EXPECT(x86_mux_swevent, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_overflow, UNICORN, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_pinned, UNICORN, WRONG_VALUE, 1, "overflow")
@@ -623,6 +639,7 @@ SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 1, "preempt")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "overflow")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 1, "overflow")
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 1, "overflow")
@@ -643,7 +660,8 @@ SELFMON_VARIANT(shift_int, VALUES, ALL,
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
-	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap"))
 
 SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	"mutant (scaled): count * enabled / running without checking running "
@@ -656,6 +674,7 @@ SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap")
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_refresh, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_snapshot, BOTH, WRONG_VALUE, 1, "overflow")
@@ -678,6 +697,7 @@ SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	SELFMON_EXPECT(x86_hybrid, BOTH, FAULT, 1, "migrate")
 	SELFMON_EXPECT(x86_migrate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT(x86_multiplex, BOTH, FAULT, 1, "rotate_out")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap")
 	SELFMON_EXPECT(x86_never_ran, BOTH, FAULT, 0, "")
 	SELFMON_EXPECT(x86_overflow, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT(x86_pinned, BOTH, FAULT, 1, "rotate_out")
@@ -699,7 +719,8 @@ SELFMON_VARIANT(caps_outside_loop, VALUES, ALL,
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
 	SELFMON_EXPECT(x86_remote, BOTH, WRONG_VALUE, 0, "")
-	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap"))
 
 SELFMON_VARIANT(no_sext, VALUES, ALL,
 	"mutant: no sign extension of the rdpmc value from pmc_width",
@@ -723,6 +744,7 @@ SELFMON_VARIANT(no_sext, VALUES, ALL,
 	SELFMON_EXPECT(x86_hybrid, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_migrate, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 0, "")
+	SELFMON_EXPECT(x86_munmap, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_overflow, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(x86_pinned, BOTH, WRONG_VALUE, 0, "")
@@ -769,6 +791,7 @@ SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	SELFMON_EXPECT(x86_multiplex, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_multiplex, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_multiplex, BOTH, PASS, 0, "")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap")
 	SELFMON_EXPECT(x86_mux_swevent, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", x86_mux_swevent, BOTH, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=reset_prev_count", x86_mux_swevent, BOTH, PASS, 0, "")
@@ -801,7 +824,8 @@ SELFMON_VARIANT(no_time_mask, VALUES, ALL,
 	SELFMON_EXPECT(arm64_timer_wrap, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(riscv64_rotate, BOTH, FAULT, 1, "rotate_out")
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH, PASS, 0, "")
-	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt"))
+	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap"))
 
 /* ---- arm64 only ------------------------------------------------------- */
 

@@ -268,6 +268,15 @@ int check_plan_jobs(struct plan *p)
 				        p->scn_name[si]);
 			continue;
 		}
+		/* the native reader loads selfmon's copy of the page, which
+		 * no munmap can take away (engine_native.c) */
+		if (p->o.engine == SM_ENGINE_NATIVE &&
+		    sm_scenario_uses(scn, SM_ACT_MUNMAP)) {
+			if (!p->o.json)
+				fprintf(stderr, "selfmon: skipping %s: the native engine "
+				        "cannot unmap the page (munmap)\n", p->scn_name[si]);
+			continue;
+		}
 		for (unsigned u = 0; u < p->o.nusers; u++)
 			if (p->users[u].img.arch == scn->cfg.arch)
 				add_job(p, &p->users[u].r, si);

@@ -45,6 +45,8 @@ static const char *const action_what[SM_NACTIONS] = {
 	                   "overflow K more times, and is enabled",
 	[SM_ACT_TICK] = "perf_event_task_tick(): frequency events' periods "
 	                "adjusted, throttled events restarted",
+	[SM_ACT_MUNMAP] = "munmap() of the page: perf_mmap_close(), the page "
+	                  "gone from the reader",
 };
 
 /* The capability letters of `selfmon model`'s caps column, in order. */

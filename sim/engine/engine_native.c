@@ -129,6 +129,13 @@ static int n_open(struct sm_session *s, char *err, size_t n)
 		         "only (%s has a remote writer)", s->scn->name);
 		return -1;
 	}
+	/* the reader loads selfmon's own copy of the page, which cannot be
+	 * taken from it mid-call: a load after a munmap would not fault */
+	if (sm_scenario_uses(s->scn, SM_ACT_MUNMAP)) { /* as check skips it */
+		snprintf(err, n, "the native engine cannot unmap the page (%s has "
+		         "munmap): use the unicorn engine", s->scn->name);
+		return -1;
+	}
 	return 0;
 }
 

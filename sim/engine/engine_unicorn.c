@@ -231,6 +231,26 @@ static bool mem_allowed(struct sm_session *s, bool copy, uint64_t dst,
 	return !e->done;
 }
 
+/* A load of the page after the reader's page was munmapped (the model's
+ * munmap action, perf_mmap_close()): the address is no longer mapped, so
+ * the load is the reader's SIGSEGV, as an unmapped read is in
+ * hook_invalid().  The page stays mapped in the emulator (a snapshot from
+ * before the munmap still reads it): the model's state decides.  True if
+ * so, with the verdict set and the emulator stopped. */
+static bool page_gone(struct sm_session *s, uint64_t addr)
+{
+	struct ueng *e = s->eng;
+	uint64_t pc;
+
+	if (!s->model->k.ev[0].unmapped || e->done)
+		return s->model->k.ev[0].unmapped;
+	uc_reg_read(e->uc, e->arch->reg_pc, &pc);
+	sm_uc_fault(s, "read of unmapped address 0x%" PRIx64 " at 0x%" PRIx64
+	            " (the perf page, munmapped)", addr, pc);
+	sm_result_fault(&s->res, SM_FK_MEMORY, true, pc, true, addr);
+	return true;
+}
+
 /* The next piece of a copy from src + done (n - done bytes left): a copy
  * from the perf page is a series of loads, each of which the kernel may
  * write before, so there a piece ends at the next 8-byte boundary of the
@@ -266,6 +286,8 @@ static bool mem_op(struct sm_session *s, bool copy, uint64_t dst,
 		return true;
 	if (copy)
 		piece = copy_piece(src, done, n, &on_page);
+	if (on_page && page_gone(s, src + done))
+		return true;
 	if (on_page) {
 		sm_session_observe(s, s->run.step - 1);
 		if (s->tracer) {
@@ -439,6 +461,8 @@ static uint64_t page_read(uc_engine *uc, uint64_t off, unsigned size,
 	uint64_t v = 0;
 	(void)uc;
 
+	if (page_gone(s, PAGE_ADDR + off))
+		return 0;
 	if (off < 4096 && size <= 8 && size <= 4096 - off)
 		memcpy(&v, s->model->page[0].bytes + off, size);
 	if (!((struct ueng *)s->eng)->in_stub)
@@ -456,6 +480,8 @@ static void hook_page_read(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	uint64_t v = 0;
 	(void)uc, (void)type, (void)value;
 
+	if (page_gone(s, addr))
+		return;
 	sm_session_observe(s, s->run.step - 1);
 	memcpy(&v, s->model->page[0].bytes + (addr - PAGE_ADDR),
 	       (size_t)size < 8 ? (size_t)size : 8);

@@ -56,10 +56,11 @@ int selfmon_hw_read(const void *, int, struct selfmon_value *);
 	{ #scn, ON_##engine, SM_V_##v, k, needs, when },
 
 /* The kernel hazards (see list.h) are the only scenarios where the
- * reference reader does not pass: riscv64_rotate, arm64_remote, where
- * the writer's stores reach another CPU out of order, and x86_set_output,
- * where another event writes the page; the kernel variants that cure
- * them, and arm64_remote without its reset, let it pass. */
+ * reference reader does not pass: riscv64_rotate, x86_munmap (the page
+ * unmapped under it), arm64_remote, where the writer's stores reach
+ * another CPU out of order, and x86_set_output, where another event
+ * writes the page; the kernel variants that cure them, and arm64_remote
+ * without its reset, let it pass. */
 static const struct sm_expect expect_reference[] = {
 	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
 	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
@@ -68,6 +69,7 @@ static const struct sm_expect expect_reference[] = {
 	SELFMON_EXPECT_IF("kernel=riscv_keep_scounteren", riscv64_rotate, BOTH,
 	                  PASS, 0, "")
 	SELFMON_EXPECT(x86_set_output, BOTH, WRONG_VALUE, 1, "preempt")
+	SELFMON_EXPECT(x86_munmap, UNICORN, FAULT, 1, "munmap")
 	{ NULL, 0, SM_V_PASS, 0, "", NULL },
 };
 

@@ -253,6 +253,7 @@ static const char *const action_color[SM_NACTIONS] = {
 	[SM_ACT_CLOCK_EPOCH] = "#470", [SM_ACT_READ] = "#333",
 	[SM_ACT_REFRESH] = "#275",
 	[SM_ACT_TICK] = "#5a5",
+	[SM_ACT_MUNMAP] = "#b40",
 };
 
 static const char *const names[3] = { "count", "enabled", "running" };
