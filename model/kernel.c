@@ -296,6 +296,17 @@ static int pick_counter(const struct sm_model *m, const struct sm_event *e,
                         int want)
 {
 	const struct sm_pmu_rules *r = RULES(m);
+
+	/* x86: an event constrained to one counter (counter=) goes on that
+	 * one or not at all, as x86_schedule_events() allows it no other
+	 * (x86_allowed()); taking another would leave a state no later
+	 * schedule can keep (found by fuzz_scenario: two events constrained
+	 * to one counter) */
+	if (m->cfg->arch == SM_X86_64 && e->cfg->counter != SM_AUTO)
+		return (want < 0 || want == e->cfg->counter) &&
+		       counter_free(m, e->cfg->counter) &&
+		       r->counter_ok(m->cfg, e->cfg, e->cfg->counter)
+		       ? e->cfg->counter : -1;
 	int tries[3] = { want >= 0 ? want : e->cfg->counter,
 	                 r->reuse_last ? e->last_counter : -1,
 	                 r->fixed_for(m->cfg, e->cfg->type) };
