@@ -404,6 +404,13 @@
 		$("slider").max = Math.max(N - 1, 0);
 	}
 
+	/* The listing sticks below the navigation, as high as the viewport
+	 * leaves (page.css); the navigation's height changes as it wraps. */
+	function fitPanes() {
+		document.documentElement.style.setProperty("--nav-h",
+			$("nav").offsetHeight + "px");
+	}
+
 	function wire() {
 		$("first").onclick = () => go(0);
 		$("prev").onclick = () => go(cur - 1);
@@ -428,6 +435,8 @@
 	}
 
 	header();
+	fitPanes();
+	window.addEventListener("resize", fitPanes);
 	if (!N)
 		return;
 	buildListing();
