@@ -66,6 +66,7 @@ static const char measure[] =
 	"  'doc ' + de.scrollWidth + ' ' + de.clientWidth,\n"
 	"  'code ' + R(box('code-panel')), 'page ' + R(box('page-panel')),\n"
 	"  'listing ' + R(box('code')),\n"
+	"  'cursor ' + R(q('#code .row.cur.insn')[0].getBoundingClientRect()),\n"
 	/* kernel lines in the listing's view, "meaning" cells filled */
 	"  'shown ' + [...q('#code .row.kern')].filter((k) => {\n"
 	"    const r = k.getBoundingClientRect(), c = box('code');\n"
@@ -129,7 +130,7 @@ static void make_pages(const char *sched, const char *name, char *copy,
 /* The figures of the page at #step=STEP in a W x H window. */
 struct figs {
 	int vw, vh, doc_sw, doc_cw;
-	int code[4], page[4], listing[4]; /* left top right bottom */
+	int code[4], page[4], listing[4], cursor[4]; /* left top right bottom */
 	int kern, notes, past, scroll, cut;
 	int together; /* scrolled by this, listing and result in view; or -1 */
 	const char *text;
@@ -176,9 +177,9 @@ static void measure_at(const char *copy, unsigned step, int w, int h,
 	f->text = t + 1;
 	assert_int_equal(sscanf(line(t, "viewport"), "%d %d", &f->vw, &f->vh), 2);
 	assert_int_equal(sscanf(line(t, "doc"), "%d %d", &f->doc_sw, &f->doc_cw), 2);
-	int *boxes[] = { f->code, f->page, f->listing };
-	const char *names[] = { "code", "page", "listing" };
-	for (int i = 0; i < 3; i++)
+	int *boxes[] = { f->code, f->page, f->listing, f->cursor };
+	const char *names[] = { "code", "page", "listing", "cursor" };
+	for (int i = 0; i < 4; i++)
 		assert_int_equal(sscanf(line(t, names[i]), "%d %d %d %d", &boxes[i][0],
 		                        &boxes[i][1], &boxes[i][2], &boxes[i][3]), 4);
 	assert_int_equal(sscanf(line(t, "shown"), "%d %d", &f->kern, &f->notes), 2);
@@ -234,6 +235,17 @@ static void expect_no_overflow(const struct figs *f)
 			        len > 200 ? "..." : "");
 		}
 	}
+}
+
+/* The current instruction's line in view as the page opens at the step:
+ * inside the listing's box and the viewport. */
+static void expect_cursor_seen(const struct figs *f)
+{
+	int bottom = f->listing[3] < f->vh ? f->listing[3] : f->vh;
+	if (f->cursor[1] < f->listing[1] || f->cursor[3] > bottom)
+		problem("at width %d the current line is at %d..%d, out of view "
+		        "(listing %d..%d, viewport %d)\n", f->vw, f->cursor[1],
+		        f->cursor[3], f->listing[1], f->listing[3], f->vh);
 }
 
 /* Code and page side by side: apart horizontally, overlapping
@@ -293,6 +305,7 @@ static void at_widths(const char *copy, unsigned step, int kern,
 			fail_msg("no %s at step %u", want, step);
 		expect_no_overflow(&f);
 		expect_side_by_side(&f);
+		expect_cursor_seen(&f);
 	}
 }
 
@@ -354,6 +367,7 @@ static void test_layout_height_and_narrow(void **state)
 		problem("viewport %d px higher, the listing only %d px\n", dv, dl);
 	measure_at(copy, 10, 800, 900, &narrow);
 	expect_no_overflow(&narrow);
+	expect_cursor_seen(&narrow);
 	if (narrow.page[1] < narrow.code[3])
 		problem("at 800 px the panes do not stack: %.300s\n", narrow.text);
 	no_problems();
