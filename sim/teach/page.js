@@ -354,6 +354,17 @@
 		}
 	}
 
+	/* ---- the timeline's verdict: its marks (class tl-verdict) only once
+	 * the reader has returned, as the result panel; before, the marks of
+	 * a call still running (tl-pending) ---- */
+	function renderTimelineVerdict(i) {
+		const done = i >= N - 1;
+		for (const g of document.querySelectorAll("#timeline .tl-verdict"))
+			g.style.display = done ? "" : "none";
+		for (const g of document.querySelectorAll("#timeline .tl-pending"))
+			g.style.display = done ? "none" : "";
+	}
+
 	/* ---- navigation ---- */
 	let cur = -1;
 	function go(i) {
@@ -372,6 +383,7 @@
 		renderPage(i);
 		renderResult(i);
 		renderCursor(i);
+		renderTimelineVerdict(i);
 		const h = "#step=" + S[i].step;
 		if (location.hash !== h)
 			history.replaceState(null, "", h);
