@@ -880,6 +880,7 @@ static void zoom_value(struct tl *p, const struct zgeom *g, const char *col)
 		         x->offset_bits);
 		text(p, LEFT - 6, g->yb + BAND / 2 + 4, "end", "#444", true, buf);
 		ly = g->yb + BAND * (zy(g, t) - g->ym) / g->h;
+		ly = ly < g->yb ? g->yb : ly > g->yb + BAND ? g->yb + BAND : ly;
 		zline(p, ly, col, false);
 		int i = zfind(p, p->which, t);
 		if (i >= 0) { /* from the truth's level down (up) to the value */
