@@ -293,6 +293,23 @@ static void test_torn_page(void **state)
 	dom_row("page-capabilities", row, sizeof(row));
 	assert_non_null(strstr(row, "class=\"\" data-by=\"\""));
 	assert_non_null(strstr(dom, "stores of this update have landed"));
+	/* at the end: the relation that failed, from the result's fields */
+	const char *w = strstr(json, "\"wrong\":[{\"field\":\"running>enabled\","
+	                       "\"value\":");
+	assert_non_null(w);
+	unsigned long run_v = strtoul(w + 44, NULL, 10);
+	const char *en = strstr(w, "\"enabled\":");
+	assert_non_null(en);
+	unsigned long en_v = strtoul(en + 10, NULL, 10);
+	uint64_t last = 0;
+	for (const char *p = json; (p = strstr(p, "{\"step\":")); p++)
+		last = strtoull(p + 8, NULL, 10);
+	page_at(html, (unsigned)last);
+	dom_row("ret-relation", row, sizeof(row));
+	char want[120];
+	snprintf(want, sizeof(want), "running %lu &gt; enabled %lu", run_v, en_v);
+	if (!strstr(row, want))
+		fail_msg("relation row %s lacks %s", row, want);
 }
 
 /* Nothing in the page can make a request; the data cannot end its

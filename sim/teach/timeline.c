@@ -1,5 +1,8 @@
 /*
- * timeline.c — the timeline picture (see timeline.h).
+ * timeline.c — the timeline picture (see timeline.h): the model sampled
+ * over the scenario, the reader's call replayed, and the lanes, caption,
+ * legend and picture drawn from them; the call's zoom is tl_zoom.c's,
+ * the shared drawing tl_draw.c's.
  */
 #include <inttypes.h>
 #include <stdlib.h>

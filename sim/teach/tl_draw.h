@@ -22,8 +22,7 @@
 #define W 1000          /* picture width */
 #define LEFT 190        /* lane labels and value axes */
 #define RIGHT 970       /* end of the plotting area */
-#define CW 6.8          /* width of a character at 12 px, generously */
-#define SW 6.2          /* at 11 px */
+#define CW 6.8          /* a character at 12 px, generously (tl_wrap) */
 #define MAXBOX 4096     /* labels kept clear of the grid */
 #define MAXGRID 256     /* grid lines */
 #define MAXIDX 64       /* distinct page indexes labelled alike */

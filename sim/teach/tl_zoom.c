@@ -105,7 +105,7 @@ static void zoom_value(struct tl *p, const struct zgeom *g, const char *col)
 		double vy = zy(g, v);
 		zline(p, vy, col, false);
 		snprintf(buf, sizeof(buf), "returned %s %" PRIu64, g->field, v);
-		tl_text(p, RIGHT, vy < g->ym + 20 ? vy + 14 : vy - 5, "end", col, true,
+		tl_text(p, RIGHT - 6, vy < g->ym + 20 ? vy + 14 : vy - 5, "end", col, true,
 		     buf);
 		return;
 	}
@@ -154,7 +154,7 @@ static void zoom_value(struct tl *p, const struct zgeom *g, const char *col)
 		         g->below ? g->lo - v : v - g->hi);
 	}
 	bool left = arrow_x > (LEFT + RIGHT) / 2.0; /* clear of the arrow */
-	tl_text(p, left ? LEFT + 10 : RIGHT, ly - g->yb > BAND / 2 ? ly - 5 : ly + 14,
+	tl_text(p, left ? LEFT + 10 : RIGHT - 6, ly - g->yb > BAND / 2 ? ly - 5 : ly + 14,
 	     left ? "start" : "end", col, true, buf);
 }
 
@@ -170,9 +170,9 @@ static void zoom_relation(struct tl *p, const struct zgeom *g)
 	zline(p, yr, C_RUNNING, false);
 	zline(p, ye, C_ENABLED, true);
 	snprintf(buf, sizeof(buf), "returned running %" PRIu64, run);
-	tl_text(p, RIGHT, yr - 5, "end", C_RUNNING, true, buf);
+	tl_text(p, RIGHT - 6, yr - 5, "end", C_RUNNING, true, buf);
 	snprintf(buf, sizeof(buf), "returned enabled %" PRIu64, en);
-	tl_text(p, RIGHT, ye + 14, "end", C_ENABLED, true, buf);
+	tl_text(p, RIGHT - 6, ye + 14, "end", C_ENABLED, true, buf);
 	fprintf(p->f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 	        "stroke=\"#d00\" stroke-width=\"4\"/>\n", LEFT + 4, yr, LEFT + 4,
 	        ye);
@@ -357,7 +357,7 @@ void tl_zoom(struct tl *p, const char *col)
 		else
 			snprintf(buf, sizeof(buf), "nothing returned (%s)",
 			         sm_verdict_name(p->res.verdict));
-		tl_text(p, RIGHT, g.ym + 12, "end", col, true, buf);
+		tl_text(p, RIGHT - 6, g.ym + 12, "end", col, true, buf);
 	}
 	tl_group_end(p);
 	for (unsigned i = 0; i < p->ntrap; i++)
