@@ -222,6 +222,48 @@ static void test_reset_page(void **state)
 	assert_non_null(strstr(dom, "2^48 below the truth"));
 }
 
+/* The groups of class cls the DOM hides (as written, or as the script
+ * set it). */
+static unsigned hidden(const char *cls)
+{
+	char a[80], b[80];
+	snprintf(a, sizeof(a), "<g class=\"%s\" style=\"display:none\">", cls);
+	snprintf(b, sizeof(b), "<g class=\"%s\" style=\"display: none;\">", cls);
+	return count(dom, a) + count(dom, b);
+}
+
+/* The timeline shows the verdict only once the reader has returned, as
+ * the result panel does: at step 0 every verdict mark (class tl-verdict)
+ * is hidden and the marks of a running call (tl-pending) shown; at the
+ * last step the other way round. */
+static void test_timeline_verdict_waits(void **state)
+{
+	static char json[1 << 20];
+	char html[512];
+	(void)state;
+	make_page(RESET, "waits.html", json, sizeof(json), html, sizeof(html));
+	read_file(html, page, sizeof(page));
+	unsigned verdict = count(page, "<g class=\"tl-verdict\">");
+	unsigned pending = count(page, "<g class=\"tl-pending\"");
+	assert_true(verdict >= 4); /* the band, caption, value, legend */
+	assert_true(pending >= 3);
+	uint64_t last = 0;
+	for (const char *p = json; (p = strstr(p, "{\"step\":")); p++)
+		last = strtoull(p + 8, NULL, 10);
+	if (!have_chromium()) {
+		print_message("chromium missing: the page is not rendered\n");
+		skip();
+	}
+	page_at(html, 0);
+	assert_non_null(strstr(dom, "The reader has not returned yet"));
+	assert_int_equal(hidden("tl-verdict"), verdict);
+	assert_int_equal(hidden("tl-pending"), 0);
+	page_at(html, (unsigned)last);
+	assert_non_null(strstr(dom, "id=\"verdict\">WRONG_VALUE"));
+	assert_int_equal(hidden("tl-verdict"), 0);
+	assert_int_equal(hidden("tl-pending"), pending);
+}
+
 /* A remote writer: which stores of the update have landed. */
 static void test_torn_page(void **state)
 {
@@ -251,6 +293,23 @@ static void test_torn_page(void **state)
 	dom_row("page-capabilities", row, sizeof(row));
 	assert_non_null(strstr(row, "class=\"\" data-by=\"\""));
 	assert_non_null(strstr(dom, "stores of this update have landed"));
+	/* at the end: the relation that failed, from the result's fields */
+	const char *w = strstr(json, "\"wrong\":[{\"field\":\"running>enabled\","
+	                       "\"value\":");
+	assert_non_null(w);
+	unsigned long run_v = strtoul(w + 44, NULL, 10);
+	const char *en = strstr(w, "\"enabled\":");
+	assert_non_null(en);
+	unsigned long en_v = strtoul(en + 10, NULL, 10);
+	uint64_t last = 0;
+	for (const char *p = json; (p = strstr(p, "{\"step\":")); p++)
+		last = strtoull(p + 8, NULL, 10);
+	page_at(html, (unsigned)last);
+	dom_row("ret-relation", row, sizeof(row));
+	char want[120];
+	snprintf(want, sizeof(want), "running %lu &gt; enabled %lu", run_v, en_v);
+	if (!strstr(row, want))
+		fail_msg("relation row %s lacks %s", row, want);
 }
 
 /* Nothing in the page can make a request; the data cannot end its
@@ -290,8 +349,9 @@ static void test_page_offline(void **state)
 	assert_non_null(strstr(dom, "fixed counter 0 (rdpmc ECX 1&lt;&lt;30 | 0)"));
 }
 
-/* Every <text> of the timelines inside the picture, measured by the
- * browser (getBBox) in a page that inlines them. */
+/* Every <text> of the timelines inside the picture, and crossed by no
+ * grid line (nor the timer's wrap marker), measured by the browser
+ * (getBBox) in a page that inlines them. */
 static void test_timeline_text_fits(void **state)
 {
 	static const char *const plots[][2] = {
@@ -322,18 +382,30 @@ static void test_timeline_text_fits(void **state)
 		drawn++;
 	}
 	fputs("<pre id=\"out\"></pre><script>\n"
-	      "let bad = [], n = 0;\n"
+	      "let bad = [], n = 0, grids = 0, crossed = [];\n"
 	      "for (const s of document.querySelectorAll('svg')) {\n"
 	      "  const vb = s.viewBox.baseVal;\n"
+	      "  const lines = [...s.querySelectorAll('line.grid, line.tl-wrap')]"
+	      ".map((l) => [l.x1, l.y1, l.x2, l.y2].map((a) => a.baseVal.value));\n"
+	      "  grids += lines.length;\n"
 	      "  for (const t of s.querySelectorAll('text')) {\n"
 	      "    const b = t.getBBox(); n++;\n"
 	      "    if (b.x < vb.x || b.y < vb.y || b.x + b.width > vb.x + vb.width"
 	      " || b.y + b.height > vb.y + vb.height)\n"
 	      "      bad.push(t.textContent + ' ' + [b.x, b.y, b.width, b.height]"
 	      ".map(Math.round).join(','));\n"
+	      "    for (const [x1, y1, x2, y2] of lines)\n"
+	      "      if (x1 === x2 ? x1 > b.x && x1 < b.x + b.width &&"
+	      " Math.max(y1, y2) > b.y && Math.min(y1, y2) < b.y + b.height\n"
+	      "                   : y1 > b.y && y1 < b.y + b.height &&"
+	      " Math.max(x1, x2) > b.x && Math.min(x1, x2) < b.x + b.width)\n"
+	      "        crossed.push(t.textContent + ' by ' + [x1, y1, x2, y2]"
+	      ".map(Math.round).join(','));\n"
 	      "  }\n}\n"
 	      "document.getElementById('out').textContent = 'texts ' + n + "
-	      "' outside ' + bad.length + ': ' + bad.join(' | ');\n"
+	      "' outside ' + bad.length + ' grid ' + grids + ' crossing ' + "
+	      "crossed.length + ': ' + bad.join(' | ') + ' | ' + "
+	      "crossed.join(' | ');\n"
 	      "</script></body></html>\n", f);
 	fclose(f);
 	if (!have_chromium()) {
@@ -345,12 +417,16 @@ static void test_timeline_text_fits(void **state)
 	dump_dom(url);
 	const char *out = strstr(dom, "<pre id=\"out\">texts ");
 	assert_non_null(out);
-	unsigned n = 0, outside = 99;
-	assert_int_equal(sscanf(out, "<pre id=\"out\">texts %u outside %u", &n,
-	                        &outside), 2);
+	unsigned n = 0, outside = 99, grids = 0, crossing = 99;
+	assert_int_equal(sscanf(out, "<pre id=\"out\">texts %u outside %u grid "
+	                        "%u crossing %u", &n, &outside, &grids,
+	                        &crossing), 4);
 	assert_true(n > 40 * drawn);
+	assert_true(grids > 10 * drawn);
 	if (outside)
 		fail_msg("text outside its picture: %.600s", out);
+	if (crossing)
+		fail_msg("labels crossed by a grid line: %.900s", out);
 }
 
 static void test_teach_bad_input(void **state)
@@ -410,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_json_is_the_listing),
 		cmocka_unit_test(test_reset_page),
 		cmocka_unit_test(test_torn_page),
+		cmocka_unit_test(test_timeline_verdict_waits),
 		cmocka_unit_test(test_page_offline),
 		cmocka_unit_test(test_timeline_text_fits),
 		cmocka_unit_test(test_teach_bad_input),

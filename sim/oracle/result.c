@@ -43,3 +43,14 @@ const char *sm_fault_kind_name(enum sm_fault_kind k)
 	};
 	return (unsigned)k < SM_NFK ? n[k] : "?";
 }
+
+const char *sm_fault_kind_text(enum sm_fault_kind k)
+{
+	static const char *const n[SM_NFK] = {
+		"a fault", "a load, store or fetch faulted",
+		"an instruction user level may not run",
+		"a counter read the CPU refused",
+		"a CPU exception or signal", "a bad call, return or library argument",
+	};
+	return (unsigned)k < SM_NFK ? n[k] : "a fault";
+}

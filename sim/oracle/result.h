@@ -64,6 +64,8 @@ enum sm_fault_kind {
 	SM_NFK
 };
 const char *sm_fault_kind_name(enum sm_fault_kind k);
+/* The kind in words, for pictures: "a counter read the CPU refused". */
+const char *sm_fault_kind_text(enum sm_fault_kind k);
 
 struct sm_result {
 	enum sm_verdict verdict;

@@ -303,7 +303,30 @@
 		r.appendChild(el("td", "name", name));
 		r.appendChild(el("td", "val", got));
 		r.appendChild(el("td", "val", lo === hi ? lo : lo + " .. " + hi));
-		r.appendChild(el("td", "off", offBy(g, l, h)));
+		r.appendChild(el("td", "off", fieldNote(name, g, l, h)));
+	}
+	/* How a value misses the truth, from the result's fields when the
+	 * oracle found it off by 2^k (its sign as judged), else measured. */
+	function fieldNote(name, g, l, h) {
+		const w = (D.result.wrong || []).find((x) => x.field === name);
+		if (w && w.offset_bits)
+			return "2^" + w.offset_bits + " " + w.offset + " the truth";
+		return offBy(g, l, h);
+	}
+	/* running > enabled: each value may be a truth of some instant, the
+	 * pair is not; a row of its own, from the result's fields. */
+	function relationRow(t) {
+		const w = (D.result.wrong || []).find((x) =>
+			x.field === "running>enabled");
+		if (!w)
+			return;
+		const r = t.insertRow();
+		r.id = "ret-relation";
+		r.appendChild(el("td", "name", "running \u2264 enabled"));
+		r.appendChild(el("td", "val", "running " + w.value + " > enabled " +
+			w.enabled));
+		r.appendChild(el("td", "val", "always"));
+		r.appendChild(el("td", "off", "broken: running cannot exceed enabled"));
 	}
 	function renderResult(i) {
 		const box = $("result"), R = D.result;
@@ -332,6 +355,7 @@
 				R.truth.enabled[1]);
 			resultRow(t, "running", R.returned.running, R.truth.running[0],
 				R.truth.running[1]);
+			relationRow(t);
 		}
 		box.appendChild(t);
 		if (D.abi === "values")
@@ -354,6 +378,17 @@
 		}
 	}
 
+	/* ---- the timeline's verdict: its marks (class tl-verdict) only once
+	 * the reader has returned, as the result panel; before, the marks of
+	 * a call still running (tl-pending) ---- */
+	function renderTimelineVerdict(i) {
+		const done = i >= N - 1;
+		for (const g of document.querySelectorAll("#timeline .tl-verdict"))
+			g.style.display = done ? "" : "none";
+		for (const g of document.querySelectorAll("#timeline .tl-pending"))
+			g.style.display = done ? "none" : "";
+	}
+
 	/* ---- navigation ---- */
 	let cur = -1;
 	function go(i) {
@@ -372,6 +407,7 @@
 		renderPage(i);
 		renderResult(i);
 		renderCursor(i);
+		renderTimelineVerdict(i);
 		const h = "#step=" + S[i].step;
 		if (location.hash !== h)
 			history.replaceState(null, "", h);

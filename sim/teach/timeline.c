@@ -1,5 +1,8 @@
 /*
- * timeline.c — the timeline picture (see timeline.h).
+ * timeline.c — the timeline picture (see timeline.h): the model sampled
+ * over the scenario, the reader's call replayed, and the lanes, caption,
+ * legend and picture drawn from them; the call's zoom is tl_zoom.c's,
+ * the shared drawing tl_draw.c's.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -10,51 +13,7 @@
 #include "notation.h"
 #include "markup.h"
 #include "timeline.h"
-
-#define NS 600          /* truth samples over the scenario */
-#define MAXU 2048       /* page updates drawn */
-#define MAXTRAP 512     /* observation points drawn */
-#define W 1000          /* picture width */
-#define LEFT 190        /* lane labels and value axes */
-#define RIGHT 970       /* end of the plotting area */
-#define CW 6.8          /* width of a character at 12 px, generously */
-#define SW 6.2          /* at 11 px */
-
-struct update {
-	uint64_t at;
-	int ev;
-	uint32_t index;
-	enum sm_action_kind why;
-};
-
-struct tl {
-	const struct sm_scenario *s;
-	const struct sm_timeline_opts *o;
-	uint64_t end;
-	struct sm_truth truth[NS + 1];
-	uint64_t t[NS + 1];
-	struct update u[MAXU];
-	unsigned nu;
-	/* the reader's call */
-	bool have_call;
-	uint64_t call_at, steps;
-	uint64_t trap_step[MAXTRAP];
-	unsigned ntrap;
-	struct sm_truth call_truth[NS]; /* the truth over the call */
-	int which;                /* the value zoomed: 0 count, 1 enabled, 2
-	                           * running (the first found wrong) */
-	int shown;                /* the returned value drawn over it: which,
-	                           * or running over enabled's truth when
-	                           * running > enabled */
-	unsigned ncall;
-	struct sm_result res;
-	const struct sm_reader *reader;
-	const struct sm_schedule *sched;
-	/* drawing */
-	FILE *f;
-	double y;                 /* next free row */
-	unsigned causes;          /* 1 << kind of every update drawn */
-};
+#include "tl_draw.h"
 
 static void on_update(void *ctx, const void *model, int ev,
                       enum sm_action_kind why)
@@ -117,8 +76,7 @@ static int call_reader(struct tl *p, const struct sm_timeline_call *c,
 	for (unsigned i = 0; i < p->ncall; i++) {
 		const struct sm_truth *x = &s->samples[(uint64_t)i *
 		                                        s->run.nsamples / p->ncall];
-		p->call_truth[i] = (struct sm_truth){ x->count, x->enabled,
-		                                      x->running, 0, 0 };
+		p->call_truth[i] = *x;
 	}
 	sm_timeline_zoom(&p->res, &p->which, &p->shown);
 	sm_session_free(s);
@@ -138,70 +96,6 @@ void sm_timeline_zoom(const struct sm_result *r, int *curve, int *shown)
 
 /* ---- text ----------------------------------------------------------- */
 
-/* size 12 unless small (11). */
-static void text(FILE *f, double x, double y, const char *anchor,
-                 const char *color, bool small, const char *s)
-{
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\"%s>",
-	        x, y, anchor, color, small ? " font-size=\"11\"" : "");
-	sm_xml_put(f, s);
-	fputs("</text>\n", f);
-}
-
-/* s in lines of at most width px from (x, y), 15 px apart; the lines. */
-static unsigned wrap(FILE *f, double x, double y, double width,
-                     const char *color, const char *s)
-{
-	size_t max = (size_t)(width / CW);
-	unsigned lines = 0;
-	char line[512];
-
-	while (*s) {
-		size_t len = strlen(s), cut = len;
-		if (len > max) {
-			for (cut = max; cut > 0 && s[cut] != ' '; cut--)
-				;
-			if (cut == 0)
-				cut = max;
-		}
-		snprintf(line, sizeof(line), "%.*s", (int)(cut < 511 ? cut : 511), s);
-		text(f, x, y + 15 * lines++, "start", color, false, line);
-		s += cut;
-		while (*s == ' ')
-			s++;
-	}
-	return lines;
-}
-
-/* 1234567 as "1,234,567". */
-static void grouped(uint64_t v, char *buf, size_t n)
-{
-	char digits[32];
-	size_t len = (size_t)snprintf(digits, sizeof(digits), "%" PRIu64, v), o = 0;
-
-	for (size_t i = 0; i < len && o + 2 < n; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-}
-
-/* A tick spacing of 1, 2 or 5 times a power of ten: at most max ticks. */
-static uint64_t ticks(uint64_t range, uint64_t max)
-{
-	for (uint64_t p = 1;; p *= 10) {
-		if (range / p <= max)
-			return p;
-		if (range / (2 * p) <= max)
-			return 2 * p;
-		if (range / (5 * p) <= max)
-			return 5 * p;
-		if (p > UINT64_MAX / 100)
-			return UINT64_MAX;
-	}
-}
-
 /* ---- scales --------------------------------------------------------- */
 
 static double xof(const struct tl *p, uint64_t t)
@@ -210,62 +104,10 @@ static double xof(const struct tl *p, uint64_t t)
 	              (double)(p->end ? p->end : 1);
 }
 
-/* A value axis at LEFT for [0, hi] over the lane [y0, y0 + h], with
- * grid lines; unit after the top label. */
-static void value_axis(FILE *f, double y0, double h, uint64_t lo,
-                       uint64_t hi, const char *unit)
-{
-	uint64_t st = ticks(hi - lo, 4);
-	char buf[48], num[32];
-
-	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-	        "stroke=\"#444\"/>\n", LEFT, y0, LEFT, y0 + h);
-	for (uint64_t v = lo; v <= hi && v >= lo; v += st) {
-		double y = y0 + h - h * (double)(v - lo) / (double)(hi - lo);
-		grouped(v, num, sizeof(num));
-		snprintf(buf, sizeof(buf), "%s%s", num,
-		         v + st > hi || v + st < v ? unit : "");
-		text(f, LEFT - 6, y + 4, "end", "#444", true, buf);
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-		        "stroke=\"#eee\"/>\n", LEFT, y, RIGHT, y);
-		if (v > UINT64_MAX - st)
-			break;
-	}
-}
-
-/* The lane's name at the left, on one or two lines. */
-static void lane_label(FILE *f, double y, const char *l1, const char *l2)
-{
-	text(f, 8, y, "start", "#000", false, l1);
-	if (l2)
-		text(f, 8, y + 14, "start", "#555", true, l2);
-}
-
 /* ---- lanes ---------------------------------------------------------- */
 
-static const char *const action_color[SM_NACTIONS] = {
-	[SM_ACT_MMAP] = "#555", [SM_ACT_ENABLE] = "#2a7",
-	[SM_ACT_DISABLE] = "#a52", [SM_ACT_ROTATE_OUT] = "#c60",
-	[SM_ACT_ROTATE_IN] = "#06c", [SM_ACT_ROTATE] = "#80c",
-	[SM_ACT_OVERFLOW] = "#d00", [SM_ACT_PREEMPT] = "#888",
-	[SM_ACT_MIGRATE] = "#0aa", [SM_ACT_RESET] = "#e0a",
-	[SM_ACT_STALL] = "#999", [SM_ACT_PERIOD] = "#770",
-	[SM_ACT_CLOCK_EPOCH] = "#470", [SM_ACT_READ] = "#333",
-	[SM_ACT_REFRESH] = "#275",
-	[SM_ACT_TICK] = "#5a5",
-	[SM_ACT_MUNMAP] = "#b40",
-};
 
-static const char *const names[3] = { "count", "enabled", "running" };
 
-#define C_COUNT "#1f77b4"
-#define C_ENABLED "#2ca02c"
-#define C_RUNNING "#ff7f0e"
-
-static uint64_t truth_of(const struct sm_truth *t, int which)
-{
-	return which == 0 ? t->count : which == 1 ? t->enabled : t->running;
-}
 
 static void curve(struct tl *p, int which, double y0, double h, uint64_t hi,
                   const char *color, int width)
@@ -274,7 +116,7 @@ static void curve(struct tl *p, int which, double y0, double h, uint64_t hi,
 	        "points=\"", color, width);
 	for (unsigned i = 0; i <= NS; i++)
 		fprintf(p->f, "%.1f,%.1f ", xof(p, p->t[i]), y0 + h - h *
-		        (double)truth_of(&p->truth[i], which) / (double)hi);
+		        (double)tl_truth_of(&p->truth[i], which) / (double)hi);
 	fputs("\"/>\n", p->f);
 }
 
@@ -282,8 +124,8 @@ static uint64_t highest(const struct tl *p, int which)
 {
 	uint64_t hi = 0;
 	for (unsigned i = 0; i <= NS; i++)
-		if (truth_of(&p->truth[i], which) > hi)
-			hi = truth_of(&p->truth[i], which);
+		if (tl_truth_of(&p->truth[i], which) > hi)
+			hi = tl_truth_of(&p->truth[i], which);
 	return hi;
 }
 
@@ -294,112 +136,167 @@ static void truth_lanes(struct tl *p)
 	uint64_t hi = highest(p, 0), st;
 
 	p->y += 10;
-	st = ticks(hi ? hi : 1, 4);
+	st = tl_ticks(hi ? hi : 1, 4);
 	hi = (hi / st + (hi % st != 0)) * st;
 	hi = hi ? hi : 1;
-	lane_label(p->f, p->y + 30, "true count", "events counted");
-	value_axis(p->f, p->y, h, 0, hi, "");
+	tl_lane_label(p, p->y + 30, "true count", "events counted");
+	tl_value_axis(p, p->y, h, 0, hi, "");
 	curve(p, 0, p->y, h, hi, C_COUNT, 2);
 	p->y += h + 30;
 	hi = highest(p, 1) > highest(p, 2) ? highest(p, 1) : highest(p, 2);
-	st = ticks(hi ? hi : 1, 4);
+	st = tl_ticks(hi ? hi : 1, 4);
 	hi = (hi / st + (hi % st != 0)) * st;
 	hi = hi ? hi : 1;
-	lane_label(p->f, p->y + 30, "enabled, running", "time, ns (as read(2))");
-	value_axis(p->f, p->y, h, 0, hi, " ns");
+	tl_lane_label(p, p->y + 30, "enabled, running", "time, ns (as read(2))");
+	tl_value_axis(p, p->y, h, 0, hi, " ns");
 	curve(p, 1, p->y, h, hi, C_ENABLED, 5); /* wide: running on it */
 	curve(p, 2, p->y, h, hi, C_RUNNING, 2);
 	p->y += h + 24;
 }
 
-/* One stretch of an event's index: a bar, named when it fits. */
-static void index_bar(struct tl *p, uint32_t index, uint64_t from,
-                      uint64_t to, double y)
+/* Index's two labels: hex ("0x40000001", "3") and mid ("0x40000001:
+ * fixed counter 0", without the rdpmc parenthesis the legend gives). */
+static void index_names(const struct tl *p, uint32_t index, char *hex,
+                        size_t hn, char *mid, size_t mn)
 {
-	char hex[24], name[80], both[120];
-	double x0 = xof(p, from), x1 = xof(p, to);
+	char name[80];
 	enum sm_arch a = p->s->cfg.arch;
 
-	sm_index_short(a, index, hex, sizeof(hex));
+	sm_index_short(a, index, hex, hn);
 	sm_index_counter(a, index, name, sizeof(name));
-	snprintf(both, sizeof(both), "index %s: %s", hex, name);
-	fprintf(p->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
-	        "fill=\"%s\" opacity=\"0.55\"><title>", x0, y, x1 - x0 + 0.5,
-	        index ? "#6a6" : "#ccc");
-	sm_xml_put(p->f, both);
-	fputs("</title></rect>\n", p->f);
-	char mid[100]; /* without the parenthesis: "1: general counter 0" */
 	int cut = (int)strcspn(name, "(");
 	while (cut > 0 && name[cut - 1] == ' ')
 		cut--;
-	snprintf(mid, sizeof(mid), "%s: %.*s", hex, cut, name);
-	const char *label = x1 - x0 > strlen(both) * SW + 8 ? both
-	                    : x1 - x0 > strlen(mid) * SW + 8 ? mid
-	                    : x1 - x0 > strlen(hex) * SW + 8 ? hex : NULL;
-	if (label)
-		text(p->f, x0 + 4, y + 11, "start", "#000", true, label);
+	snprintf(mid, mn, "%s: %.*s", hex, cut, name);
 }
 
-static void index_lane(struct tl *p, unsigned e)
+static struct idx_label *idx_of(struct tl *p, uint32_t index)
+{
+	for (unsigned i = 0; i < p->nidx; i++)
+		if (p->idx[i].index == index)
+			return &p->idx[i];
+	if (p->nidx == MAXIDX)
+		return NULL;
+	p->idx[p->nidx] = (struct idx_label){ index, 1e9 };
+	return &p->idx[p->nidx++];
+}
+
+/* Each stretch of event e's index, from one page update to the next:
+ * fn(p, index, from, to). */
+static void each_bar(struct tl *p, unsigned e,
+                     void (*fn)(struct tl *, uint32_t, uint64_t, uint64_t))
 {
 	uint32_t cur = 0;
 	uint64_t from = 0;
-	char label[80];
 
-	snprintf(label, sizeof(label), "%s", p->s->cfg.event[e].name);
-	lane_label(p->f, p->y + 11, label, "page index");
 	for (unsigned i = 0; i <= p->nu; i++) {
 		bool last = i == p->nu;
 		if (!last && p->u[i].ev != (int)e)
 			continue;
 		uint64_t at = last ? p->end : p->u[i].at;
 		if (at > from || (last && at == from && from < p->end))
-			index_bar(p, cur, from, at, p->y);
+			fn(p, cur, from, at);
 		if (last)
 			break;
+		cur = p->u[i].index;
+		from = at;
+	}
+}
+
+/* The narrowest bar of each index that is wide enough for a label. */
+static void measure_bar(struct tl *p, uint32_t index, uint64_t from,
+                        uint64_t to)
+{
+	char hex[24], mid[100];
+	double w = xof(p, to) - xof(p, from);
+	struct idx_label *l = idx_of(p, index);
+
+	index_names(p, index, hex, sizeof(hex), mid, sizeof(mid));
+	if (l && w > tl_text_w(hex, 11) + 8 && w < l->narrowest)
+		l->narrowest = w;
+}
+
+/* One stretch of an event's index: a bar, labelled as every bar of its
+ * index is (measure_bar()) when it fits. */
+static void index_bar(struct tl *p, uint32_t index, uint64_t from,
+                      uint64_t to)
+{
+	char hex[24], mid[100], name[80], both[120], attr[64];
+	double x0 = xof(p, from), x1 = xof(p, to), y = p->y;
+	const struct idx_label *l = idx_of(p, index);
+
+	index_names(p, index, hex, sizeof(hex), mid, sizeof(mid));
+	sm_index_counter(p->s->cfg.arch, index, name, sizeof(name));
+	snprintf(both, sizeof(both), "index %s: %s", hex, name);
+	fprintf(p->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
+	        "fill=\"%s\" opacity=\"0.55\"><title>", x0, y, x1 - x0 + 0.5,
+	        index ? "#6a6" : "#ccc");
+	sm_xml_put(p->f, both);
+	fputs("</title></rect>\n", p->f);
+	if (!l || x1 - x0 <= tl_text_w(hex, 11) + 8)
+		return;
+	snprintf(attr, sizeof(attr), " class=\"idx\" data-index=\"%s\"", hex);
+	tl_text_attr(p, x0 + 4, y + 11, "start", "#000", true, attr,
+	          l->narrowest > tl_text_w(mid, 11) + 8 ? mid : hex);
+}
+
+static void index_lane(struct tl *p, unsigned e)
+{
+	char label[80];
+
+	snprintf(label, sizeof(label), "%s", p->s->cfg.event[e].name);
+	tl_lane_label(p, p->y + 11, label, "page index");
+	each_bar(p, e, index_bar);
+	for (unsigned i = 0; i < p->nu; i++) {
+		if (p->u[i].ev != (int)e)
+			continue;
+		double x = xof(p, p->u[i].at);
 		p->causes |= 1u << p->u[i].why;
 		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		        "stroke=\"%s\" stroke-width=\"2\"><title>page update: %s"
-		        "</title></line>\n", xof(p, at), p->y - 4, xof(p, at),
-		        p->y + 18, action_color[p->u[i].why],
-		        sm_action_name(p->u[i].why));
-		cur = p->u[i].index;
-		from = at;
+		        "</title></line>\n", x, p->y - 4, x, p->y + 18,
+		        tl_action_color[p->u[i].why], sm_action_name(p->u[i].why));
 	}
 	p->y += 34;
 }
 
-/* A named mark in the kernel-actions lane, its label in the first of
- * four rows where it fits (rowend: where each row is taken up to). */
+/* A mark in the kernel-actions lane: a tick and its label. */
+static void lane_mark(struct tl *p, double x, const char *label,
+                      const char *color, double rowend[4], double top)
+{
+	fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+	        "stroke=\"%s\" stroke-width=\"2\"/>\n", x, top, x, top + 10,
+	        color);
+	tl_row_label(p, x, top + 22, label, color, rowend, 4);
+}
+
 static void action_mark(struct tl *p, double x, enum sm_action_kind k,
                         const char *suffix, double rowend[4], double top)
 {
 	char label[64];
 	snprintf(label, sizeof(label), "%s%s", sm_action_name(k), suffix);
-	double w = (double)strlen(label) * SW + 6;
-	bool right = x + w > W - 8;  /* near the edge: label to the left */
-	double lx = right ? x - w : x + 3;
-
 	p->causes |= 1u << k;
-	fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-	        "stroke=\"%s\" stroke-width=\"2\"/>\n", x, top, x, top + 10,
-	        action_color[k]);
-	for (int r = 0; r < 4; r++)
-		if (rowend[r] <= lx) {
-			text(p->f, right ? x - 3 : x + 3, top + 22 + 13 * r,
-			     right ? "end" : "start", action_color[k], true, label);
-			rowend[r] = lx + w;
-			return;
-		}
+	lane_mark(p, x, label, tl_action_color[k], rowend, top);
 }
 
+static void wrap_text(const struct tl *p, char *buf, size_t n)
+{
+	const struct sm_config *c = &p->s->cfg;
+	snprintf(buf, n, "timer wraps: %s 2^%u - 1 -> 0",
+	         c->arch == SM_ARM64 ? "CNTVCT_EL0" : "time CSR", c->timer_width);
+}
+
+
 /* Every page update's cause (once per instant), the scenario's timed
- * actions that wrote nothing, and the actions injected into the call. */
+ * actions that wrote nothing, the actions injected into the call, and
+ * where the timer wraps. */
 static void actions_lane(struct tl *p)
 {
 	double rowend[4] = { 0, 0, 0, 0 }, top = p->y;
+	uint64_t wrap_at;
+	char label[80];
 
-	lane_label(p->f, top + 11, "kernel actions", "each page update's cause");
+	tl_lane_label(p, top + 11, "kernel actions", "each page update's cause");
 	fprintf(p->f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 	        "stroke=\"#ddd\"/>\n", LEFT, top + 5, RIGHT, top + 5);
 	for (unsigned i = 0; i < p->nu; i++) {
@@ -421,32 +318,39 @@ static void actions_lane(struct tl *p)
 	for (unsigned k = 0; p->have_call && k < p->sched->n; k++)
 		action_mark(p, xof(p, p->call_at + p->sched->item[k].step),
 		            p->sched->item[k].kind, " (injected)", rowend, top);
+	if (tl_timer_wrap(p, &wrap_at)) {
+		wrap_text(p, label, sizeof(label));
+		lane_mark(p, xof(p, wrap_at), label, C_WRAP, rowend, top);
+	}
 	unsigned rows = 0;
 	for (int r = 0; r < 4; r++)
 		rows += rowend[r] > 0;
 	p->y += 18 + 13 * (rows ? rows : 1) + 6;
 }
 
-/* Cycle ticks under the lanes, from top down to the axis. */
+/* Cycle ticks under the lanes, from top down to the axis, and the
+ * timer's wrap through them. */
 static void time_axis(struct tl *p, double top)
 {
-	uint64_t st = ticks(p->end ? p->end : 1, 8);
+	uint64_t st = tl_ticks(p->end ? p->end : 1, 8), wrap_at;
 	char num[32];
 
 	fprintf(p->f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 	        "stroke=\"#444\"/>\n", LEFT, p->y, RIGHT, p->y);
 	for (uint64_t t = 0; t <= p->end; t += st) {
 		double x = xof(p, t);
-		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		        "stroke=\"#f0f0f0\"/>\n", x, top, x, p->y);
+		tl_grid(p, x, top, x, p->y, "#f0f0f0");
 		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		        "stroke=\"#444\"/>\n", x, p->y, x, p->y + 5);
-		grouped(t, num, sizeof(num));
-		text(p->f, x, p->y + 17, "middle", "#444", true, num);
+		tl_grouped(t, num, sizeof(num));
+		tl_text(p, x, p->y + 17, "middle", "#444", true, num);
 		if (t > UINT64_MAX - st)
 			break;
 	}
-	text(p->f, (LEFT + RIGHT) / 2.0, p->y + 33, "middle", "#000", false,
+	if (tl_timer_wrap(p, &wrap_at))
+		tl_grid_line(p, xof(p, wrap_at), top, xof(p, wrap_at), p->y, C_WRAP,
+		          tl_wrap_attr);
+	tl_text(p, (LEFT + RIGHT) / 2.0, p->y + 33, "middle", "#000", false,
 	     "time: cycles since the scenario began (the model runs one cycle "
 	     "per reader instruction)");
 	p->y += 44;
@@ -458,12 +362,17 @@ static void call_band(struct tl *p, double top, double bottom)
 	bool bad = sm_verdict_fails(p->res.verdict);
 	double x0 = xof(p, p->call_at), x1 = xof(p, p->call_at + p->steps);
 
-	fprintf(p->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-	        "fill=\"%s\" opacity=\"0.15\"/>\n", x0 - 2, top, x1 - x0 + 4,
-	        bottom - top, bad ? "#d00" : "#080");
-	bool right = x1 + 90 > W - 8;
-	text(p->f, right ? x0 - 4 : x1 + 4, top + 10, right ? "end" : "start",
-	     bad ? "#d00" : "#080", true, "the reader's call");
+	for (int v = tl_first_group(p); v < 2; v++) {
+		const char *col = !v ? "#888" : bad ? "#d00" : "#080";
+		tl_group(p, v);
+		fprintf(p->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		        "height=\"%.1f\" fill=\"%s\" opacity=\"0.15\"/>\n", x0 - 2,
+		        top, x1 - x0 + 4, bottom - top, col);
+		bool right = x1 + 90 > W - 8;
+		tl_text(p, right ? x0 - 4 : x1 + 4, top + 10, right ? "end" : "start",
+		     col, true, "the reader's call");
+		tl_group_end(p);
+	}
 	if (p->o->in_html)
 		fprintf(p->f, "<line id=\"tl-cursor\" x1=\"%.1f\" y1=\"%.1f\" "
 		        "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-width=\"2\" "
@@ -471,132 +380,46 @@ static void call_band(struct tl *p, double top, double bottom)
 		        x0, x1);
 }
 
+/* Did the reader return values (a FAULT or a livelock returns none)? */
+static bool returned(const struct sm_result *r)
+{
+	return r->verdict == SM_V_PASS || r->verdict == SM_V_WRONG_VALUE;
+}
+
 static void caption(struct tl *p)
 {
-	char line[1600], num[32];
+	char line[1600], num[32], got[160];
 	bool bad = sm_verdict_fails(p->res.verdict);
+	unsigned lines = 0;
 
-	grouped(p->call_at, num, sizeof(num));
-	char got[160];
-	if (p->reader->abi == SM_ABI_TIMES || p->reader->abi == SM_ABI_VALUES ||
-	    p->reader->abi == SM_ABI_RESET)
+	tl_grouped(p->call_at, num, sizeof(num));
+	if (!returned(&p->res))
+		snprintf(got, sizeof(got), "nothing");
+	else if (p->reader->abi == SM_ABI_TIMES ||
+	         p->reader->abi == SM_ABI_VALUES || p->reader->abi == SM_ABI_RESET)
 		snprintf(got, sizeof(got), "count %" PRIu64 ", enabled %" PRIu64
 		         ", running %" PRIu64, p->res.value[0], p->res.value[1],
 		         p->res.value[2]);
 	else
 		snprintf(got, sizeof(got), "count %" PRIu64, p->res.value[0]);
-	snprintf(line, sizeof(line), "%s, called at cycle %s, ran %" PRIu64
-	         " instructions: %s, returned %s. %s", p->reader->name, num,
-	         p->steps, sm_verdict_name(p->res.verdict), got, p->res.detail);
-	p->y += 15 * wrap(p->f, 8, p->y + 12, W - 16, bad ? "#d00" : "#080",
-	                  line) + 8;
-}
-
-/* ---- the call, zoomed ----------------------------------------------- */
-
-static double zx(const struct tl *p, double step)
-{
-	return LEFT + (RIGHT - LEFT) * step / (double)(p->steps ? p->steps : 1);
-}
-
-static void zoom_truth(struct tl *p, double y, double h, uint64_t lo,
-                       uint64_t hi)
-{
-	static const char *const color[3] = { C_COUNT, C_ENABLED, C_RUNNING };
-	fprintf(p->f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
-	        "points=\"", color[p->which]);
-	for (unsigned i = 0; i < p->ncall; i++)
-		fprintf(p->f, "%.1f,%.1f ", zx(p, (double)p->steps * i /
-		        (p->ncall > 1 ? p->ncall - 1 : 1)), y + h - h *
-		        (double)(truth_of(&p->call_truth[i], p->which) - lo) /
-		        (double)(hi - lo));
-	fputs("\"/>\n", p->f);
-}
-
-/* The returned count as a line, or an arrow at the edge when off the
- * scale, labelled. */
-static void zoom_returned(struct tl *p, double y, double h, uint64_t lo,
-                          uint64_t hi, const char *col)
-{
-	uint64_t v = p->res.value[p->shown];
-	double vy = v < lo ? y + h : v > hi ? y : y + h - h *
-	            (double)(v - lo) / (double)(hi - lo);
-	char buf[128];
-
-	fprintf(p->f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-	        "stroke=\"%s\" stroke-width=\"3\"%s/>\n", LEFT, vy, RIGHT, vy, col,
-	        v < lo || v > hi ? " stroke-dasharray=\"8 4\"" : "");
-	snprintf(buf, sizeof(buf), "returned %s %" PRIu64 "%s", names[p->shown], v,
-	         v < lo ? " (far below: off the scale)" : v > hi
-	         ? " (far above: off the scale)" : "");
-	text(p->f, RIGHT, v > hi || vy < y + 20 ? vy + 14 : vy - 5, "end", col,
-	     true, buf);
-}
-
-static void zoom_steps_axis(struct tl *p, double y)
-{
-	uint64_t st = ticks(p->steps ? p->steps : 1, 8);
-	char num[32];
-
-	fprintf(p->f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-	        "stroke=\"#444\"/>\n", LEFT, y, RIGHT, y);
-	for (uint64_t t = 0; t <= p->steps; t += st) {
-		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		        "stroke=\"#444\"/>\n", zx(p, (double)t), y, zx(p, (double)t),
-		        y + 5);
-		grouped(t, num, sizeof(num));
-		text(p->f, zx(p, (double)t), y + 17, "middle", "#444", true, num);
-		if (t > UINT64_MAX - st)
-			break;
+	for (int v = tl_first_group(p); v < 2; v++) {
+		if (v)
+			snprintf(line, sizeof(line), "%s, called at cycle %s, ran %"
+			         PRIu64 " instructions: %s, returned %s. %s",
+			         p->reader->name, num, p->steps,
+			         sm_verdict_name(p->res.verdict), got, p->res.detail);
+		else
+			snprintf(line, sizeof(line), "%s, called at cycle %s, runs %"
+			         PRIu64 " instructions: the verdict shows once the "
+			         "cursor reaches the last of them.", p->reader->name,
+			         num, p->steps);
+		tl_group(p, v);
+		unsigned k = tl_wrap(p, 8, p->y + 12, W - 16, !v ? "#444" : bad
+		                  ? "#d00" : "#080", line);
+		tl_group_end(p);
+		lines = k > lines ? k : lines;
 	}
-	text(p->f, (LEFT + RIGHT) / 2.0, y + 33, "middle", "#000", false,
-	     "instructions the reader executed (steps; one cycle each)");
-}
-
-static void zoom(struct tl *p, const char *col)
-{
-	double h = 90, y;
-	uint64_t lo = UINT64_MAX, hi = 0;
-
-	for (unsigned i = 0; i < p->ncall; i++) {
-		uint64_t v = truth_of(&p->call_truth[i], p->which);
-		lo = v < lo ? v : lo;
-		hi = v > hi ? v : hi;
-	}
-	lo = p->ncall ? lo : 0;
-	hi = hi > lo ? hi : lo + 1;
-	char head[160], lane[40];
-	snprintf(head, sizeof(head), "The call, zoomed in: the true %s while the "
-	         "reader runs, and the %s it returned", names[p->which],
-	         names[p->which]);
-	text(p->f, 8, p->y + 12, "start", "#000", false, head);
-	y = p->y += 34;
-	snprintf(lane, sizeof(lane), "true %s", names[p->which]);
-	lane_label(p->f, y + 40, lane, "during the call");
-	value_axis(p->f, y, h, lo, hi, p->which ? " ns" : "");
-	for (unsigned k = 0; k < p->sched->n; k++) {
-		double x = zx(p, (double)p->sched->item[k].step);
-		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		        "stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n", x, y - 8, x,
-		        y + h + 20, action_color[p->sched->item[k].kind]);
-		text(p->f, x + 3, y - 2, x + 100 > W - 8 ? "end" : "start",
-		     action_color[p->sched->item[k].kind], true,
-		     sm_action_name(p->sched->item[k].kind));
-	}
-	zoom_truth(p, y, h, lo, hi);
-	zoom_returned(p, y, h, lo, hi, col);
-	for (unsigned i = 0; i < p->ntrap; i++)
-		fprintf(p->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
-		        "fill=\"#333\"/>\n", zx(p, (double)p->trap_step[i]),
-		        y + h + 12);
-	if (p->o->in_html)
-		fprintf(p->f, "<line id=\"tl-zcursor\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
-		        "y2=\"%.1f\" stroke=\"#000\" stroke-width=\"2\" data-x0=\"%d\" "
-		        "data-x1=\"%d\"/>\n", LEFT, y - 6, LEFT, y + h + 18, LEFT,
-		        RIGHT);
-	text(p->f, LEFT - 6, y + h + 16, "end", "#333", true, "page loads, traps");
-	zoom_steps_axis(p, y + h + 22);
-	p->y = y + h + 22 + 44;
+	p->y += 15 * lines + 8;
 }
 
 /* ---- legend --------------------------------------------------------- */
@@ -605,16 +428,16 @@ static void zoom(struct tl *p, const char *col)
 static void entry(struct tl *p, double *x, const char *shape,
                   const char *color, const char *label)
 {
-	double w = 26 + (double)strlen(label) * SW + 18;
+	double w = 26 + tl_text_w(label, 11) + 18;
 	if (*x + w > W - 8) {
 		*x = LEFT;
 		p->y += 18;
 	}
 	double y = p->y;
-	if (!strcmp(shape, "line"))
+	if (!strcmp(shape, "line") || !strcmp(shape, "dashed"))
 		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		        "stroke=\"%s\" stroke-width=\"3\"/>\n", *x, y - 4, *x + 20,
-		        y - 4, color);
+		        "stroke=\"%s\" stroke-width=\"3\"%s/>\n", *x, y - 4, *x + 20,
+		        y - 4, color, shape[0] == 'd' ? " stroke-dasharray=\"6 3\"" : "");
 	else if (!strcmp(shape, "tick"))
 		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		        "stroke=\"%s\" stroke-width=\"2\"/>\n", *x + 10, y - 11,
@@ -622,39 +445,73 @@ static void entry(struct tl *p, double *x, const char *shape,
 	else if (!strcmp(shape, "dot"))
 		fprintf(p->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>"
 		        "\n", *x + 10, y - 4, color);
+	else if (!strcmp(shape, "ring"))
+		fprintf(p->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" "
+		        "stroke=\"%s\" stroke-width=\"2\"/>\n", *x + 10, y - 4, color);
 	else
 		fprintf(p->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"10\" "
 		        "fill=\"%s\" opacity=\"0.55\"/>\n", *x, y - 9, color);
-	text(p->f, *x + 26, y, "start", "#000", true, label);
+	tl_text(p, *x + 26, y, "start", "#000", true, label);
 	*x += w;
+}
+
+/* What the call's marks mean, with the verdict. */
+static void legend_call(struct tl *p, double *x)
+{
+	enum tl_zmode m = tl_zmode(&p->res);
+	const char *col = sm_verdict_fails(p->res.verdict) ? "#d00" : "#080";
+	char what[64];
+
+	tl_group(p, true);
+	if (m == Z_RELATION) {
+		entry(p, x, "line", C_RUNNING, "running the reader returned");
+		entry(p, x, "dashed", C_ENABLED, "enabled the reader returned");
+		entry(p, x, "ring", "#555", "where the truth had that value");
+	} else if (m == Z_FAULT) {
+		entry(p, x, "line", "#d00", "where the reader faulted");
+	} else if (m != Z_NONE) {
+		snprintf(what, sizeof(what), "%s the reader returned",
+		         p->res.nwrong && p->res.wrong[0].field == SM_WF_SCALED
+		         ? "scaled count" : tl_names[p->shown]);
+		entry(p, x, "line", col, what);
+	}
+	tl_group_end(p);
+	entry(p, x, "dot", "#333", "a page load or trapped read");
 }
 
 static void legend(struct tl *p)
 {
 	double x = LEFT;
+	uint64_t wrap_at;
 
-	text(p->f, 8, p->y + 12, "start", "#000", false, "legend");
+	tl_text(p, 8, p->y + 12, "start", "#000", false, "legend");
 	p->y += 12;
 	entry(p, &x, "line", C_COUNT, "true count");
 	entry(p, &x, "line", C_ENABLED, "time_enabled");
 	entry(p, &x, "line", C_RUNNING, "time_running");
 	entry(p, &x, "rect", "#6a6", "on a counter (index = counter + 1)");
 	entry(p, &x, "rect", "#ccc", "index 0: not on a counter");
+	for (unsigned i = 0; i < p->nidx; i++) {
+		char hex[24], name[80], label[120];
+		if (!p->idx[i].index)
+			continue;
+		sm_index_short(p->s->cfg.arch, p->idx[i].index, hex, sizeof(hex));
+		sm_index_counter(p->s->cfg.arch, p->idx[i].index, name,
+		                 sizeof(name));
+		snprintf(label, sizeof(label), "index %s: %s", hex, name);
+		entry(p, &x, "rect", "#6a6", label);
+	}
 	for (int k = 0; k < SM_NACTIONS; k++)
 		if (p->causes & (1u << k)) {
 			char label[64];
 			snprintf(label, sizeof(label), "page update: %s",
 			         sm_action_name((enum sm_action_kind)k));
-			entry(p, &x, "tick", action_color[k], label);
+			entry(p, &x, "tick", tl_action_color[k], label);
 		}
-	if (p->have_call) {
-		bool bad = sm_verdict_fails(p->res.verdict);
-		char what[48];
-		snprintf(what, sizeof(what), "%s the reader returned",
-		         names[p->which]);
-		entry(p, &x, "line", bad ? "#d00" : "#080", what);
-		entry(p, &x, "dot", "#333", "a page load or trapped read");
-	}
+	if (tl_timer_wrap(p, &wrap_at))
+		entry(p, &x, "dashed", C_WRAP, "where the timer wraps");
+	if (p->have_call)
+		legend_call(p, &x);
 	p->y += 16;
 }
 
@@ -675,7 +532,7 @@ static void title(struct tl *p)
 	         c->event[0].name, p->have_call ? ", and one call of " : "",
 	         p->have_call ? p->reader->name : "", p->o->dropped
 	         ? " (some scripted lines skipped: --drop-scripted)" : "");
-	p->y = 20 + 15 * wrap(p->f, 8, 20, W - 16, "#000", t);
+	p->y = 20 + 15 * tl_wrap(p, 8, 20, W - 16, "#000", t);
 }
 
 static void body(struct tl *p)
@@ -684,6 +541,8 @@ static void body(struct tl *p)
 	double top = p->y;
 	truth_lanes(p);
 	for (unsigned e = 0; e < p->s->cfg.nevents; e++)
+		each_bar(p, e, measure_bar);
+	for (unsigned e = 0; e < p->s->cfg.nevents; e++)
 		index_lane(p, e);
 	actions_lane(p);
 	if (p->have_call)
@@ -691,7 +550,7 @@ static void body(struct tl *p)
 	time_axis(p, top);
 	if (p->have_call) {
 		caption(p);
-		zoom(p, sm_verdict_fails(p->res.verdict) ? "#d00" : "#080");
+		tl_zoom(p, sm_verdict_fails(p->res.verdict) ? "#d00" : "#080");
 	}
 	legend(p);
 }
@@ -719,6 +578,8 @@ static int draw(FILE *f, struct tl *p, char *err, size_t n)
 	                      : "xmlns=\"http://www.w3.org/2000/svg\" ",
 	        W, p->y + 8, W, p->y + 8,
 	        p->o->in_html ? " style=\"max-width:100%;height:auto\"" : "");
+	for (unsigned i = 0; i < p->ngrid; i++)
+		tl_grid_put(f, p, &p->grid[i]);
 	fwrite(buf, 1, len, f);
 	fputs("</svg>\n", f);
 	free(buf);

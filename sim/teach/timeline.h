@@ -6,9 +6,14 @@
  * count, enabled and running; every event's page index; every page update
  * with its cause), optionally one reader call with its observation points
  * and verdict, and drawing them as SVG: labelled axes with units, indexes
- * in the ABI's notation (notation.h), every page update and kernel action
- * marked and named, a legend, a layout sized to its content.  It decides
- * nothing about the kernel or the reader.
+ * in the ABI's notation (notation.h), each index labelled one way, every
+ * page update and kernel action marked and named, where the timer wraps,
+ * grid lines that pass around labels, a legend, a layout sized to its
+ * content.  The call's zoom draws the judged result's fields (struct
+ * sm_result): a value 2^k off the truth as that offset, running > enabled
+ * as the two values, a FAULT as no value; on a page its verdict marks are
+ * grouped (class tl-verdict) for page.js to show once the reader has
+ * returned.  It decides nothing about the kernel or the reader.
  */
 #ifndef SELFMON_TIMELINE_H
 #define SELFMON_TIMELINE_H
