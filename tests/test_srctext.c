@@ -8,8 +8,8 @@
  * reader's file at the file:line the listing names, as this test reads
  * it; a user's reader built here with -g, its source beside it; and that
  * source missing, huge, binary, a FIFO, a symbolic link or shorter than
- * its line table: file:line stays, one note says why, the verdict is the
- * same.  The JSON document carries the same text (src_text, src_note).
+ * its line table, or its files over the cap of one listing: file:line
+ * stays, one note says why, the verdict is the same.  The JSON document carries the same text (src_text, src_note).
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -406,6 +406,60 @@ static void test_user_source_degrades(void **state)
 	assert_int_equal(check_listing(r.out, src).shown, wheres);
 }
 
+/* A reader whose lines 36.. (its function's body) each come from a file
+ * of their own (#line), each file the source padded to just under the
+ * cap of one: the listing reads files until they reach the cap of all
+ * (8 MiB), shows those, and says once that the rest are not read. */
+static void test_user_source_cap(void **state)
+{
+	static char text[1 << 20];
+	char path[700], cmd[4096], base[600], lines[700], o[700], l[1024];
+	(void)state;
+	snprintf(base, sizeof(base), "%s/reader/variants/no_sext.c", SELFMON_SRC);
+	read_text(base, text, sizeof(text));
+	snprintf(lines, sizeof(lines), "%s/lines.c", tmpdir());
+	FILE *out = fopen(lines, "w");
+	assert_non_null(out);
+	const char *p = text;
+	for (int k = 1; *p; k++) {
+		size_t len = strcspn(p, "\n");
+		if (k >= 36)
+			fprintf(out, "#line %d \"%s/f%d.c\"\n", k, tmpdir(), k);
+		fprintf(out, "%.*s\n", (int)len, p);
+		p += len + (p[len] == '\n');
+		if (k < 36)
+			continue;
+		snprintf(path, sizeof(path), "%s/f%d.c", tmpdir(), k);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		static const char pad[] = "/* padding up to near 1 MB */\n";
+		for (size_t n = strlen(text); n + strlen(pad) < 1000000;
+		     n += strlen(pad))
+			fputs(pad, f);
+		fclose(f);
+	}
+	fclose(out);
+	snprintf(o, sizeof(o), "%s/lines.o", tmpdir());
+	snprintf(cmd, sizeof(cmd), "gcc -O2 -g -c -I'%s/reader/variants' "
+	         "-I'%s/model' -I'%s/reader' '%s' -o '%s'", SELFMON_SRC,
+	         SELFMON_SRC, SELFMON_SRC, lines, o);
+	sh(cmd);
+	snprintf(cmd, sizeof(cmd), "replay 'x86_64:unicorn:%s#selfmon_v_no_sext"
+	         "#values:x86_pinned:-' --explain", o);
+	run(cmd);
+	assert_int_equal(r.status, 1);
+	snprintf(l, sizeof(l), "%s/f", tmpdir());
+	struct tally t = check_listing(r.out, l);
+	if (t.shown < 3 || t.without < 3 || t.notes != 1)
+		fail_msg("%u shown, %u without text, %u notes:\n%.3000s", t.shown,
+		         t.without, t.notes, r.out);
+	const char *n = strstr(r.out, "not shown: the source files read for one "
+	                       "listing are at their cap of 8 MiB");
+	assert_non_null(n);
+	assert_null(strstr(n + 1, "not shown"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_json_src_text),
 		cmocka_unit_test(test_user_source_shown),
 		cmocka_unit_test(test_user_source_degrades),
+		cmocka_unit_test(test_user_source_cap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

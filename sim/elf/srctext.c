@@ -2,11 +2,13 @@
  * srctext.c — source lines as text (see srctext.h).
  *
  * Owns: the files read for one listing (each whole, at most
- * SM_SRCTEXT_MAX_BYTES, with an index of where its lines start) and the
- * shaping of one line for every output format.  A user's file is opened
- * as an input file is (util/input.h: a regular file, never blocking,
- * within the cap) and not through a symbolic link: the DWARF names it,
- * and a listing must not show what a link in someone's tree points at.
+ * SM_SRCTEXT_MAX_BYTES, with an index of where its lines start; the
+ * bytes and indexes of a user's files at most about SM_SRCTEXT_MAX_TOTAL
+ * in all) and the shaping of one line for every output format.  A
+ * user's file is opened as an input file is (util/input.h: a regular
+ * file, never blocking, within the cap) and not through a symbolic link:
+ * the DWARF names it, and a listing must not show what a link in
+ * someone's tree points at.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -29,13 +31,16 @@ struct srcfile {
 	size_t nlines;
 	char why[160];
 	bool said;          /* the note for this file was given */
+	bool over;          /* not read: the listing's files at their cap */
 };
 
 struct sm_srctext {
 	bool builtin;
 	struct srcfile f[SM_SRCTEXT_MAX_FILES];
 	unsigned n;
+	size_t used;        /* bytes of the files read, SM_SRCTEXT_MAX_TOTAL */
 	bool said_many;     /* the note on SM_SRCTEXT_MAX_FILES was given */
+	bool said_over;     /* the note on SM_SRCTEXT_MAX_TOTAL was given */
 };
 
 struct sm_srctext *sm_srctext_new(bool builtin)
@@ -59,13 +64,24 @@ void sm_srctext_free(struct sm_srctext *t)
 	free(t);
 }
 
-/* A user's file, whole, into f (f->why when it cannot be shown). */
-static void read_file(struct srcfile *f)
+/* A user's file, whole, into f (f->why when it cannot be shown), within
+ * what is left of the listing's SM_SRCTEXT_MAX_TOTAL bytes (*used). */
+static void read_file(struct srcfile *f, size_t *used)
 {
 	struct stat st;
+	bool seen = lstat(f->name, &st) == 0;
 
-	if (lstat(f->name, &st) == 0 && S_ISLNK(st.st_mode)) {
+	if (seen && S_ISLNK(st.st_mode)) {
 		snprintf(f->why, sizeof(f->why), "a symbolic link (not followed)");
+		return;
+	}
+	if (seen && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    st.st_size <= (off_t)SM_SRCTEXT_MAX_BYTES &&
+	    (size_t)st.st_size > SM_SRCTEXT_MAX_TOTAL - *used) {
+		snprintf(f->why, sizeof(f->why), "the source files read for one "
+		         "listing are at their cap of %zu MiB (this and any later "
+		         "one)", SM_SRCTEXT_MAX_TOTAL >> 20);
+		f->over = true;
 		return;
 	}
 	/* O_NOFOLLOW: a link put there since is refused too (ELOOP) */
@@ -79,6 +95,7 @@ static void read_file(struct srcfile *f)
 		f->own = NULL;
 	}
 	f->text = f->own;
+	*used += f->text ? f->len : 0;
 }
 
 /* Where each line of f starts: 0, -1 out of memory. */
@@ -121,12 +138,14 @@ static struct srcfile *file_of(struct sm_srctext *t, const char *name,
 			snprintf(f->why, sizeof(f->why), "not one of the built-in "
 			         "readers' sources embedded in selfmon");
 	} else {
-		read_file(f);
+		read_file(f, &t->used);
 	}
 	if (f->text && index_lines(f) < 0) {
 		f->text = NULL;
 		return *oom = true, NULL;
 	}
+	if (f->own) /* the index counts against the cap as well */
+		t->used += f->nlines * sizeof(*f->start);
 	return f;
 }
 
@@ -204,9 +223,10 @@ int sm_srctext_line(struct sm_srctext *t, const char *file, int line,
 		shape(f, (size_t)line - 1, buf, n);
 		return 1;
 	}
-	if (f->said)
-		return 0;
+	if (f->said || (f->over && t->said_over))
+		return 0; /* said once: for the file, or for all over the cap */
 	f->said = true;
+	t->said_over |= f->over;
 	if (f->text)
 		snprintf(why, sizeof(why), "line %d is past its end (%zu lines: "
 		         "changed since it was compiled?)", line, f->nlines);

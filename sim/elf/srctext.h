@@ -16,9 +16,11 @@
 #include <stddef.h>
 
 /* The caps (in the README): a source file read, the files read for one
- * listing, the bytes of one line shown (longer ones end in "..."). */
+ * listing and their bytes in all, the bytes of one line shown (longer
+ * ones end in "..."). */
 #define SM_SRCTEXT_MAX_BYTES ((size_t)1 << 20)
 #define SM_SRCTEXT_MAX_FILES 32
+#define SM_SRCTEXT_MAX_TOTAL ((size_t)8 << 20)
 #define SM_SRCTEXT_LINE 240
 
 struct sm_srctext;
