@@ -9,7 +9,8 @@
  * it; a user's reader built here with -g, its source beside it; and that
  * source missing, huge, binary, a FIFO, a symbolic link or shorter than
  * its line table, or its files over the cap of one listing: file:line
- * stays, one note says why, the verdict is the same.  The JSON document carries the same text (src_text, src_note).
+ * stays, one note says why, the verdict is the same.  The JSON document
+ * carries the same text (src_text, src_note).
  */
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -8,11 +8,11 @@
  * code has DWARF line info (the built-in readers', or a user's object
  * built with -g) and, after it, that line's source text (srctext.h: the
  * built-in readers' embedded, a user's read from its file when it can be,
- * else one note saying why).  It is a tracer (session.h struct sm_tracer): engines
- * and session.c call its hooks, never its functions.  With `record` set it
- * also keeps each of those as a struct sm_xevent, in order, for the JSON
- * and the HTML page (sim/teach/) to be built from exactly what the listing
- * shows.  Out of memory the listing stops and `oom` is set: the command
+ * else one note saying why).  It is a tracer (session.h struct
+ * sm_tracer): engines and session.c call its hooks, never its functions.
+ * With `record` set it also keeps each of those as a struct sm_xevent,
+ * in order, for the JSON and the HTML page (sim/teach/) to be built from
+ * exactly what the listing shows.  Out of memory the listing stops and `oom` is set: the command
  * says so in one line and exits with status 2.
  */
 #ifndef SELFMON_EXPLAIN_H
