@@ -158,8 +158,13 @@
 			const src = (own) => {
 				srcRows = own ? [line("src", "          " + (lastSrc = st.src))]
 					: [];
-				if (st.src_text)
-					srcRows.push(line("srctext", "          | " + st.src_text));
+				if (st.src_text) {
+					const r = line("srctext", "          | " + st.src_text);
+					if (own)
+						r.title = "source line " + st.src + ": the " +
+							"instructions below come from it";
+					srcRows.push(r);
+				}
 				if (st.src_note)
 					srcRows.push(note());
 			};
