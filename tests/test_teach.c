@@ -312,6 +312,64 @@ static void test_torn_page(void **state)
 		fail_msg("relation row %s lacks %s", row, want);
 }
 
+/* The DOM's text for s: & < > as the serialised DOM has them. */
+static void dom_text(const char *s, char *out, size_t n)
+{
+	size_t o = 0;
+	for (; *s && o + 6 < n; s++) {
+		const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;"
+		                : *s == '>' ? "&gt;" : NULL;
+		if (e) {
+			memcpy(out + o, e, strlen(e));
+			o += strlen(e);
+		} else {
+			out[o++] = *s;
+		}
+	}
+	out[o] = '\0';
+}
+
+/* The source lines' text in the instruction pane: a row each time the
+ * line changes (as the JSON's src and src_text say), styled apart from
+ * the instructions and never the cursor's; the line of the instruction
+ * under the cursor marked, also on its second instruction. */
+static void test_page_source(void **state)
+{
+	static char json[1 << 20];
+	char html[512], where[600], last[600] = "", text[600], want[1400];
+	unsigned rows = 0;
+	(void)state;
+	make_page(RESET, "source.html", json, sizeof(json), html, sizeof(html));
+	for (const char *p = json; (p = strstr(p, "\"src\":\"")); p++) {
+		json_string(p, "src", where, sizeof(where));
+		json_string(p, "src_text", text, sizeof(text));
+		if (where[0] && strcmp(where, last)) {
+			snprintf(last, sizeof(last), "%s", where);
+			rows += text[0] != '\0';
+		}
+	}
+	assert_true(rows > 10);
+	if (!have_chromium()) {
+		print_message("chromium missing: the page is not rendered\n");
+		skip();
+	}
+	/* step 12 is the second instruction of the line step 11 begins */
+	json_string(json_step(json, 11), "src", where, sizeof(where));
+	json_string(json_step(json, 12), "src", last, sizeof(last));
+	assert_string_equal(where, last);
+	json_string(json_step(json, 12), "src_text", text, sizeof(text));
+	page_at(html, 12);
+	assert_int_equal(count(dom, "<div class=\"row srctext"), rows);
+	assert_int_equal(count(dom, "<div class=\"row srctext srccur\""), 1);
+	const char *cur = strstr(dom, "<div class=\"row srctext srccur\"");
+	dom_text(text, where, sizeof(where));
+	snprintf(want, sizeof(want), "\">          | %s</div>", where);
+	if (strncmp(strchr(cur, '>') - 1, want, strlen(want)))
+		fail_msg("the marked source row is %.300s, not %s", cur, want);
+	assert_null(strstr(dom, "srctext cur"));
+	assert_int_equal(count(dom, "<div class=\"row insn cur\""), 1);
+}
+
 /* Nothing in the page can make a request; the data cannot end its
  * script element early ('<' is escaped in it). */
 static void test_page_offline(void **state)
@@ -487,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_reset_page),
 		cmocka_unit_test(test_torn_page),
 		cmocka_unit_test(test_timeline_verdict_waits),
+		cmocka_unit_test(test_page_source),
 		cmocka_unit_test(test_page_offline),
 		cmocka_unit_test(test_timeline_text_fits),
 		cmocka_unit_test(test_teach_bad_input),

@@ -34,11 +34,18 @@ static void cap_text(size_t max, char *buf, size_t n)
 char *sm_read_input(const char *path, size_t max, size_t *len, char *why,
                     size_t whylen)
 {
+	return sm_read_input_flags(path, max, 0, len, why, whylen);
+}
+
+char *sm_read_input_flags(const char *path, size_t max, int oflags,
+                          size_t *len, char *why, size_t whylen)
+{
 	char cap[32];
 	struct stat st;
 	char *buf = NULL;
 	size_t n = 0;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	              oflags);
 
 	cap_text(max, cap, sizeof(cap));
 	if (fd < 0) {

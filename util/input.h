@@ -26,6 +26,10 @@
  * "larger than the cap of 1 MiB", strerror()). */
 char *sm_read_input(const char *path, size_t max, size_t *len, char *why,
                     size_t whylen);
+/* The same with more flags for open(2) (O_NOFOLLOW: a symbolic link is
+ * refused, ELOOP). */
+char *sm_read_input_flags(const char *path, size_t max, int oflags,
+                          size_t *len, char *why, size_t whylen);
 
 /* Replace by '?' each byte of what no text output may carry: control
  * characters (C0, DEL, C1), U+FFFE/U+FFFF and bytes that are not UTF-8.

@@ -160,21 +160,35 @@ static bool dwfl_address(const struct sm_srclines *s, uint64_t addr,
 	return true;
 }
 
-int sm_srclines_at(struct sm_srclines *s, uint64_t addr, char **out)
+int sm_srclines_src(struct sm_srclines *s, uint64_t addr, char **file,
+                    int *line)
 {
 	Dwarf_Addr a;
-	int line = 0;
 
-	*out = NULL;
+	*file = NULL;
+	*line = 0;
 	if (!s || !dwfl_address(s, addr, &a))
 		return 0;
 	Dwfl_Module *mod = s->mod ? s->mod : dwfl_addrmodule(s->dwfl, a);
 	Dwfl_Line *l = mod ? dwfl_module_getsrc(mod, a) : NULL;
-	const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)
-	                     : NULL;
-	if (!file || line <= 0)
-		return 0;
-	if (asprintf(out, "%s:%d", file, line) < 0)
+	const char *f = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL)
+	                  : NULL;
+	if (!f || *line <= 0)
+		return *line = 0, 0;
+	return (*file = strdup(f)) ? 1 : -1;
+}
+
+int sm_srclines_at(struct sm_srclines *s, uint64_t addr, char **out)
+{
+	char *file;
+	int line, rc = sm_srclines_src(s, addr, &file, &line);
+
+	*out = NULL;
+	if (rc <= 0)
+		return rc;
+	rc = asprintf(out, "%s:%d", file, line) < 0 ? -1 : 1;
+	free(file);
+	if (rc < 0)
 		return *out = NULL, -1;
 	sm_printable(*out); /* a file name from the object's DWARF */
 	return 1;

@@ -27,6 +27,11 @@ struct sm_srclines *sm_srclines_self(void);
 /* "FILE:LINE" of addr in *out (malloc'ed): 1, 0 if unknown (no line
  * info there), -1 out of memory. */
 int sm_srclines_at(struct sm_srclines *s, uint64_t addr, char **out);
+/* The same as the file name as the DWARF has it (malloc'ed, not made
+ * printable: to open the file, never to print) and the line: 1, 0 if
+ * unknown, -1 out of memory. */
+int sm_srclines_src(struct sm_srclines *s, uint64_t addr, char **file,
+                    int *line);
 void sm_srclines_free(struct sm_srclines *s);
 
 #endif

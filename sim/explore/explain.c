@@ -2,8 +2,10 @@
  * explain.c — the --explain listing (see explain.h).
  *
  * Owns: the listing's text, the disassembly (capstone; objdump for
- * riscv64) and the source line of each instruction (srcline.c).  Must
- * not change the run: it only prints what the engines report.
+ * riscv64) and the source line of each instruction (srcline.c) with its
+ * text (srctext.c), shown once before the first instruction of the line,
+ * as objdump -S does.  Must not change the run: it only prints what the
+ * engines report.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -119,6 +121,8 @@ static void open_lines(struct sm_explain *x, const struct sm_session *s)
 	const struct sm_image *img = s->reader->image;
 	const struct sm_blob *b = sm_blob_for(a);
 
+	if (!(x->text = sm_srctext_new(!img)))
+		oom(x);
 	if (img) {
 		if (img->path)
 			x->lines = sm_srclines_file(img->path, img);
@@ -159,8 +163,14 @@ void sm_explain_done(struct sm_explain *x)
 	x->have_cs = false;
 	free(x->list);
 	x->list = NULL;
-	for (unsigned i = 0; i < sizeof(x->src) / sizeof(x->src[0]); i++)
+	for (unsigned i = 0; i < sizeof(x->src) / sizeof(x->src[0]); i++) {
 		free(x->src[i].where);
+		free(x->src[i].text);
+	}
+	sm_srctext_free(x->text);
+	x->text = NULL;
+	free(x->note);
+	x->note = NULL;
 	free(x->last_where);
 	x->last_where = NULL;
 	sm_srclines_free(x->lines);
@@ -171,8 +181,11 @@ void sm_explain_done(struct sm_explain *x)
 
 void sm_explain_free(struct sm_explain *x)
 {
-	for (size_t i = 0; i < x->nev; i++)
+	for (size_t i = 0; i < x->nev; i++) {
 		free(x->ev[i].where);
+		free(x->ev[i].src_text);
+		free(x->ev[i].src_note);
+	}
 	free(x->ev);
 	x->ev = NULL;
 	x->nev = x->cap = 0;
@@ -209,34 +222,70 @@ static int field_index(const struct selfmon_page_field *f)
 	return f ? (int)(f - selfmon_page_fields) : -1;
 }
 
-/* file:line of a code address, from the code's line table, remembered
- * per address; "" when unknown.  The built-in readers' paths start at
- * reader/. */
-static const char *where(struct sm_explain *x, uint64_t addr)
+/* The text of addr's source line in lines (malloc'ed), NULL when it is
+ * not shown; the first time a file's text cannot be, the note saying why
+ * waits in x->note for the listing. */
+static char *line_text(struct sm_explain *x, struct sm_srclines *lines,
+                       uint64_t addr)
 {
+	char *file = NULL, *note = NULL, *out = NULL, buf[SM_SRCTEXT_LINE + 1];
+	int line, rc = sm_srclines_src(lines, addr, &file, &line);
+
+	if (rc > 0)
+		rc = sm_srctext_line(x->text, file, line, buf, sizeof(buf), &note);
+	free(file);
+	if (note && x->note) { /* two at once: both are said */
+		char *both = NULL;
+		if (asprintf(&both, "%s; %s", x->note, note) < 0)
+			rc = -1;
+		free(note);
+		note = both;
+	}
+	if (note) {
+		free(x->note);
+		x->note = note;
+	}
+	if (rc > 0 && !(out = strdup(buf)))
+		rc = -1;
+	if (rc < 0)
+		oom(x);
+	return out;
+}
+
+/* file:line of a code address, from the code's line table, with its
+ * text, remembered per address; where "" when unknown.  The built-in
+ * readers' paths start at reader/. */
+static const struct sm_xsrc *where(struct sm_explain *x, uint64_t addr)
+{
+	static const struct sm_xsrc none = { .where = "" };
 	char *line = NULL;
+	const unsigned n = sizeof(x->src) / sizeof(x->src[0]);
 
 	if (!x->lines)
-		return "";
-	for (unsigned i = 0; i < sizeof(x->src) / sizeof(x->src[0]); i++)
+		return &none;
+	for (unsigned i = 0; i < n; i++)
 		if (x->src[i].where && x->src[i].addr == addr)
-			return x->src[i].where;
+			return &x->src[i];
 	if (sm_srclines_at(x->lines, addr, &line) < 0) {
 		oom(x);
-		return "";
+		return &none;
 	}
 	const char *base = line ? strstr(line, "/reader/") : NULL;
-	if (x->nsrc == sizeof(x->src) / sizeof(x->src[0]))
+	if (x->nsrc == n)
 		x->nsrc = 0;
-	free(x->src[x->nsrc].where);
-	x->src[x->nsrc].addr = addr;
-	x->src[x->nsrc].where = strdup(!line ? "" : base ? base + 1 : line);
+	struct sm_xsrc *e = &x->src[x->nsrc];
+	free(e->where);
+	free(e->text);
+	e->addr = addr;
+	e->where = strdup(!line ? "" : base ? base + 1 : line);
+	e->text = line ? line_text(x, x->lines, addr) : NULL;
 	free(line);
-	if (!x->src[x->nsrc].where) {
+	if (!e->where) {
 		oom(x);
-		return "";
+		return &none;
 	}
-	return x->src[x->nsrc++].where;
+	x->nsrc++;
+	return e;
 }
 
 /* Past max_steps the listing goes quiet (a livelock is long); out of
@@ -265,17 +314,30 @@ static void disassemble(struct sm_explain *x, uint64_t addr, const uint8_t *b,
 		}
 }
 
+/* The source text of a line ("| TEXT") and a note on a file's text
+ * ("(NOTE)"), under its file:line. */
+static void print_src(struct sm_explain *x, const char *text)
+{
+	if (text)
+		fprintf(x->f, "          | %s\n", text);
+	if (x->note)
+		fprintf(x->f, "          (%s)\n", x->note);
+}
+
 static void print_insn(struct sm_explain *x, uint64_t step, uint64_t addr,
-                       const uint8_t *b, unsigned len, const char *w,
-                       const char *text)
+                       const uint8_t *b, unsigned len,
+                       const struct sm_xsrc *w, const char *text)
 {
 	FILE *f = x->f;
 
-	if (w[0] && (!x->last_where || strcmp(w, x->last_where))) {
-		fprintf(f, "          %s\n", w);
+	if (w->where[0] && (!x->last_where || strcmp(w->where, x->last_where))) {
+		fprintf(f, "          %s\n", w->where);
+		print_src(x, w->text);
 		free(x->last_where);
-		if (!(x->last_where = strdup(w)))
+		if (!(x->last_where = strdup(w->where)))
 			oom(x);
+	} else {
+		print_src(x, NULL);
 	}
 	fprintf(f, "%6" PRIu64 "  %08" PRIx64 "  ", step, addr);
 	for (unsigned i = 0; i < 8; i++)
@@ -283,6 +345,20 @@ static void print_insn(struct sm_explain *x, uint64_t step, uint64_t addr,
 	if (text[0])
 		fprintf(f, "  %s", text);
 	fputc('\n', f);
+}
+
+/* The source text and the pending note into e (when recording). */
+static void keep_src(struct sm_explain *x, struct sm_xevent *e,
+                     const char *text)
+{
+	if (e && text && !(e->src_text = strdup(text)))
+		x->oom = true;
+	if (e) {
+		e->src_note = x->note;
+		x->note = NULL;
+	}
+	free(x->note);
+	x->note = NULL;
 }
 
 static void on_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
@@ -295,7 +371,7 @@ static void on_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
 		x->quiet++;
 		return;
 	}
-	const char *w = where(x, addr);
+	const struct sm_xsrc *w = where(x, addr);
 	disassemble(x, addr, b, len, text, sizeof(text));
 	if (x->f)
 		print_insn(x, s->run.step, addr, b, len, w, text);
@@ -306,24 +382,28 @@ static void on_insn(struct sm_session *s, uint64_t addr, const uint8_t *b,
 		e->len = len < sizeof(e->bytes) ? len : sizeof(e->bytes);
 		memcpy(e->bytes, b, e->len);
 		snprintf(e->text, sizeof(e->text), "%s", text);
-		if (w[0] && !(e->where = strdup(w)))
+		if (w->where[0] && !(e->where = strdup(w->where)))
 			x->oom = true;
 	}
+	keep_src(x, e, w->text);
 }
 
 /* file:line of a code address in this process (its debug info: the
  * native engine's readers are selfmon's own code), "?" when unknown; NULL
- * out of memory.  The line table is opened at the first use. */
-static char *self_line(struct sm_explain *x, const void *addr)
+ * out of memory.  Its source text into *text (NULL: none).  The line
+ * table is opened at the first use. */
+static char *self_line(struct sm_explain *x, const void *addr, char **text)
 {
 	char *line = NULL;
 
 	if (!x->self)
 		x->self = sm_srclines_self();
 	/* a return address: the call is the byte before it */
-	int rc = sm_srclines_at(x->self, (uint64_t)(uintptr_t)addr - 1, &line);
+	uint64_t at = (uint64_t)(uintptr_t)addr - 1;
+	int rc = sm_srclines_at(x->self, at, &line);
 	const char *base = line ? strstr(line, "/reader/") : NULL;
 	char *out = rc < 0 ? NULL : strdup(!line ? "?" : base ? base + 1 : line);
+	*text = line && out ? line_text(x, x->self, at) : NULL;
 	free(line);
 	return out;
 }
@@ -332,23 +412,28 @@ static void on_native(struct sm_session *s, const char *what, uint64_t arg,
                       const void *caller)
 {
 	struct sm_explain *x = X(s);
-	char *src, *text = NULL;
+	char *src, *line = NULL, *text = NULL;
 
 	if (quiet(s))
 		return;
-	if (!(src = self_line(x, caller)) ||
+	if (!(src = self_line(x, caller, &line)) ||
 	    asprintf(&text, "%s(%" PRIu64 ") at %s", what, arg, src) < 0) {
 		free(src);
+		free(line);
 		oom(x);
 		return;
 	}
 	free(src);
-	if (x->f)
+	if (x->f) {
 		fprintf(x->f, "%6" PRIu64 "  %s\n", s->run.step, text);
+		print_src(x, line);
+	}
 	struct sm_xevent *e = rec(x, SM_X_NATIVE, s->run.step);
 	x->insn_step = s->run.step;
 	if (e)
 		snprintf(e->text, sizeof(e->text), "%s", text);
+	keep_src(x, e, line);
+	free(line);
 	free(text);
 }
 

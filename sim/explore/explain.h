@@ -6,11 +6,13 @@
  * syscall with its answer, and each kernel action with the page fields it
  * changed, with the source line of each instruction when the reader
  * code has DWARF line info (the built-in readers', or a user's object
- * built with -g).  It is a tracer (session.h struct sm_tracer): engines
- * and session.c call its hooks, never its functions.  With `record` set it
- * also keeps each of those as a struct sm_xevent, in order, for the JSON
- * and the HTML page (sim/teach/) to be built from exactly what the listing
- * shows.  Out of memory the listing stops and `oom` is set: the command
+ * built with -g) and, after it, that line's source text (srctext.h: the
+ * built-in readers' embedded, a user's read from its file when it can be,
+ * else one note saying why).  It is a tracer (session.h struct
+ * sm_tracer): engines and session.c call its hooks, never its functions.
+ * With `record` set it also keeps each of those as a struct sm_xevent,
+ * in order, for the JSON and the HTML page (sim/teach/) to be built from
+ * exactly what the listing shows.  Out of memory the listing stops and `oom` is set: the command
  * says so in one line and exits with status 2.
  */
 #ifndef SELFMON_EXPLAIN_H
@@ -21,6 +23,7 @@
 
 #include "session.h"
 #include "srcline.h"
+#include "srctext.h"
 
 /* One line of the listing, as data.  step is the instruction it belongs
  * to: an instruction's own number; a load's or a trap's, the instruction
@@ -48,6 +51,9 @@ struct sm_xevent {
 	uint8_t bytes[16];
 	char text[200];
 	char *where;       /* owned: file:line, or NULL */
+	char *src_text;    /* owned: that line's source text, or NULL */
+	char *src_note;    /* owned: why a file's text is not shown (the
+	                    * first time), or NULL */
 };
 
 struct sm_explain {
@@ -64,7 +70,10 @@ struct sm_explain {
 	bool have_cs;
 	struct sm_srclines *lines;        /* the reader code's line table */
 	struct sm_srclines *self;         /* this process's (native engine) */
-	struct { uint64_t addr; char *where; } src[512]; /* looked up (ring) */
+	struct sm_xsrc { uint64_t addr; char *where, *text; } src[512];
+	                                  /* looked up (a ring) */
+	struct sm_srctext *text;          /* the source lines' text */
+	char *note;                       /* a note on it, not yet shown */
 	unsigned nsrc;
 	char *last_where;                 /* the source line last shown */
 	struct { uint64_t addr; char text[64]; } *list; /* objdump's, riscv */

@@ -2,7 +2,9 @@
  * page.js — the page to step through one read (teach_html.c).
  *
  * Renders everything from the JSON document in #selfmon-data (the one
- * `selfmon replay --explain --json` prints): the listing with a cursor,
+ * `selfmon replay --explain --json` prints): the listing with a cursor
+ * (each source line's text before its first instructions, as objdump -S
+ * shows it, marked while the cursor is on one of them),
  * the page as the reader would load it now (the fields the kernel wrote
  * last highlighted, with the action; for a remote writer, which stores of
  * the update have landed), the values loaded so far, the result against
@@ -133,18 +135,38 @@
 	})();
 
 	/* ---- the listing ---- */
-	const rowsAt = [];
+	const rowsAt = [], srcAt = [];
 	function buildListing() {
 		const box = $("code"), frag = document.createDocumentFragment();
-		let lastSrc = "";
+		let lastSrc = "", srcRows = [];
 		S.forEach((st, i) => {
 			const rows = [];
-			const add = (cls, text) => {
+			const line = (cls, text) => {
 				const r = el("div", "row " + cls, text);
 				r.dataset.i = i;
-				rows.push(r);
 				frag.appendChild(r);
 				return r;
+			};
+			const add = (cls, text) => {
+				const r = line(cls, text);
+				rows.push(r);
+				return r;
+			};
+			/* the source line's rows: not the cursor's (it stays on the
+			 * instructions), marked while it is on one of the line's */
+			const note = () => line("srcnote", "          (" + st.src_note + ")");
+			const src = (own) => {
+				srcRows = own ? [line("src", "          " + (lastSrc = st.src))]
+					: [];
+				if (st.src_text) {
+					const r = line("srctext", "          | " + st.src_text);
+					if (own)
+						r.title = "source line " + st.src + ": the " +
+							"instructions below come from it";
+					srcRows.push(r);
+				}
+				if (st.src_note)
+					srcRows.push(note());
 			};
 			for (const k of st.kernel) {
 				const what = k.store !== undefined ?
@@ -154,15 +176,19 @@
 					"; " + c[0] + " " + c[1] + " -> " + c[2]).join(""));
 			}
 			if (st.src && st.src !== lastSrc)
-				add("src", "          " + (lastSrc = st.src));
+				src(true);
+			else if (st.src_note && st.native === undefined)
+				note();
 			const head = String(st.step).padStart(6) + "  ";
-			if (st.native !== undefined)
+			if (st.native !== undefined) {
 				add("insn", head + st.native);
-			else if (st.addr !== undefined)
+				src(false);
+			} else if (st.addr !== undefined)
 				add("insn", head + st.addr.slice(2).padStart(8, "0") + "  " +
 					st.bytes.padEnd(16) + "  " + st.insn);
 			else
 				add("insn", head + "(return to the caller)");
+			srcAt.push(srcRows);
 			for (const l of st.loads)
 				add("ld", "          load page." + l.field + (l.part ? "[part]" : "") +
 					" = " + l.value + " (" + hex(l.value) + ")");
@@ -393,12 +419,17 @@
 	let cur = -1;
 	function go(i) {
 		i = Math.max(0, Math.min(N - 1, i));
-		if (cur >= 0)
+		if (cur >= 0) {
 			for (const r of rowsAt[cur])
 				r.classList.remove("cur");
+			for (const r of srcAt[cur])
+				r.classList.remove("srccur");
+		}
 		cur = i;
 		for (const r of rowsAt[i])
 			r.classList.add("cur");
+		for (const r of srcAt[i])
+			r.classList.add("srccur");
 		const box = $("code"), first = rowsAt[i][0];
 		if (first)
 			box.scrollTop = first.offsetTop - box.clientHeight / 3;

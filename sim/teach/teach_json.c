@@ -106,12 +106,22 @@ static size_t kernel_write(struct json *j, const struct sm_xevent *ev,
 	return i;
 }
 
+/* The text of an instruction's source line ("" when not shown) and,
+ * the first time a file's text cannot be shown, why. */
+static void src_text(struct json *j, const struct sm_xevent *e)
+{
+	json_str(j, "src_text", e->src_text ? e->src_text : "");
+	if (e->src_note)
+		json_str(j, "src_note", e->src_note);
+}
+
 static void insn(struct json *j, const struct sm_xevent *e)
 {
 	char buf[40], hex[2 * sizeof(e->bytes) + 1];
 
 	if (e->kind == SM_X_NATIVE) {
 		json_str(j, "native", e->text);
+		src_text(j, e);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, e->addr);
@@ -122,6 +132,7 @@ static void insn(struct json *j, const struct sm_xevent *e)
 	json_str(j, "bytes", hex);
 	json_str(j, "insn", e->text);
 	json_str(j, "src", e->where ? e->where : "");
+	src_text(j, e);
 }
 
 static void load(struct json *j, const struct sm_xevent *e)
