@@ -434,7 +434,7 @@ static void show_kstate(struct sm_session *s, enum sm_action_kind why)
 	const struct sm_config *cfg = s->model->cfg;
 	struct sm_kview now;
 	struct sm_kchange c[SM_KVIEW_MAX_ITEMS];
-	char line[1024];
+	char line[4096];
 
 	sm_model_kview(s->model, &now);
 	unsigned n = sm_kview_diff(cfg, &x->klast, &now, c);

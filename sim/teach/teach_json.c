@@ -87,7 +87,7 @@ static size_t kstate_changes(struct json *j, const struct sm_config *cfg,
 {
 	struct sm_kchange c[SM_KVIEW_MAX_ITEMS];
 	unsigned n = 0;
-	char key[64], old[64], now[64], note[300], says[1024];
+	char key[64], old[64], now[64], note[300], says[4096];
 
 	for (; i < end && ev[i].kind == SM_X_KCHANGE; i++)
 		if (n < SM_KVIEW_MAX_ITEMS)
