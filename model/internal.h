@@ -137,5 +137,13 @@ int sm_kernel_build(struct sm_model *m, char *err, size_t n);
 /* kernel.c: perf_event_read()'s update of one event's count and times,
  * for read(2) (readfmt.c) */
 void sm_kernel_read_event(struct sm_model *m, struct sm_event *e);
+/* kernel.c: the registers that let user space read counters on the
+ * task's CPU now, as the counter reads above see them (and kview.c
+ * shows them): x86 CR4.PCE, arm64 PMUSERENR_EL0 and PMUACR_EL1, riscv64
+ * scounteren */
+bool sm_x86_cr4_pce(const struct sm_model *m);
+uint32_t sm_arm64_pmuserenr(const struct sm_model *m);
+uint32_t sm_arm64_pmuacr(const struct sm_model *m);
+uint32_t sm_riscv_scounteren(const struct sm_model *m);
 
 #endif

@@ -1605,19 +1605,29 @@ static bool user_events_mapped(const struct sm_model *m)
 	return false;
 }
 
-/* x86 RDPMC: CR4.PCE decides (sysfs rdpmc 2: always; 1: while this mm has
- * a mapped event with user read, x86_pmu_event_mapped()); ECX bit 30
- * selects the fixed counters; any other ECX is #GP. */
-enum sm_fault sm_model_rdpmc(const struct sm_model *m, uint32_t ecx,
-                             uint64_t *val)
+/* x86 CR4.PCE of the task's CPU: cr4_update_pce_mm() (arch/x86/mm/tlb.c)
+ * sets it under sysfs rdpmc 2 (rdpmc_always_available_key) and, under 1,
+ * while this mm's perf_rdpmc_allowed is not 0: from the mmap of an event
+ * with user read (x86_pmu_event_mapped()) to the munmap of the last one
+ * (x86_pmu_event_unmapped()). */
+bool sm_x86_cr4_pce(const struct sm_model *m)
 {
 	bool pce = m->cfg->user_access == 2;
-	int c;
 
 	for (unsigned i = 0; !pce && m->cfg->user_access == 1 &&
 	                     i < m->k.nopen; i++)
 		pce = m->k.ev[i].mapped && RULES(m)->user_read(m->cfg, &m->k.ev[i]);
-	if (!pce)
+	return pce;
+}
+
+/* x86 RDPMC: CR4.PCE decides (sm_x86_cr4_pce()); ECX bit 30 selects the
+ * fixed counters; any other ECX is #GP. */
+enum sm_fault sm_model_rdpmc(const struct sm_model *m, uint32_t ecx,
+                             uint64_t *val)
+{
+	int c;
+
+	if (!sm_x86_cr4_pce(m))
 		return SM_FAULT_GP;
 	if (ecx & (1u << 30))
 		c = (ecx & ~(1u << 30)) < m->cfg->fixed
@@ -1630,19 +1640,44 @@ enum sm_fault sm_model_rdpmc(const struct sm_model *m, uint32_t ecx,
 	return SM_OK;
 }
 
-/* arm64 MRS of PMEVCNTR<n>_EL0 / PMCCNTR_EL0: armv8pmu_start() sets
- * PMUSERENR_EL0.ER|CR (armv8pmu_enable_user_access()) while the task's
+/* arm64 PMUSERENR_EL0 of the task's CPU: armv8pmu_start() sets ER|CR
+ * (armv8pmu_enable_user_access(); with PMUv3.9 on Linux 7.2 UEN too,
+ * arm64_pmuacr()) while sysctl perf_user_access is 1 and the task's
  * context has user-readable mmapped events (nr_user), whether or not they
- * are on a counter right now; otherwise, or for a counter that does not
- * exist, the read is UNDEFINED (SIGILL). */
+ * are on a counter right now, and writes 0 otherwise
+ * (armv8pmu_disable_user_access()). */
+uint32_t sm_arm64_pmuserenr(const struct sm_model *m)
+{
+	if (m->cfg->arch != SM_ARM64 || m->cfg->user_access != 1 ||
+	    !m->k.task_on || !user_events_mapped(m))
+		return 0;
+	return SM_PMUSERENR_ER | SM_PMUSERENR_CR |
+	       (arm64_pmuacr(m->cfg) ? SM_PMUSERENR_UEN : 0);
+}
+
+/* arm64 PMUACR_EL1 (Linux 7.2 with FEAT_PMUv3p9, arm64_pmuacr()): bit n
+ * for PMEVCNTR<n>_EL0, bit 31 (C) for PMCCNTR_EL0, the counters whose
+ * owner has user read; 0 where the register is not used. */
+uint32_t sm_arm64_pmuacr(const struct sm_model *m)
+{
+	uint32_t v = 0;
+
+	for (int c = 0; arm64_pmuacr(m->cfg) && c < 32; c++)
+		if (sm_counter_exists(m->cfg, c) && arm64_pmuacr_allows(m, c))
+			v |= 1u << c;
+	return v;
+}
+
+/* arm64 MRS of PMEVCNTR<n>_EL0 / PMCCNTR_EL0: allowed by PMUSERENR_EL0.ER
+ * and .CR (sm_arm64_pmuserenr(), set and cleared together); otherwise, or
+ * for a counter that does not exist, the read is UNDEFINED (SIGILL). */
 enum sm_fault sm_model_arm64_counter(const struct sm_model *m, unsigned c,
                                      uint64_t *val)
 {
-	if (m->cfg->arch != SM_ARM64 || m->cfg->user_access != 1 ||
-	    !m->k.task_on || !user_events_mapped(m) ||
+	if (!(sm_arm64_pmuserenr(m) & SM_PMUSERENR_ER) ||
 	    !sm_counter_exists(m->cfg, (int)c))
 		return SM_FAULT_ILL;
-	if (arm64_pmuacr(m->cfg) && !arm64_pmuacr_allows(m, (int)c)) {
+	if (arm64_pmuacr(m->cfg) && !(sm_arm64_pmuacr(m) >> c & 1)) {
 		*val = 0; /* RAZ: not in PMUACR_EL1 (arm64_pmuacr()) */
 		return SM_OK;
 	}
@@ -1650,11 +1685,36 @@ enum sm_fault sm_model_arm64_counter(const struct sm_model *m, unsigned c,
 	return SM_OK;
 }
 
-/* riscv64 CSR reads: `time` always (scounteren.TM); cycle/instret always
- * with perf_user_access 2; otherwise a counter is readable while an event
- * with user access runs on it: pmu_sbi_ctr_start() sets its scounteren
- * bit and pmu_sbi_ctr_stop() clears it, so a reader that races a rotation
- * out of the counter takes an illegal-instruction trap (SIGILL). */
+/* riscv64 scounteren of the task's CPU, bit n for CSR 0xC00 + n:
+ * pmu_sbi_starting_cpu() writes TM (0x2), or CY|TM|IR (0x7) under
+ * perf_user_access 2 (legacy); under 1 a counter's bit is set while an
+ * event with user access runs on it: pmu_sbi_ctr_start() and
+ * pmu_sbi_event_mapped() set it (pmu_sbi_set_scounteren()),
+ * pmu_sbi_ctr_stop() and pmu_sbi_event_unmapped() clear it
+ * (pmu_sbi_reset_scounteren()); variant riscv_keep_scounteren: the bits
+ * pmu_sbi_ctr_stop() left set (`kept`). */
+uint32_t sm_riscv_scounteren(const struct sm_model *m)
+{
+	const struct sm_cpu *cpu = &m->k.cpu[m->k.task_cpu];
+	uint32_t v = 1u << SM_RISCV_TIME;
+
+	if (m->cfg->user_access == 2)
+		v |= 1u << SM_RISCV_CYCLE | 1u << SM_RISCV_INSTRET;
+	if (m->cfg->user_access != 1)
+		return v;
+	for (int c = 0; c < 32; c++) {
+		int owner = cpu->ctr[c].owner;
+		if (sm_counter_exists(m->cfg, c) &&
+		    ((cpu->kept >> c & 1) || (owner >= 0 &&
+		     RULES(m)->user_read(m->cfg, &m->k.ev[owner]))))
+			v |= 1u << c;
+	}
+	return v;
+}
+
+/* riscv64 CSR reads: `time` always; a counter while its scounteren bit is
+ * set (sm_riscv_scounteren()), so a reader that races a rotation out of
+ * the counter takes an illegal-instruction trap (SIGILL). */
 enum sm_fault sm_model_riscv_csr(const struct sm_model *m, unsigned csr,
                                  uint64_t *val)
 {
@@ -1666,17 +1726,7 @@ enum sm_fault sm_model_riscv_csr(const struct sm_model *m, unsigned csr,
 		*val = sm_model_timer(m);
 		return SM_OK;
 	}
-	if (!sm_counter_exists(m->cfg, c))
-		return SM_FAULT_ILL;
-	bool ok = m->cfg->user_access == 2 &&
-	          (c == SM_RISCV_CYCLE || c == SM_RISCV_INSTRET);
-	int owner = m->k.cpu[m->k.task_cpu].ctr[c].owner;
-	if (owner >= 0 && m->cfg->user_access == 1)
-		ok = RULES(m)->user_read(m->cfg, &m->k.ev[owner]);
-	/* variant riscv_keep_scounteren: pmu_sbi_ctr_stop() left the bit */
-	if (m->cfg->user_access == 1 && (m->k.cpu[m->k.task_cpu].kept >> c & 1))
-		ok = true;
-	if (!ok)
+	if (!sm_counter_exists(m->cfg, c) || !(sm_riscv_scounteren(m) >> c & 1))
 		return SM_FAULT_ILL;
 	*val = sm_counter_value(m, m->k.task_cpu, c);
 	return SM_OK;

@@ -527,4 +527,85 @@ unsigned sm_arm64_timer_width(uint64_t hz);
 uint64_t sm_model_page_ns(const struct sm_model *m, unsigned cpu,
                           uint64_t cyc);
 
+/* ---- the kernel state the page does not show (kview.c) ----------------
+ *
+ * For teaching (replay --explain, the page's kernel panel): what decides
+ * what a reader can see besides the page, read from a model without
+ * changing it.  Per event its state, counter (hw.idx), count, prev_count
+ * (hw.prev_count) and period_left (hw.period_left); and the register that
+ * lets user space read counters on the task's CPU: x86 CR4.PCE (0 or 1),
+ * arm64 PMUSERENR_EL0 (SM_PMUSERENR_* bits) with PMUACR_EL1 where Linux
+ * 7.2 uses it, riscv64 scounteren (bit n: CSR 0xC00 + n). */
+#define SM_PMUSERENR_EN (1u << 0)
+#define SM_PMUSERENR_SW (1u << 1)
+#define SM_PMUSERENR_CR (1u << 2)
+#define SM_PMUSERENR_ER (1u << 3)
+#define SM_PMUSERENR_UEN (1u << 4)
+
+struct sm_kview_event {
+	enum sm_state state;
+	int counter;          /* -1: on none */
+	uint64_t count, prev_count;
+	int64_t period_left;
+};
+
+struct sm_kview {
+	unsigned cpu;         /* the task's CPU, whose registers these are */
+	int user_access;      /* x86 sysfs rdpmc; arm64/riscv64 sysctl
+	                       * perf_user_access */
+	uint64_t access;      /* CR4.PCE, PMUSERENR_EL0 or scounteren */
+	bool has_pmuacr;      /* arm64: PMUACR_EL1 is in use */
+	uint32_t pmuacr;
+	unsigned nevents;     /* = cfg->nevents */
+	struct sm_kview_event ev[SM_MAX_EVENTS];
+};
+
+void sm_model_kview(const struct sm_model *m, struct sm_kview *v);
+const char *sm_state_name(enum sm_state s); /* "ACTIVE" ... */
+
+/* The view as numbered items, one row each: per event (in order) its
+ * state, counter, count, prev_count, period_left; then the access
+ * register, PMUACR_EL1 where used, and the user-access setting.  The
+ * numbering depends on the configuration only. */
+enum sm_kitem {
+	SM_KI_STATE, SM_KI_COUNTER, SM_KI_COUNT, SM_KI_PREV_COUNT,
+	SM_KI_PERIOD_LEFT, SM_KI_PER_EVENT,
+	SM_KI_ACCESS = SM_KI_PER_EVENT, SM_KI_PMUACR, SM_KI_SETTING
+};
+unsigned sm_kview_nitems(const struct sm_config *cfg);
+/* item i as a number (signed ones as two's complement); its kind
+ * (enum sm_kitem) and event (-1: a register) */
+uint64_t sm_kview_item(const struct sm_config *cfg, const struct sm_kview *v,
+                       unsigned i);
+int sm_kview_item_kind(const struct sm_config *cfg, unsigned i, int *event);
+/* key ("ev0.state", "scounteren"), label ("cycles: state"), the value
+ * as text ("ACTIVE", "3: hpmcounter3", "0xa") and what it means ("TM
+ * HPM3: csrr of time, hpmcounter3 allowed"; "" when nothing to add) */
+void sm_kview_item_key(const struct sm_config *cfg, unsigned i, char *buf,
+                       size_t n);
+void sm_kview_item_label(const struct sm_config *cfg, unsigned i, char *buf,
+                         size_t n);
+void sm_kview_item_text(const struct sm_config *cfg, unsigned i, uint64_t v,
+                        char *buf, size_t n);
+void sm_kview_item_note(const struct sm_config *cfg, unsigned i, uint64_t v,
+                        char *buf, size_t n);
+#define SM_KVIEW_MAX_ITEMS (SM_MAX_EVENTS * SM_KI_PER_EVENT + 3)
+/* One item that differs between two views. */
+struct sm_kchange {
+	unsigned item;
+	uint64_t old, value;
+};
+/* The items that differ from a to b, in item order: how many (at most
+ * SM_KVIEW_MAX_ITEMS). */
+unsigned sm_kview_diff(const struct sm_config *cfg, const struct sm_kview *a,
+                       const struct sm_kview *b, struct sm_kchange *out);
+/* One line saying what an action changed, with the kernel function that
+ * wrote the register: "cycles: state ACTIVE -> INACTIVE, counter 3 ->
+ * none; scounteren bit 3 (HPM3) cleared (pmu_sbi_ctr_stop() ->
+ * pmu_sbi_reset_scounteren())".  "" for no change. */
+void sm_kview_change_text(const struct sm_config *cfg,
+                          enum sm_action_kind why,
+                          const struct sm_kchange *c, unsigned nc,
+                          char *buf, size_t n);
+
 #endif

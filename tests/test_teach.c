@@ -5,8 +5,9 @@
  * Headless Chromium loads the page at several #step= fragments and the
  * rendered DOM (the field the kernel just wrote, the value loaded, the
  * verdict) is held against what `replay --explain --json` says at those
- * steps; the page can make no request; no text of a timeline runs outside
- * its picture.  Without chromium the browser checks are skipped, saying
+ * steps, and the panel of the kernel's state the page does not show;
+ * the page can make no request; no text of a timeline runs outside its
+ * picture.  Without chromium the browser checks are skipped, saying
  * so.
  */
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 
 #define RESET "x86_64:unicorn:no_zero_ext_fix:x86_reset:reset@10"
 #define TORN "x86_64:unicorn:no_recheck:x86_remote:rotate_out@6,rotate_in@10"
+#define RV_ROTATE "riscv64:unicorn:reference:riscv64_rotate:rotate_out@18"
 
 static char dom[1 << 21];
 static char page[1 << 21];
@@ -487,6 +489,87 @@ static void test_timeline_text_fits(void **state)
 		fail_msg("labels crossed by a grid line: %.900s", out);
 }
 
+/* Is `what` in [from, to)? */
+static bool within(const char *from, const char *to, const char *what)
+{
+	const char *p = strstr(from, what);
+	return p && p + strlen(what) <= to;
+}
+
+/* The kernel's state the page does not show, on riscv64_rotate: the
+ * event on hpmcounter3 under perf_user_access 1 makes scounteren TM|HPM3
+ * = 0xa (pmu_sbi_starting_cpu() writes TM, pmu_sbi_ctr_start() sets bit
+ * 3); the rotation out at step 18 (event_sched_out()) makes the event
+ * INACTIVE and pmu_sbi_ctr_stop() clears bit 3: 0x2.  In the JSON at step
+ * 18 and nowhere before, in the text listing after the action, and on
+ * the page at step 18 highlighted with the action (not at step 17). */
+static void test_kstate(void **state)
+{
+	static char json[1 << 20], text[1 << 20];
+	char html[512], row[4096];
+	(void)state;
+	if (!arch_built("riscv64")) {
+		print_message("riscv64 not built: skipped\n");
+		skip();
+	}
+	make_page(RV_ROTATE, "kstate.html", json, sizeof(json), html,
+	          sizeof(html));
+	assert_non_null(strstr(json, "\"kstate\":{\"cpu\":0,\"rows\":[{\"key\":"
+	                       "\"ev0.state\",\"label\":\"cache_misses: state\","
+	                       "\"value\":\"ACTIVE\""));
+	assert_non_null(strstr(json, "{\"key\":\"scounteren\",\"label\":"
+	                       "\"scounteren\",\"value\":\"0xa\""));
+	const char *s18 = json_step(json, 18), *s19 = json_step(json, 19);
+	const char *ks = strstr(s18, "\"kstate\":{\"changed\":[");
+	assert_true(ks && ks < s19);
+	assert_true(within(ks, s19, "[\"ev0.state\",\"ACTIVE\",\"INACTIVE\","));
+	assert_true(within(ks, s19, "[\"ev0.counter\",\"3 (hpmcounter3)\","
+	                   "\"none\","));
+	assert_true(within(ks, s19, "[\"scounteren\",\"0xa\",\"0x2\","));
+	assert_true(within(ks, s19, "scounteren bit 3 (HPM3) cleared "
+	                   "(pmu_sbi_ctr_stop() -> pmu_sbi_reset_scounteren())"));
+	assert_true(within(strstr(s18, "\"kernel\":[{\"action\":"
+	                          "\"rotate_out\""), s19, "\"kstate\":"));
+	assert_false(within(json, s18, "\"changed\":")); /* nothing before */
+
+	/* the text listing: one line after the action's page changes */
+	run("replay " RV_ROTATE " --explain");
+	assert_int_equal(r.status, 1);
+	strcpy(text, r.out);
+	const char *act = strstr(text, ">>> kernel: rotate_out");
+	assert_non_null(act);
+	const char *line = strstr(act, "\n                kernel state: ");
+	assert_non_null(line);
+	const char *eol = strchr(line + 1, '\n');
+	assert_true(within(line, eol, "cache_misses: state ACTIVE -> INACTIVE"));
+	assert_true(within(line, eol, "; scounteren bit 3 (HPM3) cleared "
+	                   "(pmu_sbi_ctr_stop() -> pmu_sbi_reset_scounteren())"));
+	assert_int_equal(count(text, "kernel state: "), 1);
+
+	if (!have_chromium()) {
+		print_message("chromium missing: the page is not rendered\n");
+		skip();
+	}
+	page_at(html, 18);
+	dom_row("ks-scounteren", row, sizeof(row));
+	if (!strstr(row, "class=\"kchanged\" data-by=\"rotate_out @18\"") ||
+	    !strstr(row, "<td class=\"val\">0x2<div class=\"was\">was 0xa</div>"))
+		fail_msg("scounteren at step 18: %s", row);
+	dom_row("ks-ev0.state", row, sizeof(row));
+	if (!strstr(row, "class=\"kchanged\" data-by=\"rotate_out @18\"") ||
+	    !strstr(row, "<td class=\"val\">INACTIVE<div class=\"was\">was "
+	            "ACTIVE</div>"))
+		fail_msg("the event's state at step 18: %s", row);
+	dom_row("ks-perf_user_access", row, sizeof(row));
+	assert_non_null(strstr(row, "class=\"\" data-by=\"\""));
+	assert_non_null(strstr(dom, "Last change, rotate_out at step 18: "));
+	page_at(html, 17);
+	dom_row("ks-scounteren", row, sizeof(row));
+	if (!strstr(row, "class=\"\" data-by=\"\"") ||
+	    !strstr(row, "<td class=\"val\">0xa</td>"))
+		fail_msg("scounteren at step 17: %s", row);
+}
+
 static void test_teach_bad_input(void **state)
 {
 	char none[512], args[800];
@@ -548,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_page_source),
 		cmocka_unit_test(test_page_offline),
 		cmocka_unit_test(test_timeline_text_fits),
+		cmocka_unit_test(test_kstate),
 		cmocka_unit_test(test_teach_bad_input),
 		cmocka_unit_test(test_timeline_zoom_field),
 	};

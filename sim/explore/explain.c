@@ -147,6 +147,8 @@ void sm_explain_init(struct sm_explain *x, FILE *f, const struct sm_session *s)
 	x->f = f;
 	x->last = *sm_model_page(s->model, 0);
 	x->first = x->last;
+	sm_model_kview(s->model, &x->klast);
+	x->kfirst = x->klast;
 	x->insn_step = UINT64_MAX;
 	x->have_cs = disasm[a].ok &&
 	             cs_open(disasm[a].arch, disasm[a].mode, &x->cs) == CS_ERR_OK;
@@ -509,6 +511,34 @@ static void show_changes(struct sm_session *s)
 	x->last = *pc;
 }
 
+/* The kernel state off the page that differs from what was last shown:
+ * one line, and each item recorded. */
+static void show_kstate(struct sm_session *s, enum sm_action_kind why)
+{
+	struct sm_explain *x = X(s);
+	const struct sm_config *cfg = s->model->cfg;
+	struct sm_kview now;
+	struct sm_kchange c[SM_KVIEW_MAX_ITEMS];
+	char line[4096];
+
+	sm_model_kview(s->model, &now);
+	unsigned n = sm_kview_diff(cfg, &x->klast, &now, c);
+	x->klast = now;
+	if (!n)
+		return;
+	sm_kview_change_text(cfg, why, c, n, line, sizeof(line));
+	if (x->f)
+		fprintf(x->f, "                kernel state: %s\n", line);
+	for (unsigned k = 0; k < n; k++) {
+		struct sm_xevent *e = rec(x, SM_X_KCHANGE, s->run.step);
+		if (e) {
+			e->field = (int)c[k].item;
+			e->old = c[k].old;
+			e->value = c[k].value;
+		}
+	}
+}
+
 static void on_action(struct sm_session *s, enum sm_action_kind kind, int rc,
                        uint64_t before)
 {
@@ -531,6 +561,7 @@ static void on_action(struct sm_session *s, enum sm_action_kind kind, int rc,
 		e->truth = t;
 	}
 	show_changes(s);
+	show_kstate(s, kind);
 }
 
 static void on_store(struct sm_session *s, int off)
@@ -547,6 +578,7 @@ static void on_store(struct sm_session *s, int off)
 	if (e)
 		e->field = field_index(f);
 	show_changes(s);
+	show_kstate(s, s->model->k.cause);
 }
 
 /* A two-call ABI's first function returned: the listing says where the

@@ -12,8 +12,11 @@
  * sm_tracer): engines and session.c call its hooks, never its functions.
  * With `record` set it also keeps each of those as a struct sm_xevent,
  * in order, for the JSON and the HTML page (sim/teach/) to be built from
- * exactly what the listing shows.  Out of memory the listing stops and `oom` is set: the command
- * says so in one line and exits with status 2.
+ * exactly what the listing shows.  At each kernel write it also says, in
+ * one line, what the write changed of the kernel state the page does not
+ * show (model.h's sm_kview: event state, counter, prev_count, the
+ * user-access register).  Out of memory the listing stops and `oom` is
+ * set: the command says so in one line and exits with status 2.
  */
 #ifndef SELFMON_EXPLAIN_H
 #define SELFMON_EXPLAIN_H
@@ -37,6 +40,8 @@ enum sm_xkind {
 	SM_X_STORE,  /* field: one store of a remote writer's update */
 	SM_X_CHANGE, /* field, old, value */
 	SM_X_NATIVE, /* text: a routed call of the native engine */
+	SM_X_KCHANGE, /* field (an item of sm_kview_item()), old, value: the
+	               * kernel state off the page, after the CHANGEs */
 };
 
 struct sm_xevent {
@@ -66,6 +71,8 @@ struct sm_explain {
 	struct perf_event_mmap_page first; /* the page when the call began */
 	uint64_t insn_step;   /* of the last instruction listed */
 	struct perf_event_mmap_page last; /* the page as last shown */
+	struct sm_kview kfirst, klast;    /* the kernel state off the page:
+	                                   * when the call began, last shown */
 	csh cs;                           /* capstone, for the arch */
 	bool have_cs;
 	struct sm_srclines *lines;        /* the reader code's line table */

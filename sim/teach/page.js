@@ -8,7 +8,8 @@
  * the page as the reader would load it now (the fields the kernel wrote
  * last highlighted, with the action; for a remote writer, which stores of
  * the update have landed), the values loaded so far, the result against
- * the truth, and the cursor on the timeline.  The step is in the URL
+ * the truth, the kernel's state the page does not show (its last change
+ * highlighted) and the cursor on the timeline.  The step is in the URL
  * fragment (#step=N).  No network, no libraries.
  */
 "use strict";
@@ -415,6 +416,73 @@
 			g.style.display = done ? "none" : "";
 	}
 
+	/* ---- the kernel's state off the page (D.kstate) ----
+	 * Each event's state, counter, count, prev_count, period_left and the
+	 * register that lets user space read counters, as of each step; the
+	 * items the last change wrote highlighted with its action, as the
+	 * page's fields are. */
+	const kstates = [], kgroups = [];
+	(function precomputeKstate() {
+		if (!D.kstate)
+			return;
+		let now = {}, group = null;
+		for (const r of D.kstate.rows)
+			now[r.key] = { value: r.value, note: r.note };
+		for (let i = 0; i < N; i++) {
+			for (const k of S[i].kernel) {
+				if (!k.kstate)
+					continue;
+				now = Object.assign({}, now);
+				group = { step: S[i].step, name: k.action ||
+					"remote store", keys: {}, says: k.kstate.says };
+				for (const c of k.kstate.changed) {
+					now[c[0]] = { value: c[2], note: c[3] };
+					group.keys[c[0]] = c[1];
+				}
+			}
+			kstates.push(now);
+			kgroups.push(group);
+		}
+	})();
+	function buildKstate() {
+		const t = $("kstate");
+		if (!t || !D.kstate)
+			return;
+		const h = t.insertRow();
+		for (const c of ["what", "value", "changed by", "meaning"])
+			h.appendChild(el("th", "", c));
+		for (const r of D.kstate.rows) {
+			const row = t.insertRow();
+			row.id = "ks-" + r.key;
+			row.className = "";
+			row.appendChild(el("td", "name", r.label));
+			for (const c of ["val", "by", "note"])
+				row.appendChild(el("td", c));
+		}
+	}
+	function renderKstate(i) {
+		const t = $("kstate");
+		if (!t || !D.kstate)
+			return;
+		const now = kstates[i], g = kgroups[i];
+		for (const r of D.kstate.rows) {
+			const row = $("ks-" + r.key), x = now[r.key];
+			const changed = g !== null && r.key in g.keys;
+			const by = changed ? g.name + " @" + g.step : "";
+			row.className = changed ? "kchanged" : "";
+			row.dataset.by = by;
+			row.cells[1].textContent = x.value;
+			if (changed)
+				row.cells[1].appendChild(el("div", "was", "was " + g.keys[r.key]));
+			row.cells[2].textContent = by;
+			row.cells[3].textContent = x.note;
+		}
+		$("kstate-now").textContent = g ? "Last change, " + g.name +
+			" at step " + g.step + ": " + g.says :
+			"The kernel has not changed this state during the call (CPU " +
+			D.kstate.cpu + ").";
+	}
+
 	/* ---- navigation ---- */
 	let cur = -1;
 	function go(i) {
@@ -437,6 +505,7 @@
 		$("slider").value = i;
 		renderPage(i);
 		renderResult(i);
+		renderKstate(i);
 		renderCursor(i);
 		renderTimelineVerdict(i);
 		const h = "#step=" + S[i].step;
@@ -509,6 +578,7 @@
 	buildListing();
 	buildPage();
 	buildRegs();
+	buildKstate();
 	wire();
 	go(fromHash());
 })();

@@ -78,10 +78,49 @@ static void truth(struct json *j, const char *key, const struct sm_truth *t)
 	json_end(j, '{');
 }
 
+/* The KCHANGEs at ev[i, end) as "kstate": {"changed": [[key, old, new,
+ * what new means], ...], "says": the listing's line}, if there are any;
+ * the index after them. */
+static size_t kstate_changes(struct json *j, const struct sm_config *cfg,
+                             enum sm_action_kind why,
+                             const struct sm_xevent *ev, size_t i, size_t end)
+{
+	struct sm_kchange c[SM_KVIEW_MAX_ITEMS];
+	unsigned n = 0;
+	char key[64], old[64], now[64], note[300], says[4096];
+
+	for (; i < end && ev[i].kind == SM_X_KCHANGE; i++)
+		if (n < SM_KVIEW_MAX_ITEMS)
+			c[n++] = (struct sm_kchange){ .item = (unsigned)ev[i].field,
+			                              .old = ev[i].old,
+			                              .value = ev[i].value };
+	if (!n)
+		return i;
+	json_begin(j, "kstate", '{');
+	json_begin(j, "changed", '[');
+	for (unsigned k = 0; k < n; k++) {
+		sm_kview_item_key(cfg, c[k].item, key, sizeof(key));
+		sm_kview_item_text(cfg, c[k].item, c[k].old, old, sizeof(old));
+		sm_kview_item_text(cfg, c[k].item, c[k].value, now, sizeof(now));
+		sm_kview_item_note(cfg, c[k].item, c[k].value, note, sizeof(note));
+		json_begin(j, NULL, '[');
+		json_str(j, NULL, key);
+		json_str(j, NULL, old);
+		json_str(j, NULL, now);
+		json_str(j, NULL, note);
+		json_end(j, '[');
+	}
+	json_end(j, '[');
+	sm_kview_change_text(cfg, why, c, n, says, sizeof(says));
+	json_str(j, "says", says);
+	json_end(j, '{');
+	return i;
+}
+
 /* An ACTION or a STORE at ev[i] with the CHANGEs after it; the index
  * after them. */
-static size_t kernel_write(struct json *j, const struct sm_xevent *ev,
-                           size_t i, size_t end)
+static size_t kernel_write(struct json *j, const struct sm_config *cfg,
+                           const struct sm_xevent *ev, size_t i, size_t end)
 {
 	const struct sm_xevent *e = &ev[i];
 	json_begin(j, NULL, '{');
@@ -102,6 +141,8 @@ static size_t kernel_write(struct json *j, const struct sm_xevent *ev,
 		json_end(j, '[');
 	}
 	json_end(j, '[');
+	i = kstate_changes(j, cfg, e->kind == SM_X_ACTION ? e->action :
+	                   SM_NACTIONS, ev, i, end);
 	json_end(j, '{');
 	return i;
 }
@@ -158,15 +199,15 @@ static void trap(struct json *j, const struct sm_xevent *e)
 }
 
 /* The events ev[from, end) of one step, grouped. */
-static void step(struct json *j, const struct sm_xevent *ev, size_t from,
-                 size_t end)
+static void step(struct json *j, const struct sm_config *cfg,
+                 const struct sm_xevent *ev, size_t from, size_t end)
 {
 	json_begin(j, NULL, '{');
 	json_u64(j, "step", ev[from].step);
 	json_begin(j, "kernel", '[');
 	for (size_t i = from; i < end;)
 		if (ev[i].kind == SM_X_ACTION || ev[i].kind == SM_X_STORE)
-			i = kernel_write(j, ev, i, end);
+			i = kernel_write(j, cfg, ev, i, end);
 		else
 			i++;
 	json_end(j, '[');
@@ -186,13 +227,14 @@ static void step(struct json *j, const struct sm_xevent *ev, size_t from,
 	json_end(j, '{');
 }
 
-static void steps(struct json *j, const struct sm_explain *x)
+static void steps(struct json *j, const struct sm_config *cfg,
+                  const struct sm_explain *x)
 {
 	json_begin(j, "steps", '[');
 	for (size_t i = 0, k; i < x->nev; i = k) {
 		for (k = i + 1; k < x->nev && x->ev[k].step == x->ev[i].step; k++)
 			;
-		step(j, x->ev, i, k);
+		step(j, cfg, x->ev, i, k);
 	}
 	json_end(j, '[');
 	json_u64(j, "not_listed", x->quiet);
@@ -297,6 +339,37 @@ static void index_names(struct json *j, const struct sm_teach *t)
 	json_end(j, '{');
 }
 
+/* The kernel state off the page when the call began, one row an item:
+ * {"key", "label", "value", "note"}, and the CPU whose registers these
+ * are. */
+static void kstate(struct json *j, const struct sm_config *cfg,
+                   const struct sm_kview *v)
+{
+	char key[64], label[80], val[64], note[300];
+
+	json_begin(j, "kstate", '{');
+	json_u64(j, "cpu", v->cpu);
+	json_begin(j, "rows", '[');
+	for (unsigned i = 0, n = sm_kview_nitems(cfg); i < n; i++) {
+		int ev, kind = sm_kview_item_kind(cfg, i, &ev);
+		if (kind == SM_KI_PMUACR && !v->has_pmuacr)
+			continue;
+		uint64_t x = sm_kview_item(cfg, v, i);
+		sm_kview_item_key(cfg, i, key, sizeof(key));
+		sm_kview_item_label(cfg, i, label, sizeof(label));
+		sm_kview_item_text(cfg, i, x, val, sizeof(val));
+		sm_kview_item_note(cfg, i, x, note, sizeof(note));
+		json_begin(j, NULL, '{');
+		json_str(j, "key", key);
+		json_str(j, "label", label);
+		json_str(j, "value", val);
+		json_str(j, "note", note);
+		json_end(j, '{');
+	}
+	json_end(j, '[');
+	json_end(j, '{');
+}
+
 void sm_teach_json(FILE *f, const struct sm_teach *t)
 {
 	struct json j;
@@ -307,7 +380,8 @@ void sm_teach_json(FILE *f, const struct sm_teach *t)
 	fields(&j);
 	page(&j, &t->x->first);
 	index_names(&j, t);
-	steps(&j, t->x);
+	kstate(&j, t->s->model->cfg, &t->x->kfirst);
+	steps(&j, t->s->model->cfg, t->x);
 	result(&j, t->s);
 	json_end(&j, '{');
 	fputc('\n', f);
