@@ -8,7 +8,8 @@
  * Owns: what is compared (the page fields `model --json` shows, with
  * `capabilities` as its bits), how the two runs' updates are paired (in
  * order, by instant, action and event; an update one run has and the
- * other has not is "only under" its kernel), the cap on updates recorded,
+ * other has not is "only under" its kernel; of one action's writes the
+ * last pair), the cap on updates recorded,
  * and the diff's outputs.  It must not decide kernel behaviour (model/)
  * nor parse options (cmd_model.c).
  */
@@ -150,10 +151,24 @@ static bool same_update(const struct update *a, const struct update *b)
 	return a->at == b->at && a->why == b->why && a->ev == b->ev;
 }
 
+/* How many updates from i on are of the same instant, action and
+ * event: one action's writes. */
+static unsigned run_of(const struct record *r, unsigned i)
+{
+	unsigned k = i + 1;
+
+	while (k < r->n && same_update(&r->u[i], &r->u[k]))
+		k++;
+	return k - i;
+}
+
 /* The next step of the pairing of old update i with new update j: 'p'
  * a pair, 'o' old's update only, 'n' new's only.  Updates are paired in
- * order; where they part, the earlier goes alone, and at one instant the
- * new side's when the old one's is its next. */
+ * order.  Where one action writes the page more often under one kernel,
+ * the last writes pair (the page the action leaves) and the first are
+ * that kernel's only; where the runs part, the earlier update goes
+ * alone, and at one instant the new side's when the old one's is its
+ * next. */
 static char step(const struct record *o, unsigned i, const struct record *n,
                  unsigned j)
 {
@@ -161,8 +176,10 @@ static char step(const struct record *o, unsigned i, const struct record *n,
 		return 'n';
 	if (j == n->n)
 		return 'o';
-	if (same_update(&o->u[i], &n->u[j]))
-		return 'p';
+	if (same_update(&o->u[i], &n->u[j])) {
+		unsigned ro = run_of(o, i), rn = run_of(n, j);
+		return ro == rn ? 'p' : ro > rn ? 'o' : 'n';
+	}
 	if (o->u[i].at != n->u[j].at)
 		return o->u[i].at < n->u[j].at ? 'o' : 'n';
 	return j + 1 < n->n && same_update(&o->u[i], &n->u[j + 1]) ? 'n' : 'o';
