@@ -65,6 +65,12 @@ expect "check --arch " x86_64 arm64 riscv64 all
 expect "check --without reset,ov" reset,overflow
 expect "check --actions " rotate_out lock_early
 expect "check --kernel " base reset_prev_count userpage_wmb
+expect "check --kernel-diff 6.12..7" 6.12..7.2
+expect "check --kernel-diff 6.12..7.2,user" 6.12..7.2,userpage_wmb
+expect "check --kernel 7.2,res" 7.2,reset_prev_count
+expect_not "check --kernel 6.12..7" 6.12..7.2
+expect "model --" --kernel-diff --kernel --json
+expect "model --kernel-diff re" reset_prev_count
 expect "check --engine " unicorn native
 expect "check --abi " raw times scaled values
 expect "check refe" reference
