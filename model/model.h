@@ -162,7 +162,8 @@ enum sm_kernel_variant {
 	SM_KV_RESET_PREV_COUNT,      /* x86: reset leaves prev_count sign-
 	                              * extended (kernel.c reset()) */
 	SM_KV_RISCV_KEEP_SCOUNTEREN, /* riscv: stop keeps the scounteren bit
-	                              * (kernel.c sm_model_riscv_csr()) */
+	                              * (kernel.c counter_release(); read by
+	                              * sm_model_riscv_csr()) */
 	SM_KV_USERPAGE_WMB,          /* arm64/riscv: smp_wmb() in the page
 	                              * update (kernel.c, lock_early) */
 	SM_KV_LINUX_7_2,             /* a version: Linux 7.2.13 is the base
