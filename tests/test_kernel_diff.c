@@ -110,6 +110,10 @@ static void test_check_bad_range(void **state)
 	expect_usage_error("check --kernel-diff reset_prev_count..userpage_wmb",
 	                   "compares no cell: kernel variant 'userpage_wmb' "
 	                   "applies to arm64, riscv64 only");
+	expect_usage_error("check --kernel-diff reset_prev_count,userpage_wmb.."
+	                   "7.2", "compares no cell: kernel variant "
+	                   "'userpage_wmb' applies to arm64, riscv64 only, not "
+	                   "x86_64");
 	expect_usage_error("check --kernel 7.2 --kernel-diff 7.2..7.2",
 	                   "A..B names both kernels");
 	expect_usage_error("check --kernel-diff 6.12..userpage_wmb --arch "

@@ -261,7 +261,7 @@ static int take_kernel(struct opts *o, int c, const char *val)
  * line. */
 static int diff_range(struct opts *o)
 {
-	char why[200], a[128], b[128];
+	char why[200] = "no arch takes both", a[128], b[128];
 
 	if (o->kernel_given)
 		return sm_error("check: --kernel-diff A..B names both kernels: "
@@ -271,11 +271,12 @@ static int diff_range(struct opts *o)
 	unsigned from = sm_kernel_arches(o->diff_from);
 	if (sm_kernel_arches(o->diff_from | o->diff))
 		return 0;
-	for (int i = 0; i < SM_NARCH; i++)
-		if (from & (1u << i)) {
-			sm_kernel_check_arch(o->diff, (enum sm_arch)i, why, sizeof(why));
-			break;
-		}
+	/* why: B on the first arch A takes, or A's own conflict */
+	int i = 0;
+	while (i < SM_NARCH - 1 && from && !(from & (1u << i)))
+		i++;
+	sm_kernel_check_arch(from ? o->diff : o->diff_from, (enum sm_arch)i,
+	                     why, sizeof(why));
 	return sm_error("check: --kernel-diff %s..%s compares no cell: %s",
 	                sm_kernel_text(o->diff_from, a, sizeof(a)),
 	                sm_kernel_text(o->diff, b, sizeof(b)), why);
