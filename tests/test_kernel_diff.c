@@ -296,6 +296,18 @@ static void test_model_bad_diff(void **state)
 	expect_usage_error("model --kernel-diff 7.2 nosuch_scenario",
 	                   "unknown scenario 'nosuch_scenario'");
 	expect_usage_error("model --kernel-diff 7.2", "missing SCENARIO");
+	/* a scenario that loads but writes its pages too often to diff:
+	 * a tick every 10 cycles rotates two events on one counter */
+	char path[600], args[700];
+	snprintf(path, sizeof(path), "%s/busy.scn", tmpdir());
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("arch x86_64\npmu gp=1 fixed=0 mux_interval=10\nevent a\n"
+	      "event b\nend 950000\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(args, sizeof(args), "model --kernel-diff 7.2 %s", path);
+	expect_usage_error(args, "more than 200000 page updates under kernel "
+	                   "base: too many to diff");
 }
 
 int main(int argc, char **argv)
