@@ -19,7 +19,9 @@ fail() {
 
 n=0
 # expect "WORDS..." -- CANDIDATE...: completing the last word offers at
-# least these; expect_not the same, offers none of them.
+# least these; expect_not the same, offers none of them.  (grep reads all
+# its input: with -q it could stop early, printf take SIGPIPE, and
+# pipefail fail a match.)
 candidates() {
 	local typed
 	read -r -a typed <<<"$1"
@@ -36,7 +38,7 @@ expect() {
 	shift
 	candidates "$words"
 	for c in "$@"; do
-		printf '%s\n' "${COMPREPLY[@]}" | grep -qxF -- "$c" ||
+		printf '%s\n' "${COMPREPLY[@]}" | grep -xF -- "$c" >/dev/null ||
 			fail "'selfmon $words' does not offer $c (offers: ${COMPREPLY[*]})"
 		n=$((n + 1))
 	done
@@ -46,7 +48,7 @@ expect_not() {
 	shift
 	candidates "$words"
 	for c in "$@"; do
-		! printf '%s\n' "${COMPREPLY[@]}" | grep -qxF -- "$c" ||
+		! printf '%s\n' "${COMPREPLY[@]}" | grep -xF -- "$c" >/dev/null ||
 			fail "'selfmon $words' offers $c"
 		n=$((n + 1))
 	done
