@@ -162,7 +162,8 @@ enum sm_kernel_variant {
 	SM_KV_RESET_PREV_COUNT,      /* x86: reset leaves prev_count sign-
 	                              * extended (kernel.c reset()) */
 	SM_KV_RISCV_KEEP_SCOUNTEREN, /* riscv: stop keeps the scounteren bit
-	                              * (kernel.c sm_model_riscv_csr()) */
+	                              * (kernel.c counter_release(); read by
+	                              * sm_model_riscv_csr()) */
 	SM_KV_USERPAGE_WMB,          /* arm64/riscv: smp_wmb() in the page
 	                              * update (kernel.c, lock_early) */
 	SM_KV_LINUX_7_2,             /* a version: Linux 7.2.13 is the base
@@ -192,6 +193,12 @@ int sm_kernel_check_arch(unsigned bits, enum sm_arch arch, char *err,
 unsigned sm_kernel_arches(unsigned bits); /* 1 << arch where all apply */
 /* "base", or the version then the variants: "7.2,userpage_wmb" */
 const char *sm_kernel_text(unsigned bits, char *buf, size_t n);
+/* The two kernels of a kernel diff: "A..B" (each a list as above; *from
+ * A, *to B, *range true) or "V" (*to V, *range false: the caller's own
+ * kernel is the old one, V added to it makes the new).  0, or -1 with
+ * one line in err. */
+int sm_kernel_diff_parse(const char *spec, unsigned *from, unsigned *to,
+                         bool *range, char *err, size_t n);
 /* The kernel release bits stand for: major << 8 | minor (0x060c base). */
 unsigned sm_kernel_version(unsigned bits);
 struct sm_config;

@@ -7,7 +7,8 @@
  * Owns: the table (name, arches, one-line description, the source or
  * patch it stands for, the release of a version), name <-> bit lookups,
  * the NAME[,NAME...] list form shared by the scenario directive `kernel`,
- * --kernel and the schedule line's ";kernel=" suffix, and how versions
+ * --kernel and the schedule line's ";kernel=" suffix, the A..B form of
+ * --kernel-diff (check and model), and how versions
  * and variants combine: at most one version, the base the variants then
  * apply to.  The behaviours themselves live in the model at the one place
  * each changes (grep SM_KV_ and sm_kernel_at_least).
@@ -135,6 +136,28 @@ int sm_kernel_parse(const char *list, int arch, unsigned *out, char *err,
 	}
 	*out = bits;
 	return 0;
+}
+
+int sm_kernel_diff_parse(const char *spec, unsigned *from, unsigned *to,
+                         bool *range, char *err, size_t n)
+{
+	const char *dots = strstr(spec, "..");
+	char a[256];
+
+	*range = dots != NULL;
+	*from = 0;
+	if (!dots)
+		return sm_kernel_parse(spec, -1, to, err, n);
+	size_t alen = (size_t)(dots - spec);
+	if (!alen || !dots[2] || strstr(dots + 2, "..") || alen >= sizeof(a)) {
+		snprintf(err, n, "bad kernel diff '%.60s': give A..B, each a "
+		         "kernel as --kernel takes (6.12..7.2)", spec);
+		return -1;
+	}
+	memcpy(a, spec, alen);
+	a[alen] = '\0';
+	return sm_kernel_parse(a, -1, from, err, n) < 0 ||
+	       sm_kernel_parse(dots + 2, -1, to, err, n) < 0 ? -1 : 0;
 }
 
 int sm_kernel_check_arch(unsigned bits, enum sm_arch arch, char *err,

@@ -7,7 +7,8 @@
 # scenarios, arches, actions and kernel variants from
 # `selfmon list --names KIND`.  Values: --arch an arch (or all),
 # --scenario a bundled name or a .scn file, --actions/--without a
-# comma-separated list of actions, --kernel/--kernel-diff a variant,
+# comma-separated list of actions, --kernel/--kernel-diff a kernel or a
+# list of them (and --kernel-diff the B of A..B),
 # --engine, --abi their words, files for the options that take one.
 
 # The selfmon to ask: the word typed (~ expanded), else selfmon on PATH.
@@ -57,8 +58,20 @@ _selfmon() {
 		compopt -o nospace 2>/dev/null
 		return 0 ;;
 	--kernel | --kernel-diff)
+		# a list V,V... and, for --kernel-diff, A..B: complete the
+		# name after the last ',' or '..'
+		local head="" last=$cur
+		if [[ $prev == --kernel-diff && $last == *..* ]]; then
+			head=${last%..*}..
+			last=${last##*..}
+		fi
+		if [[ $last == *,* ]]; then
+			head=$head${last%,*},
+			last=${last##*,}
+		fi
 		words=$("$sm" list --names kernels 2>/dev/null)
-		COMPREPLY=($(compgen -W "$words" -- "$cur"))
+		COMPREPLY=($(compgen -P "$head" -W "$words" -- "$last"))
+		[[ -n $head ]] && compopt -o nospace 2>/dev/null
 		return 0 ;;
 	--engine)
 		COMPREPLY=($(compgen -W "unicorn native" -- "$cur"))

@@ -19,7 +19,9 @@ fail() {
 
 n=0
 # expect "WORDS..." -- CANDIDATE...: completing the last word offers at
-# least these; expect_not the same, offers none of them.
+# least these; expect_not the same, offers none of them.  (grep reads all
+# its input: with -q it could stop early, printf take SIGPIPE, and
+# pipefail fail a match.)
 candidates() {
 	local typed
 	read -r -a typed <<<"$1"
@@ -36,7 +38,7 @@ expect() {
 	shift
 	candidates "$words"
 	for c in "$@"; do
-		printf '%s\n' "${COMPREPLY[@]}" | grep -qxF -- "$c" ||
+		printf '%s\n' "${COMPREPLY[@]}" | grep -xF -- "$c" >/dev/null ||
 			fail "'selfmon $words' does not offer $c (offers: ${COMPREPLY[*]})"
 		n=$((n + 1))
 	done
@@ -46,7 +48,7 @@ expect_not() {
 	shift
 	candidates "$words"
 	for c in "$@"; do
-		! printf '%s\n' "${COMPREPLY[@]}" | grep -qxF -- "$c" ||
+		! printf '%s\n' "${COMPREPLY[@]}" | grep -xF -- "$c" >/dev/null ||
 			fail "'selfmon $words' offers $c"
 		n=$((n + 1))
 	done
@@ -65,6 +67,12 @@ expect "check --arch " x86_64 arm64 riscv64 all
 expect "check --without reset,ov" reset,overflow
 expect "check --actions " rotate_out lock_early
 expect "check --kernel " base reset_prev_count userpage_wmb
+expect "check --kernel-diff 6.12..7" 6.12..7.2
+expect "check --kernel-diff 6.12..7.2,user" 6.12..7.2,userpage_wmb
+expect "check --kernel 7.2,res" 7.2,reset_prev_count
+expect_not "check --kernel 6.12..7" 6.12..7.2
+expect "model --" --kernel-diff --kernel --json
+expect "model --kernel-diff re" reset_prev_count
 expect "check --engine " unicorn native
 expect "check --abi " raw times scaled values
 expect "check refe" reference

@@ -56,7 +56,10 @@ struct opts {
 	const char *junit;       /* --junit FILE */
 	bool kernel_given;       /* --kernel: every scenario's kernel */
 	unsigned kernel;         /* ... its variants (1 << SM_KV_*) */
-	unsigned diff;           /* --kernel-diff NAME: variant bit(s), 0 none */
+	bool diffing;            /* --kernel-diff given */
+	bool diff_range;         /* ... as A..B: A replaces --kernel */
+	unsigned diff;           /* --kernel-diff V: the bits added; A..B: B */
+	unsigned diff_from;      /* --kernel-diff A..B: A */
 	int arch; /* -1: all built */
 	enum sm_engine_kind engine;
 	struct sm_explore_opts x;

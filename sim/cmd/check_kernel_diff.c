@@ -2,7 +2,9 @@
  * check_kernel_diff.c — `check --kernel-diff V`: the sweep on the kernel
  * and again with V added (a kernel version such as 7.2 and/or variants:
  * the same bits of the kernel mask; the JSON still calls V "variant"),
- * and the cells whose verdict changed, as a table or --json (check.h).
+ * or `--kernel-diff A..B`: the sweep on kernel A and again on kernel B
+ * (the JSON's "from" and "to"), and the cells whose verdict changed, as
+ * a table or --json (check.h).
  *
  * Owns: what "changed" and "broke" mean (passed on the old kernel, fails
  * or cannot run on the new) and the diff's outputs and exit status.  It
@@ -40,6 +42,13 @@ static const struct job *failing_side(const struct job *was,
 	return now->min_line ? now : was->min_line ? was : NULL;
 }
 
+/* The kernel a cell ran on in the first sweep. */
+static unsigned old_kernel(const struct plan *p, const struct job *now)
+{
+	return p->o.diff_range ? p->o.diff_from
+	                       : now->scn->cfg.kernel & ~p->o.diff;
+}
+
 static void diff_json(const struct plan *p, const struct job *old,
                       unsigned changed, unsigned nbroke)
 {
@@ -50,7 +59,13 @@ static void diff_json(const struct plan *p, const struct job *old,
 	json_begin(&js, NULL, '{');
 	json_str(&js, "engine", sm_engine_name(p->o.engine));
 	json_u64(&js, "bound", p->o.x.bound);
-	json_str(&js, "variant", sm_kernel_text(p->o.diff, kn, sizeof(kn)));
+	if (p->o.diff_range) {
+		json_str(&js, "from", sm_kernel_text(p->o.diff_from, kn,
+		                                     sizeof(kn)));
+		json_str(&js, "to", sm_kernel_text(p->o.diff, kn, sizeof(kn)));
+	} else {
+		json_str(&js, "variant", sm_kernel_text(p->o.diff, kn, sizeof(kn)));
+	}
 	json_begin(&js, "cells", '[');
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job *was = &old[i], *now = &p->jobs[i];
@@ -61,8 +76,8 @@ static void diff_json(const struct plan *p, const struct job *old,
 		json_str(&js, "arch", sm_arch_name(now->scn->cfg.arch));
 		json_str(&js, "reader", now->reader->name);
 		json_str(&js, "scenario", now->scn_name);
-		json_str(&js, "old_kernel", sm_kernel_text(now->scn->cfg.kernel &
-		                                           ~p->o.diff, kn, sizeof(kn)));
+		json_str(&js, "old_kernel", sm_kernel_text(old_kernel(p, now), kn,
+		                                           sizeof(kn)));
 		json_str(&js, "new_kernel", sm_kernel_text(now->scn->cfg.kernel, kn,
 		                                           sizeof(kn)));
 		json_str(&js, "old", verdict_of(was));
@@ -86,10 +101,15 @@ static void diff_json(const struct plan *p, const struct job *old,
 static void diff_table(const struct plan *p, const struct job *old,
                        unsigned changed, unsigned nbroke)
 {
-	char kn[256];
+	char kn[256], from[256];
 
-	printf("kernel diff: + %s, %s engine, bound %u: %u of %u cells "
-	       "changed\n", sm_kernel_text(p->o.diff, kn, sizeof(kn)),
+	if (p->o.diff_range)
+		printf("kernel diff: %s -> ", sm_kernel_text(p->o.diff_from, from,
+		                                            sizeof(from)));
+	else
+		printf("kernel diff: + ");
+	printf("%s, %s engine, bound %u: %u of %u cells changed\n",
+	       sm_kernel_text(p->o.diff, kn, sizeof(kn)),
 	       sm_engine_name(p->o.engine), p->o.x.bound, changed, p->njobs);
 	if (changed)
 		printf("%-8s %-18s %-18s %-12s    %-12s\n", "arch", "reader",
@@ -131,8 +151,9 @@ static void reset_jobs(struct plan *p)
 	atomic_store(&p->runs, 0);
 }
 
-/* The sweep was run on the old kernel: run it again with the variant
- * and print the cells whose verdict changed.  Exit status. */
+/* The sweep was run on the old kernel: run it again on the new one (the
+ * variant added, or B) and print the cells whose verdict changed.  Exit
+ * status. */
 int check_kernel_diff(struct plan *p)
 {
 	struct job *old = malloc(p->njobs * sizeof(*old));
@@ -143,7 +164,8 @@ int check_kernel_diff(struct plan *p)
 	memcpy(old, p->jobs, p->njobs * sizeof(*old));
 	reset_jobs(p);
 	for (unsigned i = 0; i < p->nscn; i++)
-		p->scn[i]->cfg.kernel |= p->o.diff;
+		p->scn[i]->cfg.kernel = p->o.diff_range ? p->o.diff :
+		                        p->scn[i]->cfg.kernel | p->o.diff;
 	check_run_all(p);
 	if (atomic_load(&p->stop)) { /* no diff of half a sweep */
 		free(old);

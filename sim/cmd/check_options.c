@@ -74,7 +74,11 @@ static const char usage[] =
 	"                  scenario's) and again with V (a version such as 7.2\n"
 	"                  and/or variants) added; print\n"
 	"                  only the cells whose verdict changed.  Exit status 0\n"
-	"                  when no cell that passed fails under V, 1 otherwise\n\n"
+	"                  when no cell that passed fails under V, 1 otherwise\n"
+	"  --kernel-diff A..B  the same between kernel A and kernel B, each a\n"
+	"                  kernel as --kernel takes (6.12..7.2 or\n"
+	"                  7.2..7.2,userpage_wmb), on the arches both apply\n"
+	"                  to; not with --kernel\n\n"
 	"Verdicts: PASS (no schedule within the bound breaks the reader),\n"
 	"WRONG_VALUE, FAULT, LIVELOCK, and INCOMPLETE: no failure found, but a\n"
 	"schedule was still retrying at the step budget while the kernel kept\n"
@@ -128,7 +132,7 @@ static const struct sm_optdef options[] = {
 	{ "tap", no_argument, O_TAP, NULL },
 	{ "junit", required_argument, O_JUNIT, "a file" },
 	{ "kernel", required_argument, O_KERNEL, "base or V[,V...]" },
-	{ "kernel-diff", required_argument, O_KERNEL_DIFF, "a version or variant" },
+	{ "kernel-diff", required_argument, O_KERNEL_DIFF, "V or A..B" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
 };
@@ -227,24 +231,55 @@ static int take_number(struct opts *o, int c, const char *val, bool *seeded)
 	return not_dispatched(c);
 }
 
-/* --kernel LIST and --kernel-diff V: 0, or 2 after the error line. */
+/* --kernel LIST and --kernel-diff V or A..B: 0, or 2 after the error
+ * line. */
 static int take_kernel(struct opts *o, int c, const char *val)
 {
 	char why[200];
 	unsigned bits;
 
+	if (c == O_KERNEL_DIFF) {
+		if (sm_kernel_diff_parse(val, &o->diff_from, &o->diff,
+		                         &o->diff_range, why, sizeof(why)) < 0)
+			return sm_error("check: --kernel-diff: %s", why);
+		if (!o->diff_range && !o->diff)
+			return sm_error("check: --kernel-diff needs a version or a "
+			                "variant, not base (see 'selfmon list'), or "
+			                "A..B");
+		o->diffing = true;
+		return 0;
+	}
 	if (sm_kernel_parse(val, -1, &bits, why, sizeof(why)) < 0)
 		return sm_error("check: %s", why);
-	if (c == O_KERNEL) {
-		o->kernel_given = true;
-		o->kernel = bits;
-	} else if (!bits) {
-		return sm_error("check: --kernel-diff needs a version or a "
-		                   "variant, not base (see 'selfmon list')");
-	} else {
-		o->diff = bits;
-	}
+	o->kernel_given = true;
+	o->kernel = bits;
 	return 0;
+}
+
+/* --kernel-diff A..B: A is every scenario's kernel, as --kernel would
+ * make it; some arch must take both kernels.  0, or 2 after the error
+ * line. */
+static int diff_range(struct opts *o)
+{
+	char why[200] = "no arch takes both", a[128], b[128];
+
+	if (o->kernel_given)
+		return sm_error("check: --kernel-diff A..B names both kernels: "
+		                "--kernel is not for it");
+	o->kernel_given = true;
+	o->kernel = o->diff_from;
+	unsigned from = sm_kernel_arches(o->diff_from);
+	if (sm_kernel_arches(o->diff_from | o->diff))
+		return 0;
+	/* why: B on the first arch A takes, or A's own conflict */
+	int i = 0;
+	while (i < SM_NARCH - 1 && from && !(from & (1u << i)))
+		i++;
+	sm_kernel_check_arch(from ? o->diff : o->diff_from, (enum sm_arch)i,
+	                     why, sizeof(why));
+	return sm_error("check: --kernel-diff %s..%s compares no cell: %s",
+	                sm_kernel_text(o->diff_from, a, sizeof(a)),
+	                sm_kernel_text(o->diff, b, sizeof(b)), why);
 }
 
 /* The switch a flag option sets. */
@@ -340,10 +375,12 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 		                "output: give one", o->junit, o->tap ? "tap" : "json");
 	if (seeded && !o->x.random_runs)
 		return sm_error("check: --seed applies to --random N only");
-	if (o->diff && (o->tap || o->junit))
+	if (o->diffing && (o->tap || o->junit))
 		return sm_error("check: --kernel-diff prints its own table or "
 		                   "--json, not --tap or --junit");
-	if (o->diff)
+	if (o->diff_range && diff_range(o) != 0)
+		return 2;
+	if (o->diffing)
 		o->no_traces = true; /* the diff prints both sides' lines */
 	unsigned arches = sm_kernel_arches(o->kernel | o->diff);
 	if (o->arch >= 0 && !(arches & (1u << o->arch))) {

@@ -235,7 +235,7 @@ static int steps(struct plan *p, int argc, char **argv, bool stats)
 		return sm_error("check: cannot write %s: %s", p->o.junit, err);
 	time_t t0 = time(NULL);
 	check_run_all(p);
-	if (atomic_load(&p->stop) && !p->o.diff) {
+	if (atomic_load(&p->stop) && !p->o.diffing) {
 		if (p->o.junit)
 			sm_out_abort(&junit);
 		return check_lines(p) < 0 ? sm_error("check: out of memory")
@@ -247,7 +247,7 @@ static int steps(struct plan *p, int argc, char **argv, bool stats)
 			sm_out_abort(&junit);
 		return sm_error("check: out of memory");
 	}
-	if (p->o.diff) /* (no --junit with it) */
+	if (p->o.diffing) /* (no --junit with it) */
 		return check_kernel_diff(p);
 	return output(p, &junit, t0);
 }

@@ -1,12 +1,14 @@
 /*
- * cmd_model.c — `selfmon model SCENARIO [--json] [--kernel K]`.
+ * cmd_model.c — `selfmon model SCENARIO [--json] [--kernel K]
+ * [--kernel-diff V|A..B]`.
  *
  * Owns: driving the model through a scenario's timed actions with no reader
  * running, and printing each page update with the ground truth at that
  * instant, as JSON Lines or as a table.  It must not interpret scenario
  * syntax (scenario.c) nor decide kernel behaviour (model/).  `--compare
  * TRACE` reads a hw trace and prints what sim/hw/hw_compare.c finds;
- * `--kernel K` plays the scenario under kernel variants (model/variant.c).
+ * `--kernel K` plays the scenario under kernel variants (model/variant.c);
+ * `--kernel-diff` is model_diff.c's, given the options read here.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include "hw_trace.h"
 #include "input.h"
 #include "json.h"
+#include "model_diff.h"
 #include "run.h"
 #include "scenario.h"
 
@@ -31,10 +34,12 @@ struct printer {
 	unsigned rows;
 	bool kernel_given;  /* --kernel */
 	unsigned kernel;    /* its variants */
+	const char *diff;   /* --kernel-diff V or A..B, else NULL */
 };
 
 static const char usage[] =
 	"usage: selfmon model SCENARIO [--json] [--kernel K]\n"
+	"       selfmon model SCENARIO --kernel-diff V|A..B [--json] [--kernel K]\n"
 	"       selfmon model --compare TRACE [--kernel K]\n\n"
 	"Runs SCENARIO (a bundled name such as x86_reset, or a .scn path)\n"
 	"through the kernel model alone and prints every update of every\n"
@@ -45,35 +50,36 @@ static const char usage[] =
 	"  --json   one JSON object per update (JSON Lines)\n"
 	"  --kernel K  run the model as kernel K: base or V[,V...] (the kernel\n"
 	"           variants of 'selfmon list'); default: the scenario's own\n"
+	"  --kernel-diff V  play SCENARIO on the kernel (--kernel, or the\n"
+	"           scenario's own) and again with V added, and print only the\n"
+	"           page writes that differ, update by update: instant, action,\n"
+	"           event, field, old and new value, then a summary line\n"
+	"           (--json: one JSON document); a scenario whose pages are\n"
+	"           written over 200000 times in one run is refused (exit 2)\n"
+	"  --kernel-diff A..B  the same between kernel A and kernel B, each a\n"
+	"           kernel as --kernel takes (6.12..7.2); not with --kernel\n"
 	"  --compare TRACE  drive the model with the actions of a trace that\n"
 	"           'selfmon hw record' wrote and report where the model's pages\n"
 	"           differ from the recorded ones\n"
 	"  --help   this text\n";
 
-/* The page fields printed, in ABI order; capability bits after
- * `capabilities`. */
-static const char *const cap_names[] = {
-	"cap_bit0", "cap_bit0_is_deprecated", "cap_user_rdpmc",
-	"cap_user_time", "cap_user_time_zero", "cap_user_time_short",
-};
-
+/* The page fields printed (model_field_shown()), in ABI order;
+ * capability bits after `capabilities`. */
 static void json_page(struct json *j, const struct perf_event_mmap_page *pc)
 {
 	json_begin(j, "page", '{');
 	for (unsigned i = 0; i < selfmon_npage_fields; i++) {
 		const struct selfmon_page_field *f = &selfmon_page_fields[i];
 		uint64_t v = selfmon_page_get(pc, f);
-		if (f->off >= offsetof(struct perf_event_mmap_page, __reserved))
-			break;
-		if (!strcmp(f->name, "__reserved_1"))
+		if (!model_field_shown(f))
 			continue;
 		if (f->is_signed)
 			json_i64(j, f->name, (int64_t)v);
 		else
 			json_u64(j, f->name, v);
 		if (!strcmp(f->name, "capabilities"))
-			for (unsigned b = 0; b < 6; b++)
-				json_u64(j, cap_names[b], (v >> b) & 1);
+			for (unsigned b = 0; b < MODEL_NCAPS; b++)
+				json_u64(j, model_cap_names[b], (v >> b) & 1);
 	}
 	json_end(j, '{');
 }
@@ -225,7 +231,7 @@ static int cmd_model_compare(const char *path, unsigned kernel)
 	return rc < 0 ? 2 : rc;
 }
 
-enum { O_JSON = SM_OPT_LONG, O_COMPARE, O_KERNEL };
+enum { O_JSON = SM_OPT_LONG, O_COMPARE, O_KERNEL, O_KERNEL_DIFF };
 
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
@@ -233,6 +239,7 @@ static const struct sm_optdef options[] = {
 	{ "compare", required_argument, O_COMPARE,
 	  "a TRACE (see selfmon hw record)" },
 	{ "kernel", required_argument, O_KERNEL, "base or V[,V...]" },
+	{ "kernel-diff", required_argument, O_KERNEL_DIFF, "V or A..B" },
 	{ 0 },
 };
 
@@ -245,6 +252,26 @@ static int take_kernel(struct printer *p, const char *val)
 		return sm_error("model: %s", why), -1;
 	p->kernel_given = true;
 	return 0;
+}
+
+/* --kernel-diff V|A..B of SCENARIO: the exit status. */
+static int kernel_diff(const struct printer *p, const char *path)
+{
+	char why[200];
+	unsigned from, to;
+	bool range;
+
+	if (sm_kernel_diff_parse(p->diff, &from, &to, &range, why,
+	                         sizeof(why)) < 0)
+		return sm_error("model: --kernel-diff: %s", why);
+	if (range && p->kernel_given)
+		return sm_error("model: --kernel-diff A..B names both kernels: "
+		                "--kernel is not for it");
+	if (!range && !to)
+		return sm_error("model: --kernel-diff needs a version or a "
+		                "variant, not base (see 'selfmon list'), or A..B");
+	return model_kernel_diff(path, range, range ? from : p->kernel,
+	                         p->kernel_given, to, p->json);
 }
 
 /* The scenario and the options: -1 to go on, else the exit status. */
@@ -269,6 +296,8 @@ static int parse_args(int argc, char **argv, struct printer *p,
 			if (take_kernel(p, op.arg) < 0)
 				return 2;
 		}
+		else if (c == O_KERNEL_DIFF)
+			p->diff = op.arg;
 		else if (*path)
 			return sm_error("model: unexpected argument '%s' "
 			                   "(one scenario at a time)", op.arg);
@@ -279,12 +308,14 @@ static int parse_args(int argc, char **argv, struct printer *p,
 		                *path);
 	if (compare && p->json)
 		return sm_error("model: --json is not for --compare");
+	if (compare && p->diff)
+		return sm_error("model: --kernel-diff is not for --compare");
 	if (compare)
 		return cmd_model_compare(compare, p->kernel_given ? p->kernel : 0);
 	if (!*path)
 		return sm_error("model: missing SCENARIO (see 'selfmon model "
 		                   "--help')");
-	return -1;
+	return p->diff ? kernel_diff(p, *path) : -1;
 }
 
 /* Play the scenario through the model, printing each page update. */
