@@ -134,16 +134,17 @@ static int search(const struct sm_reader *r, enum sm_arch arch,
 }
 
 static const char usage[] =
-	"usage: selfmon explain-bug NAME [options]\n\nFor a reader of the corpus "
-	"(see 'selfmon list'): the failing schedule\nover the bundled scenarios "
-	"that shows its fault most plainly, the\nstep-by-step listing of it, and "
-	"what the fault is and how to fix it.\nThe example chosen injects an "
-	"action the fault names, if one fails;\nthen a local writer, fewer "
-	"actions, fewer steps.  --json prints the\nlisting as one JSON document "
-	"with every failing example ranked.\n--html FILE also writes a page to "
-	"step through it in a browser.\nNAME may be your PATH:SYMBOL with --abi "
-	"(as check takes it): then\nthe corpus fault whose failure there looks "
-	"like yours, and its fix.\n\n" SM_ACTION_FILTER_USAGE;
+	"usage: selfmon explain-bug NAME [options]\n\n"
+	"For a reader of the corpus (see 'selfmon list'): the failing schedule\n"
+	"over the bundled scenarios that shows its fault most plainly, the\n"
+	"step-by-step listing of it, and what the fault is and how to fix it.\n"
+	"The example chosen injects an action the fault names, if one fails;\n"
+	"then a local writer, fewer actions, a scenario that scripts that\n"
+	"action too, fewer steps.  --json prints the listing as one JSON\n"
+	"document with every failing example ranked.  --html FILE also writes\n"
+	"a page to step through it in a browser.  NAME may be your PATH:SYMBOL\n"
+	"with --abi (as check takes it): then the corpus fault whose failure\n"
+	"there looks like yours, and its fix.\n\n" SM_ACTION_FILTER_USAGE;
 
 enum { O_HTML = SM_OPT_LONG, O_ABI, O_JSON };
 

@@ -138,7 +138,9 @@ void sm_example_why(const struct sm_reader *r, const struct sm_example *ex,
 	unsigned one = (unsigned)__builtin_popcount(m) == 1;
 
 	action_list(m, " or ", acts, sizeof(acts));
-	if (!m)
+	if (!r->fault)
+		snprintf(what, sizeof(what), "no corpus fault to name an action");
+	else if (!m)
 		snprintf(what, sizeof(what), "the fault names no action");
 	else if (s >= 0 && one)
 		snprintf(what, sizeof(what), "shows %s, the action the fault "
