@@ -9,9 +9,9 @@
  * Owns: the search for every failing example among the bundled
  * scenarios (their ranking is example_rank.c's) and the page it prints
  * (--json: the listing's JSON document with the ranking; --html FILE:
- * also the page to step through it, sim/teach/).  The fault and fix texts are the
- * corpus table's (reader/variants/list.h, through struct sm_reader); the
- * likeness is lookalike.c's.
+ * also the page to step through it, sim/teach/).  The fault and fix
+ * texts are the corpus table's (reader/variants/list.h, through struct
+ * sm_reader); the likeness is lookalike.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
