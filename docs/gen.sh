@@ -6,9 +6,10 @@
 # and is fenced with ``` is replaced by the output of `SELFMON ARGS`
 # (run from the repository's top), trimmed as the optional filters say.
 # The pictures (plot) and the pages to step through a read (replay
-# --html) it links are regenerated too.  With --check nothing is written:
-# the exit status says whether docs/abi.md, its pictures and pages are in
-# sync with the tool (0) or not (1, with a diff).
+# --html, explain-bug --html) it links are regenerated too.  With --check
+# nothing is written: the exit status says whether docs/abi.md, its
+# pictures and pages are in sync with the tool (0) or not (1, with a
+# diff).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 selfmon=$1
@@ -50,11 +51,13 @@ plots=(
 	"x86_multiplex --reader reference -o NAME multiplex.svg"
 	"arm64_timer_wrap --reader no_time_mask -o NAME timer_wrap.svg"
 )
-# The pages to step through a read that abi.md links: schedule, file.
+# The pages to step through a read that abi.md links: the command that
+# writes it (a replay of a schedule, or explain-bug's own example, which
+# abi.md quotes), file.
 pages=(
-	"x86_64:unicorn:no_zero_ext_fix:x86_reset:reset@10 reset-quirk.html"
-	"x86_64:unicorn:no_recheck:x86_remote:rotate_out@6,rotate_in@10 torn-read.html"
-	"riscv64:unicorn:reference:riscv64_rotate:rotate_out@18 riscv64-sigill.html"
+	"explain-bug no_zero_ext_fix reset-quirk.html"
+	"replay x86_64:unicorn:no_recheck:x86_remote:rotate_out@6,rotate_in@10 torn-read.html"
+	"replay riscv64:unicorn:reference:riscv64_rotate:rotate_out@18 riscv64-sigill.html"
 )
 svgdir=$(mktemp -d)
 trap 'rm -f "$out"; rm -rf "$svgdir"' EXIT
@@ -65,8 +68,9 @@ for p in "${plots[@]}"; do
 	"$selfmon" plot ${args/NAME/$svgdir/$name} 2>/dev/null || true
 done
 for p in "${pages[@]}"; do
-	# each read fails (exit 1); without its arch's reader code, no file
-	"$selfmon" replay ${p% *} --html "$svgdir/${p##* }" >/dev/null 2>&1 || true
+	# each read fails (replay: exit 1); without its arch's reader code,
+	# no file
+	"$selfmon" ${p% *} --html "$svgdir/${p##* }" >/dev/null 2>&1 || true
 	plots+=("- ${p##* }")
 done
 

@@ -562,7 +562,7 @@ static void test_explain_bug(void **state)
 			assert_non_null(strstr(r.out, "makes it fail"));
 			continue;
 		}
-		assert_non_null(strstr(r.out, "Shortest counterexample ("));
+		assert_non_null(strstr(r.out, "Chosen counterexample ("));
 		assert_non_null(strstr(r.out, "load  page.")); /* the listing */
 		assert_true(strstr(r.out, "\nWRONG_VALUE: ") ||
 		            strstr(r.out, "\nFAULT: ") ||

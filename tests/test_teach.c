@@ -407,6 +407,10 @@ static void test_page_offline(void **state)
 	dump_dom(url);
 	assert_non_null(strstr(dom, "The fault: "));
 	assert_non_null(strstr(dom, "fixed counter 0 (rdpmc ECX 1&lt;&lt;30 | 0)"));
+	/* explain-bug's reason and where the reset lands, as its text says */
+	assert_non_null(strstr(dom, "Why this example: chosen of "));
+	assert_non_null(strstr(dom, "reset lands before step 10, the first "
+	                       "load of page.lock: at the start of the read"));
 }
 
 /* Every <text> of the timelines inside the picture, and crossed by no

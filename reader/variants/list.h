@@ -7,7 +7,8 @@
  *
  * Each record is
  *
- *   SELFMON_VARIANT(name, ABI, ARCHES, what, fault, fix, expectations...)
+ *   SELFMON_VARIANT(name, ABI, ARCHES, what, fault, fix, shows,
+ *                   expectations...)
  *
  *   name      the variant; its source is reader/variants/name.c and its
  *             exported function selfmon_v_name;
@@ -20,6 +21,11 @@
  *             re-implemented, or the single fault of a mutant;
  *   fault     one line for `selfmon explain-bug`: what goes wrong;
  *   fix       one line for `selfmon explain-bug`: how to put it right;
+ *   shows     the kernel actions the fault names, as `selfmon list` names
+ *             them ("reset" for "after IOC_RESET", "migrate,overflow"
+ *             for "a migration, an overflow"), "" when it names none:
+ *             explain-bug prefers an example with one of them
+ *             (sim/cmd/example_rank.c);
  *   expectations
  *             SELFMON_EXPECT(scenario, ENGINE, VERDICT, K, "ACTIONS") each,
  *             without commas between them: the bundled scenario
@@ -114,6 +120,7 @@ SELFMON_VARIANT(rfc2011_test, TIMES, ALL,
 	"event is not on a counter.",
 	"sign-extend the counter from pmc_width, fall back to read(2) when "
 	"index is 0, and add the delta to running only when index != 0.",
+	"",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 1, "rotate_out")
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 0, "")
@@ -146,6 +153,7 @@ SELFMON_VARIANT(rfc2011_mux, SCALED, ALL,
 	"running with running possibly 0.",
 	"sign-extend from pmc_width, use 64-bit or 128-bit time arithmetic, "
 	"and scale only when running != 0.",
+	"",
 	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(arm64_smt, UNICORN, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", arm64_bias, UNICORN, PASS, 0, "")
@@ -181,6 +189,7 @@ SELFMON_VARIANT(pinned_loop, RAW, ALL,
 	"capability check, no sign extension.",
 	"check cap_user_rdpmc and index, sign-extend, retry while the lock is "
 	"odd or has moved.",
+	"",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
@@ -215,6 +224,7 @@ SELFMON_VARIANT(uapi_pre2022, SCALED, ALL,
 	"it and keeps the IOC_RESET quirk.",
 	"guard running != 0 and correct a count that comes out negative by "
 	"2^pmc_width.",
+	"reset",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, WRONG_VALUE, 1, "rotate_out")
@@ -271,6 +281,7 @@ SELFMON_VARIANT(uapi_2022, SCALED, ALL,
 	"PERF_EVENT_IOC_RESET the sign-extended count is 2^pmc_width low.",
 	"a count that comes out negative after sign extension was computed "
 	"from a zero-extended prev_count: add 2^pmc_width.",
+	"reset",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
@@ -337,6 +348,7 @@ SELFMON_VARIANT(manpage, SCALED, ALL,
 	"adds the raw rdpmc value (no sign extension) and divides by running "
 	"without a guard.",
 	"sign-extend from pmc_width and guard running != 0.",
+	"",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
@@ -373,6 +385,7 @@ SELFMON_VARIANT(libperf_sext, VALUES, ALL,
 	"the IOC_RESET quirk.",
 	"always add the time delta when cap_user_time is set, and correct the "
 	"reset quirk.",
+	"reset",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
@@ -417,6 +430,7 @@ SELFMON_VARIANT(libperf_nosext, VALUES, ALL,
 	"times are those of the last page update.",
 	"shift a signed value (s64), i.e. sign-extend from pmc_width, and "
 	"always add the time delta when cap_user_time is set.",
+	"",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 0, "")
@@ -450,6 +464,7 @@ SELFMON_VARIANT(jevents_mask48, RAW, ALL,
 	"lock, so an update landing after the index load goes unnoticed.",
 	"sign-extend the counter from pmc_width and add in 64 bits; with "
 	"index 0 re-check the lock (or read(2)) too.",
+	"",
 	/* native: its only x86 fault the native engine can show is the 2^48
 	 * wrap of the masked sum; the other, taking offset after an index of
 	 * 0 without a re-check, needs an update between two page loads */
@@ -490,6 +505,7 @@ SELFMON_VARIANT(papi_offset_mask, VALUES, ALL,
 	"adds offset and counter modulo 2^pmc_width: wrong once the count "
 	"reaches 2^pmc_width, and stale times when not multiplexed.",
 	"add in 64 bits after sign extension; always extrapolate the times.",
+	"",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 2, "overflow")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 2, "overflow")
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 2, "overflow")
@@ -519,6 +535,7 @@ SELFMON_VARIANT(no_recheck, VALUES, ALL,
 	"never re-reads the lock, so an update between its loads (a "
 	"migration, an overflow) goes unnoticed.",
 	"re-read the lock after the last load and retry if it moved.",
+	"migrate,overflow",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 1, "migrate")
@@ -557,6 +574,7 @@ SELFMON_VARIANT(inverted_recheck, VALUES, ALL,
 	"retries while the lock is unchanged: without kernel activity it "
 	"never returns; with it, it returns a torn read.",
 	"retry while the lock HAS changed (or is odd).",
+	"",
 	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(arm64_smt, UNICORN, WRONG_VALUE, 0, "")
 	SELFMON_EXPECT(arm64_counters, UNICORN, WRONG_VALUE, 1, "migrate")
@@ -590,6 +608,7 @@ SELFMON_VARIANT(no_barrier, VALUES, ALL,
 	"the two lock loads into one: the re-check is gone.",
 	"load each field once with READ_ONCE and put barriers (rmb on arm64 "
 	"and riscv64) between the lock and the fields.",
+	"",
 	/* UNICORN only: the folded re-check misses an update that lands
 	 * between two page loads, where the native engine never lands one */
 	SELFMON_EXPECT(arm64_bias, UNICORN, WRONG_VALUE, 1, "rotate_out")
@@ -623,6 +642,7 @@ SELFMON_VARIANT(stale_delta, VALUES, ALL,
 	"takes the clock and the time delta on the first pass only and reuses "
 	"them after a retry.",
 	"read the clock and compute the delta inside every pass.",
+	"",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 1, "migrate")
 	SELFMON_EXPECT(arm64_counters, BOTH, WRONG_VALUE, 0, "")
@@ -655,6 +675,7 @@ SELFMON_VARIANT(shift_int, VALUES, ALL,
 	"shift the kernel writes (<= 31) the mask happens to be right, so no "
 	"page exposes it.",
 	"use unsigned 64-bit (or mul_u64_u32_shr) arithmetic all the same.",
+	"",
 	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
 	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
@@ -669,6 +690,7 @@ SELFMON_VARIANT(no_running_guard, SCALED, ALL,
 	"scales count * enabled / running without checking running: an event "
 	"that never ran divides by zero.",
 	"return the count unscaled (it is 0) when running is 0.",
+	"",
 	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
 	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
@@ -688,6 +710,7 @@ SELFMON_VARIANT(rdpmc_index0, VALUES, ALL,
 	"counter 0xffffffff, a #GP (SIGSEGV).",
 	"read the counter only when cap_user_rdpmc and index != 0; else "
 	"read(2).",
+	"",
 	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
 	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
@@ -713,6 +736,7 @@ SELFMON_VARIANT(caps_outside_loop, VALUES, ALL,
 	"flight shows cap_user_time cleared and the reader returns stale "
 	"times.",
 	"load capabilities inside the seqlock pass with the other fields.",
+	"",
 	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
 	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
@@ -727,6 +751,7 @@ SELFMON_VARIANT(no_sext, VALUES, ALL,
 	"adds the raw counter without sign extension: off by 2^pmc_width "
 	"after every reload.",
 	"sign-extend from pmc_width.",
+	"",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
@@ -760,6 +785,7 @@ SELFMON_VARIANT(no_zero_ext_fix, VALUES, ALL,
 	"always sign-extends: right after IOC_RESET the kernel's prev_count "
 	"is zero-extended and the count is 2^pmc_width low.",
 	"add 2^pmc_width to a count that comes out negative.",
+	"reset",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 1, "reset")
 	SELFMON_EXPECT_IF("without=reset", arm64_bias, BOTH, PASS, 0, "")
@@ -818,6 +844,7 @@ SELFMON_VARIANT(no_time_mask, VALUES, ALL,
 	"the time jumps back by the timer's period.",
 	"cyc = time_cycles + ((cyc - time_cycles) & time_mask) when "
 	"cap_user_time_short.",
+	"",
 	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
 	SELFMON_EXPECT_IF("without=reset", arm64_remote, UNICORN, PASS, 0, "")
 	SELFMON_EXPECT_IF("kernel=userpage_wmb", arm64_remote, UNICORN, PASS, 0, "")
@@ -837,6 +864,7 @@ SELFMON_VARIANT(arm64_swapped_table, VALUES, ARM64,
 	"event on one reads the other.",
 	"generate the table (or use one mrs per case of a switch) so entry n "
 	"reads PMEVCNTR<n>.",
+	"",
 	/* only arm64_swapped puts events on PMEVCNTR12/13; every other arm64
 	 * scenario uses counters 0..3 and the cycle counter, where it is right */
 	SELFMON_EXPECT(arm64_remote, UNICORN, WRONG_VALUE, 2, "reset,lock_early")
@@ -850,6 +878,7 @@ SELFMON_VARIANT(arm64_pmselr_unlocked, VALUES, ARM64,
 	"selects the counter (PMSELR_EL0) once, outside the seqlock; when the "
 	"event moves the read goes to the old counter.",
 	"select and read inside the same seqlock pass.",
+	"",
 	SELFMON_EXPECT(arm64_bias, BOTH, WRONG_VALUE, 2, "rotate_out,rotate_in")
 	SELFMON_EXPECT(arm64_smt, BOTH, WRONG_VALUE, 2, "rotate_out,rotate_in")
 	/* 7.2 on SMT cores keeps cycles off PMCCNTR, which the fault needs */
@@ -869,6 +898,7 @@ SELFMON_VARIANT(arm64_pmselr_no_isb, VALUES, ARM64,
 	"and the read returns another counter.",
 	"put an isb after the msr of PMSELR_EL0 (or read PMEVCNTR<n>_EL0 "
 	"directly).",
+	"",
 	/* the stale read alone shows it where the first pass is the last;
 	 * in arm64_bias and arm64_timer_wrap the counter's overflow during
 	 * the call, in arm64_counters the scripted rotation, make the reader

@@ -1,14 +1,17 @@
 /*
  * cmd_explain_bug.c — `selfmon explain-bug NAME`: for a reader of the
- * corpus, its minimal failing schedule with the --explain listing, and a
- * paragraph on the fault and the fix; for a user's PATH:SYMBOL (--abi),
- * the same listing and the corpus fault its failure looks like.
+ * corpus, the minimal failing schedule that shows its fault most plainly
+ * with the --explain listing, why it was chosen and where its actions
+ * land, and a paragraph on the fault and the fix; for a user's
+ * PATH:SYMBOL (--abi), the same listing and the corpus fault its failure
+ * looks like.
  *
- * Owns: the search for the shortest counterexample among the bundled
- * scenarios and the page it prints (--html FILE: also the page to step
- * through it, sim/teach/).  The fault and fix texts are the
- * corpus table's (reader/variants/list.h, through struct sm_reader); the
- * likeness is lookalike.c's.
+ * Owns: the search for every failing example among the bundled
+ * scenarios (their ranking is example_rank.c's) and the page it prints
+ * (--json: the listing's JSON document with the ranking; --html FILE:
+ * also the page to step through it, sim/teach/).  The fault and fix
+ * texts are the corpus table's (reader/variants/list.h, through struct
+ * sm_reader); the likeness is lookalike.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +22,10 @@
 #include "commands.h"
 #include "options.h"
 #include "explain.h"
+#include "example_rank.h"
 #include "explore.h"
+#include "json.h"
+#include "lands.h"
 #include "lookalike.h"
 #include "reader_arg.h"
 #include "replay.h"
@@ -47,13 +53,14 @@ static void paragraph(const char *label, const char *text)
 	putchar('\n');
 }
 
-struct best {
-	char *scenario;            /* the bundled name (owned) */
-	struct sm_scenario scn;
-	struct sm_cell cell;
-	bool found;
-	unsigned left_out;         /* the action filter's effect on it */
-	bool foreign;
+/* What explain-bug works with (large: on the heap). */
+struct work {
+	struct sm_example *ex;      /* every failing example, then ranked */
+	unsigned nex, cap;
+	struct sm_scenario scn;     /* search's scratch */
+	struct sm_user_reader user; /* NAME, when it is PATH:SYMBOL */
+	const struct sm_reader *like[4]; /* a user's reader's lookalikes */
+	unsigned nlike;
 };
 
 /* Explore one scenario for r: true with *cell when it fails. */
@@ -74,63 +81,91 @@ static bool fails_in(const struct sm_reader *r, struct sm_scenario *scn,
 	return sm_verdict_fails(cell->verdict);
 }
 
-/* The bundled scenario (in name order) with the shortest minimised
- * counterexample, the user's action filter applied to each: 0, or -1
- * out of memory. */
+/* Room for one more example: its slot, or NULL out of memory. */
+static struct sm_example *add_example(struct work *w)
+{
+	if (w->nex == w->cap) {
+		unsigned cap = w->cap ? 2 * w->cap : 8;
+		struct sm_example *ex = realloc(w->ex, cap * sizeof(*ex));
+		if (!ex)
+			return NULL;
+		w->ex = ex;
+		w->cap = cap;
+	}
+	return &w->ex[w->nex];
+}
+
+/* Each bundled scenario of arch (in name order) where r fails, the
+ * user's action filter applied to each, with its minimised
+ * counterexample, onto w->ex: 0, or -1 out of memory. */
 static int search(const struct sm_reader *r, enum sm_arch arch,
-                  const struct sm_action_filter *af, struct best *b,
-                  struct sm_scenario *scn)
+                  const struct sm_action_filter *af, struct work *w)
 {
 	char **names, err[1024];
-	int n = sm_bundled_names(&names);
+	int n = sm_bundled_names(&names), rc = n < 0 ? -1 : 0;
+	struct sm_scenario *scn = &w->scn;
 	struct sm_cell cell;
 
-	b->found = false;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !rc; i++) {
 		if (sm_scenario_open(names[i], scn, err, sizeof(err)) < 0 ||
 		    scn->cfg.arch != arch || scn->expect >= 0)
 			continue; /* a kernel hazard explains no reader's bug */
 		unsigned dropped, own = scn->explore;
 		unsigned lines = sm_action_filter_apply(af, scn, &dropped);
-		if (!fails_in(r, scn, &cell) ||
-		    (b->found && cell.min.n >= b->cell.min.n))
+		if (!fails_in(r, scn, &cell))
 			continue;
-		free(b->scenario);
-		b->scenario = names[i];
+		struct sm_example *e = add_example(w);
+		if (!e) {
+			rc = -1;
+			break;
+		}
+		e->scenario = names[i];
 		names[i] = NULL;
-		b->scn = *scn;
-		b->cell = cell;
-		b->cell.min.dropped = dropped;
-		b->found = true;
-		b->left_out = own & ~scn->explore;
-		b->foreign = (scn->explore & ~own) || lines;
+		e->arch = arch;
+		e->scn = *scn;
+		e->cell = cell;
+		e->cell.min.dropped = dropped;
+		e->left_out = own & ~scn->explore;
+		e->foreign = (scn->explore & ~own) || lines;
+		e->order = w->nex++;
 	}
 	sm_names_free(names, n);
-	return n < 0 ? -1 : 0;
+	return rc;
 }
 
 static const char usage[] =
-	"usage: selfmon explain-bug NAME [options]\n\nFor a reader of the corpus "
-	"(see 'selfmon list'): its shortest failing\nschedule over the bundled "
-	"scenarios, the step-by-step listing of it, and\nwhat the fault is and "
-	"how to fix it.  --html FILE also writes a page to step through it in\n"
-	"a browser.  NAME may be your PATH:SYMBOL with --abi (as check takes\n"
-	"it): then the corpus fault whose failure there looks like yours, and\n"
-	"its fix.\n\n" SM_ACTION_FILTER_USAGE;
+	"usage: selfmon explain-bug NAME [options]\n\n"
+	"For a reader of the corpus (see 'selfmon list'): the failing schedule\n"
+	"over the bundled scenarios that shows its fault most plainly, the\n"
+	"step-by-step listing of it, and what the fault is and how to fix it.\n"
+	"The example chosen injects an action the fault names, if one fails;\n"
+	"then a local writer, fewer actions, a scenario that scripts that\n"
+	"action too, fewer steps.  --json prints the listing as one JSON\n"
+	"document with every failing example ranked.  --html FILE also writes\n"
+	"a page to step through it in a browser.  NAME may be your PATH:SYMBOL\n"
+	"with --abi (as check takes it): then the corpus fault whose failure\n"
+	"there looks like yours, and its fix.\n\n" SM_ACTION_FILTER_USAGE;
 
-enum { O_HTML = SM_OPT_LONG, O_ABI };
+enum { O_HTML = SM_OPT_LONG, O_ABI, O_JSON };
 
 static const struct sm_optdef options[] = {
 	{ "help", no_argument, 'h', NULL },
 	{ "html", required_argument, O_HTML, "a FILE" },
+	{ "json", no_argument, O_JSON, NULL },
 	{ "abi", required_argument, O_ABI, "raw, times, scaled, values, delta or reset" },
 	SM_ACTION_FILTER_OPTIONS,
 	{ 0 },
 };
 
+struct opts {
+	struct sm_action_filter af;
+	const char *name, *html;
+	int abi;
+	bool json;
+};
+
 /* NAME and the options: -1 to go on, else the exit status. */
-static int parse_args(int argc, char **argv, struct sm_action_filter *af,
-                      const char **name, const char **html, int *abi)
+static int parse_args(int argc, char **argv, struct opts *o)
 {
 	struct sm_opt op;
 	char err[256];
@@ -142,37 +177,34 @@ static int parse_args(int argc, char **argv, struct sm_action_filter *af,
 			return fputs(usage, stdout), 0;
 		if (c == SM_OPT_BAD)
 			return 2;
-		if (c == SM_OPT_OPERAND && *name)
+		if (c == SM_OPT_OPERAND && o->name)
 			return sm_error("explain-bug: unexpected argument '%s'",
 			                   op.arg);
 		if (c == SM_OPT_OPERAND)
-			*name = op.arg;
+			o->name = op.arg;
 		else if (c == O_HTML)
-			*html = op.arg;
+			o->html = op.arg;
+		else if (c == O_JSON)
+			o->json = true;
 		else if (c == O_ABI) {
-			if (sm_abi_arg("explain-bug", op.arg, abi))
+			if (sm_abi_arg("explain-bug", op.arg, &o->abi))
 				return 2;
 		}
-		else if (sm_action_filter_opt(af, c, op.arg, err, sizeof(err)) < 0)
+		else if (sm_action_filter_opt(&o->af, c, op.arg, err,
+		                              sizeof(err)) < 0)
 			return sm_error("explain-bug: %s", err);
 	}
-	if (!*name)
+	if (!o->name)
 		return sm_error("explain-bug: missing NAME, a corpus reader (see "
 		                   "'selfmon explain-bug --help')");
 	return -1;
 }
 
-/* What explain-bug works with (large: on the heap). */
-struct work {
-	struct best best, cand;
-	struct sm_scenario scn;     /* search's scratch */
-	struct sm_user_reader user; /* NAME, when it is PATH:SYMBOL */
-};
-
-/* Over every arch with r's code: the best of each arch's search, into
- * w->best; its arch (SM_NARCH: no code for r), or -1 out of memory. */
-static int find_best(const struct sm_reader *r,
-                     const struct sm_action_filter *af, struct work *w)
+/* Over every arch with r's code: each arch's failing examples, ranked
+ * (example_rank.h); the first arch with code (SM_NARCH: none), or -1 out
+ * of memory. */
+static int find_examples(const struct sm_reader *r,
+                         const struct sm_action_filter *af, struct work *w)
 {
 	int arch = SM_NARCH;
 
@@ -182,152 +214,238 @@ static int find_best(const struct sm_reader *r,
 			continue;
 		if (arch == SM_NARCH)
 			arch = a;
-		if (search(r, (enum sm_arch)a, af, &w->cand, &w->scn) < 0)
+		if (search(r, (enum sm_arch)a, af, w) < 0)
 			return -1;
-		if (w->cand.found && (!w->best.found ||
-		                      w->cand.cell.min.n < w->best.cell.min.n)) {
-			free(w->best.scenario);
-			w->best = w->cand;
-			w->cand.scenario = NULL;
-			arch = a;
-		}
 	}
+	sm_example_sort(r, w->ex, w->nex);
 	return arch;
 }
 
-/* The page of --html FILE for the run just listed: the exit status. */
-static int write_html(const char *html, const struct sm_reader *r,
-                      const char *line, const struct best *b,
-                      struct sm_session *s, struct sm_explain *x)
-{
-	char err[600];
-	struct sm_teach t = { .schedule = line, .scenario = b->scenario, .s = s,
-	                      .sched = &b->cell.min, .x = x, .fault = r->fault,
-	                      .fix = r->fix };
+/* What the JSON document adds for explain-bug (sm_teach.more). */
+struct more {
+	const struct sm_reader *r;
+	const struct work *w;
+};
 
-	if (x->oom)
-		return sm_error("explain-bug: out of memory");
-	if (sm_teach_html_file(html, &t, err, sizeof(err)) < 0)
-		return sm_error("explain-bug: %s: %s", html, err);
-	return 0;
+static void more_json(struct json *j, const void *arg)
+{
+	const struct more *m = arg;
+
+	sm_example_json(j, m->r, m->w->ex, m->w->nex);
+	if (m->r->fix)
+		return;
+	json_begin(j, "looks_like", '[');
+	for (unsigned i = 0; i < m->w->nlike; i++)
+		json_str(j, NULL, m->w->like[i]->name);
+	json_end(j, '[');
 }
 
 /* A user's reader: the corpus faults whose failure in b's scenario has
- * the signature of its own (lookalike.h). */
-static void likeness(const struct sm_reader *r, const struct best *b)
+ * the signature of its own (lookalike.h), into w->like. */
+static void likeness(const struct sm_reader *r, struct work *w)
 {
-	const struct sm_reader *like[4];
+	const struct sm_example *b = &w->ex[0];
 	struct sm_expect_at at = {
 		.bound = SM_DEFAULT_BOUND, .kernel = b->scn.cfg.kernel,
 		.allowed = b->scn.explore, .left_out = b->left_out,
 		.foreign = b->foreign,
 	};
-	unsigned n = sm_lookalike(&b->scn, b->scenario, r->abi, &b->cell, &at,
-	                          like, 4);
 
-	if (!n) {
-		printf("No fault of the corpus fails this way in %s (the same "
-		       "verdict, field, cause and offset, minimal actions).\n",
-		       b->scenario);
-		return;
-	}
-	sm_lookalike_print(like, n, "");
+	w->nlike = sm_lookalike(&b->scn, b->scenario, r->abi, &b->cell, &at,
+	                        w->like, 4);
 }
 
-/* The counterexample, its listing (and page) and the fix: the exit
- * status. */
-static int show(const struct sm_reader *r, enum sm_arch arch,
-                const struct best *b, const char *html)
+static void print_likeness(const struct work *w)
+{
+	if (!w->nlike) {
+		printf("No fault of the corpus fails this way in %s (the same "
+		       "verdict, field, cause and offset, minimal actions).\n",
+		       w->ex[0].scenario);
+		return;
+	}
+	sm_lookalike_print(w->like, w->nlike, "");
+}
+
+/* The text before the listing: the schedule, why it was chosen, where
+ * each action lands (lands.h) and the verdict's detail. */
+static void print_head(const struct sm_reader *r, const struct work *w,
+                       const char *line, const struct sm_explain *x)
+{
+	const struct sm_example *b = &w->ex[0];
+	char why[600], at[400];
+
+	sm_example_why(r, w->ex, w->nex, why, sizeof(why));
+	printf("\nChosen counterexample (%s): %s\n  %s\n", sm_verdict_name(
+	       b->cell.verdict), line, why);
+	for (unsigned i = 0; i < b->cell.min.n; i++) {
+		sm_lands_text(x, b->cell.min.item[i].step, at, sizeof(at));
+		printf("  %s lands %s\n", sm_action_name(b->cell.min.item[i].kind),
+		       at);
+	}
+	printf("  %s\n\n", b->cell.res.detail);
+}
+
+/* The chosen example run again with its listing recorded (the text into
+ * memory unless --json: *text, *len): the session, or NULL after one
+ * error line. */
+static struct sm_session *listed_run(const struct sm_reader *r,
+                                     const struct sm_example *b, bool json,
+                                     struct sm_explain *x, char **text,
+                                     size_t *len)
 {
 	char err[512];
-	char *line = sm_schedule_text(arch, SM_ENGINE_UNICORN,
+	FILE *mem = json ? NULL : open_memstream(text, len);
+	struct sm_replay_listing l = { x, mem, .record = true,
+	                               .max_steps = 400 };
+	struct sm_session *s;
+
+	if (!json && !mem)
+		return sm_error("explain-bug: out of memory"), NULL;
+	s = sm_replay_open(&b->scn, r, SM_ENGINE_UNICORN, &l, err, sizeof(err));
+	if (!s) {
+		if (mem)
+			fclose(mem);
+		sm_error("explain-bug: %s", err);
+		return NULL;
+	}
+	sm_run_schedule(s, &b->cell.min);
+	sm_explain_done(x);
+	if (mem && fclose(mem) != 0)
+		x->oom = true;
+	return s;
+}
+
+/* The chosen counterexample, its listing (and page) and the fix: the
+ * exit status. */
+static int show(const struct sm_reader *r, struct work *w,
+                const struct opts *o)
+{
+	const struct sm_example *b = &w->ex[0];
+	char err[600], *text = NULL;
+	size_t len = 0;
+	char *line = sm_schedule_text(b->arch, SM_ENGINE_UNICORN,
 	                              r->sched_name ? r->sched_name : r->name,
 	                              b->scenario, &b->cell.min);
 	struct sm_explain x;
-	struct sm_replay_listing l = { &x, stdout, .record = html != NULL,
-	                               .max_steps = 400 };
-	struct sm_session *s = NULL;
+	struct sm_session *s;
+	struct more m = { r, w };
+	int rc = 0;
 
 	if (!line)
 		return sm_error("explain-bug: out of memory");
-	if (!(s = sm_replay_open(&b->scn, r, SM_ENGINE_UNICORN, &l, err,
-	                         sizeof(err)))) {
+	if (!(s = listed_run(r, b, o->json, &x, &text, &len))) {
+		free(text);
 		free(line);
-		return sm_error("explain-bug: %s", err);
+		return 2;
 	}
-	printf("\nShortest counterexample (%s): %s\n  %s\n\n", sm_verdict_name(
-	       b->cell.verdict), line, b->cell.res.detail);
-	sm_run_schedule(s, &b->cell.min);
-	sm_explain_done(&x);
-	int rc = x.oom ? sm_error("explain-bug: out of memory (the listing)")
-	         : 0;
-	if (!rc)
+	if (!r->fix)
+		likeness(r, w);
+	struct sm_teach t = { .schedule = line, .scenario = b->scenario, .s = s,
+	                      .sched = &b->cell.min, .x = &x, .fault = r->fault,
+	                      .fix = r->fix, .more = more_json, .more_arg = &m };
+	if (x.oom)
+		rc = sm_error("explain-bug: out of memory (the listing)");
+	else if (o->json)
+		sm_teach_json(stdout, &t);
+	else {
+		print_head(r, w, line, &x);
+		fwrite(text, 1, len, stdout);
 		printf("\n%s: %s\n\n", sm_verdict_name(s->res.verdict),
 		       s->res.detail);
-	if (!rc && html)
-		rc = write_html(html, r, line, b, s, &x);
+	}
+	if (!rc && o->html &&
+	    sm_teach_html_file(o->html, &t, err, sizeof(err)) < 0)
+		rc = sm_error("explain-bug: %s: %s", o->html, err);
 	sm_explain_free(&x);
 	sm_session_free(s);
+	free(text);
 	free(line);
+	if (o->json)
+		return rc;
 	if (r->fix)
 		paragraph("The fix", r->fix);
 	else
-		likeness(r, b);
+		print_likeness(w);
 	return rc;
 }
 
-/* After the reader is known: find, then tell. */
-static int explain(const struct sm_reader *r, const struct sm_action_filter *af,
-                   struct work *w, const char *html)
+/* No failing example: the fault, the fix and the rule as JSON. */
+static void json_none(const struct sm_reader *r, const struct work *w)
 {
-	int arch = find_best(r, af, w);
+	struct json j;
+	struct more m = { r, w };
+
+	json_init(&j, stdout);
+	json_begin(&j, NULL, '{');
+	json_str(&j, "reader", r->name);
+	json_str(&j, "abi", sm_abi_name(r->abi));
+	if (r->fault)
+		json_str(&j, "fault", r->fault);
+	if (r->fix)
+		json_str(&j, "fix", r->fix);
+	more_json(&j, &m);
+	json_end(&j, '{');
+	fputc('\n', stdout);
+}
+
+/* After the reader is known: find, then tell. */
+static int explain(const struct sm_reader *r, const struct opts *o,
+                   struct work *w)
+{
+	int arch = find_examples(r, &o->af, w);
 
 	if (arch < 0)
 		return sm_error("explain-bug: out of memory");
 	if (arch == SM_NARCH)
 		return sm_error("explain-bug: no reader code for '%s' in this "
 		                   "selfmon", r->name);
-	printf("%s (%s ABI): %s\n\n", r->name, sm_abi_name(r->abi), r->what);
-	if (r->fault)
-		paragraph("The fault", r->fault);
-	if (!w->best.found) {
-		printf("\nNo bundled scenario makes it fail at bound 2%s.\n",
-		       sm_action_filter_given(af) ? " with these kernel actions" : "");
-		if (r->fix)
+	if (!o->json) {
+		printf("%s (%s ABI): %s\n\n", r->name, sm_abi_name(r->abi),
+		       r->what);
+		if (r->fault)
+			paragraph("The fault", r->fault);
+	}
+	if (!w->nex) {
+		if (o->json)
+			json_none(r, w);
+		else
+			printf("\nNo bundled scenario makes it fail at bound 2%s.\n",
+			       sm_action_filter_given(&o->af)
+			       ? " with these kernel actions" : "");
+		if (r->fix && !o->json)
 			paragraph("\nThe fix", r->fix);
-		if (html)
+		if (o->html)
 			fprintf(stderr, "explain-bug: no failure to show, %s not "
-			        "written\n", html);
+			        "written\n", o->html);
 		return 0;
 	}
-	return show(r, (enum sm_arch)arch, &w->best, html);
+	return show(r, w, o);
 }
 
 int cmd_explain_bug(int argc, char **argv)
 {
-	struct sm_action_filter af = { 0 };
+	struct opts o = { .abi = -1 };
 	char err[600];
-	const char *name = NULL, *html = NULL;
-	int abi = -1;
-	int rc = parse_args(argc, argv, &af, &name, &html, &abi);
+	int rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0)
 		return rc;
-	if (html && sm_teach_html_probe(html, err, sizeof(err)) < 0)
-		return sm_error("explain-bug: %s: %s", html, err);
+	if (o.html && sm_teach_html_probe(o.html, err, sizeof(err)) < 0)
+		return sm_error("explain-bug: %s: %s", o.html, err);
 	struct work *w = calloc(1, sizeof(*w));
 	const struct sm_reader *r;
 	if (!w)
 		return sm_error("explain-bug: out of memory");
-	rc = sm_reader_arg("explain-bug", name, abi, &w->user, &r);
+	rc = sm_reader_arg("explain-bug", o.name, o.abi, &w->user, &r);
 	if (!rc && !r->fault && !r->image)
 		rc = sm_error("explain-bug: '%s' has no bug to explain (the "
-		              "reference reader passes every scenario)", name);
+		              "reference reader passes every scenario)", o.name);
 	if (!rc)
-		rc = explain(r, &af, w, html);
+		rc = explain(r, &o, w);
 	sm_user_reader_free(&w->user);
-	free(w->best.scenario);
-	free(w->cand.scenario);
+	for (unsigned i = 0; i < w->nex; i++)
+		free(w->ex[i].scenario);
+	free(w->ex);
 	free(w);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "names.h"
 #include "reader_arg.h"
 
 int sm_abi_arg(const char *cmd, const char *val, int *abi)
@@ -27,8 +28,9 @@ int sm_reader_arg(const char *cmd, const char *name, int abi,
 		return 0;
 	}
 	if (!strchr(name, ':'))
-		return sm_error("%s: unknown reader '%s' (a built-in name from "
-		                "'selfmon list', or PATH:SYMBOL)", cmd, name);
+		return sm_error("%s: unknown reader '%s'%s (a built-in name "
+		                "from 'selfmon list', or PATH:SYMBOL)", cmd, name,
+		                sm_reader_hint(name));
 	if (abi < 0)
 		return sm_error("%s: %s needs --abi raw|times|scaled|values|"
 		                "delta|reset", cmd, name);

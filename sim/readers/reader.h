@@ -67,6 +67,8 @@ struct sm_reader {
 	const char *what;     /* one line: the algorithm or the fault */
 	const char *fault;    /* one line each, explain-bug; NULL: no bug */
 	const char *fix;
+	const char *shows;    /* the actions the fault names ("reset"); ""
+	                       * or NULL: none (list.h) */
 	const struct sm_expect *expect; /* NULL-terminated; NULL: none */
 	enum sm_abi abi;
 	void (*native)(void); /* the routed build, cast by ABI; NULL: none */

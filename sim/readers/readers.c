@@ -74,7 +74,7 @@ static const struct sm_expect expect_reference[] = {
 };
 
 /* Per variant: prototypes and its expectations. */
-#define SELFMON_VARIANT(n, abi, arches, what, fault, fix, ...)               \
+#define SELFMON_VARIANT(n, abi, arches, what, fault, fix, shows, ...)        \
 	PROTO_##abi(selfmon_v_##n);                                          \
 	PROTO_##abi(selfmon_hw_v_##n);                                       \
 	static const struct sm_expect expect_##n[] = {                       \
@@ -82,8 +82,8 @@ static const struct sm_expect expect_reference[] = {
 #include "variants/list.h"
 #undef SELFMON_VARIANT
 
-#define SELFMON_VARIANT(n, a, ar, text, flt, fx, ...)                        \
-	{ .name = #n, .what = text, .fault = flt, .fix = fx,                 \
+#define SELFMON_VARIANT(n, a, ar, text, flt, fx, sh, ...)                    \
+	{ .name = #n, .what = text, .fault = flt, .fix = fx, .shows = sh,    \
 	  .expect = expect_##n, .abi = SM_ABI_##a, .arches = ARCHES_##ar,       \
 	  .native = NATIVE_##ar(selfmon_v_##n), .symbol = "selfmon_v_" #n,   \
 	  .hw = HW_##ar(selfmon_hw_v_##n) },

@@ -536,6 +536,10 @@
 			$("fault").appendChild(el("p", "", "The fault: " + D.fault));
 		if (D.fix)
 			$("fault").appendChild(el("p", "", "The fix: " + D.fix));
+		if (D.chosen)
+			$("fault").appendChild(el("p", "", "Why this example: " + D.chosen));
+		for (const l of D.lands || [])
+			$("fault").appendChild(el("p", "", l.kind + " lands " + l.text));
 		$("nsteps").textContent = N ? S[N - 1].step : 0;
 		$("slider").max = Math.max(N - 1, 0);
 	}

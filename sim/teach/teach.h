@@ -16,6 +16,8 @@
 #include "explain.h"
 #include "session.h"
 
+struct json;
+
 /* A run that has ended, with its listing recorded (x->record). */
 struct sm_teach {
 	const char *schedule;         /* the one-line schedule */
@@ -24,6 +26,11 @@ struct sm_teach {
 	const struct sm_schedule *sched;
 	const struct sm_explain *x;
 	const char *fault, *fix;      /* explain-bug's paragraphs, or NULL */
+	/* members the command adds at the end of the document (explain-bug:
+	 * why this example, lands.h's sentences are the document's own), or
+	 * NULL */
+	void (*more)(struct json *j, const void *arg);
+	const void *more_arg;
 };
 
 /* The document, one line ending in '\n'.  64-bit values are decimal

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "lands.h"
 #include "notation.h"
 #include "result_json.h"
 #include "teach.h"
@@ -370,6 +371,24 @@ static void kstate(struct json *j, const struct sm_config *cfg,
 	json_end(j, '{');
 }
 
+/* Where each injected action lands in the read (lands.h), in words. */
+static void lands(struct json *j, const struct sm_teach *t)
+{
+	char text[400];
+
+	json_begin(j, "lands", '[');
+	for (unsigned i = 0; t->sched && i < t->sched->n; i++) {
+		const struct sm_sched_item *it = &t->sched->item[i];
+		sm_lands_text(t->x, it->step, text, sizeof(text));
+		json_begin(j, NULL, '{');
+		json_str(j, "kind", sm_action_name(it->kind));
+		json_u64(j, "step", it->step);
+		json_str(j, "text", text);
+		json_end(j, '{');
+	}
+	json_end(j, '[');
+}
+
 void sm_teach_json(FILE *f, const struct sm_teach *t)
 {
 	struct json j;
@@ -383,6 +402,9 @@ void sm_teach_json(FILE *f, const struct sm_teach *t)
 	kstate(&j, t->s->model->cfg, &t->x->kfirst);
 	steps(&j, t->s->model->cfg, t->x);
 	result(&j, t->s);
+	lands(&j, t);
+	if (t->more)
+		t->more(&j, t->more_arg);
 	json_end(&j, '{');
 	fputc('\n', f);
 }
