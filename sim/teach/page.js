@@ -483,6 +483,24 @@
 			D.kstate.cpu + ").";
 	}
 
+	/* The current instruction a third down the listing, after the panels
+	 * are drawn (their width decides where lines wrap); and the window
+	 * scrolled the least that brings it into view when the header above
+	 * the listing (the fault, the example's reasons) leaves it below the
+	 * window's edge. */
+	function showCurrent(row) {
+		if (!row)
+			return;
+		const box = $("code");
+		box.scrollTop = row.offsetTop - box.clientHeight / 3;
+		const r = row.getBoundingClientRect();
+		const top = $("nav").getBoundingClientRect().bottom;
+		if (r.top < top || r.bottom > window.innerHeight)
+			window.scrollBy(0, r.bottom > window.innerHeight ?
+				r.bottom - window.innerHeight + r.height :
+				r.top - top - r.height);
+	}
+
 	/* ---- navigation ---- */
 	let cur = -1;
 	function go(i) {
@@ -498,9 +516,6 @@
 			r.classList.add("cur");
 		for (const r of srcAt[i])
 			r.classList.add("srccur");
-		const box = $("code"), first = rowsAt[i][0];
-		if (first)
-			box.scrollTop = first.offsetTop - box.clientHeight / 3;
 		$("stepno").textContent = S[i].step;
 		$("slider").value = i;
 		renderPage(i);
@@ -508,6 +523,7 @@
 		renderKstate(i);
 		renderCursor(i);
 		renderTimelineVerdict(i);
+		showCurrent(rowsAt[i][0]);
 		const h = "#step=" + S[i].step;
 		if (location.hash !== h)
 			history.replaceState(null, "", h);
