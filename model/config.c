@@ -62,7 +62,7 @@ int sm_action_from_name(const char *name)
 	return -1;
 }
 
-/* Per-arch PMU and clock defaults (DESIGN.md §3). */
+/* Per-arch PMU and clock defaults (docs/kernel-variant.md §2). */
 static const struct arch_defaults {
 	unsigned gp, fixed, width, timer_width;
 	uint64_t max_period, hz;

@@ -56,7 +56,7 @@ static inline unsigned sm_leader_of(const struct sm_config *cfg, unsigned i)
 	return g ? g - 1 : i;
 }
 
-/* pmu.c: the arch differences of DESIGN.md §3 as one table. */
+/* pmu.c: the arch differences of docs/kernel-variant.md §2 as one table. */
 struct sm_pmu_rules {
 	/* counter numbers an event may use, in the order tried */
 	bool (*counter_ok)(const struct sm_config *cfg,

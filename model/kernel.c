@@ -555,7 +555,8 @@ static bool sched_in(struct sm_model *m, int i, int want)
 
 /* event_sched_out() -> pmu->del(): x86_pmu_del()/armpmu_del()/
  * riscv_pmu_del() stop with an update (PERF_HES_STOPPED) and rewrite the
- * page; the page then has index 0 and offset = count (DESIGN.md §3).
+ * page; the page then has index 0 and offset = count
+ * (docs/kernel-variant.md §2).
  * armpmu_del() and riscv_pmu_del() clear hw.idx only after that write. */
 static void sched_out(struct sm_model *m, int i)
 {

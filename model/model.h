@@ -5,7 +5,7 @@
  * the scenario parser or by tests), the kernel actions, the model state and
  * the calls engines make (advance time, apply an action, answer a counter or
  * timer read, read(2), ground truth).  The model knows nothing about engines,
- * readers or scenario syntax (DESIGN.md §1).  Its state is split by
+ * readers or scenario syntax (README.md, Layout).  Its state is split by
  * lifetime (see "state" below); a snapshot is what state.c names, not a
  * struct copy.
  *
@@ -42,7 +42,8 @@ enum sm_event_type {
 	SM_EV_SOFTWARE,     /* no counter, index always 0 (task-clock ...) */
 };
 
-/* Kernel actions (DESIGN.md §3).  The names are the scenario keywords. */
+/* Kernel actions (docs/kernel-variant.md §2).  The names are the scenario
+ * keywords. */
 enum sm_action_kind {
 	SM_ACT_MMAP,        /* perf_mmap: initialise and update the page */
 	SM_ACT_ENABLE,      /* PERF_EVENT_IOC_ENABLE */
@@ -248,7 +249,8 @@ struct sm_config {
 	uint64_t max_samples;
 };
 
-/* Defaults per arch (DESIGN.md §3); the parser starts from these. */
+/* Defaults per arch (docs/kernel-variant.md §2); the parser starts from
+ * these. */
 void sm_config_default(struct sm_config *cfg, enum sm_arch arch);
 const char *sm_arch_name(enum sm_arch arch);
 int sm_arch_from_name(const char *name); /* -1 if unknown */

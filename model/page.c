@@ -2,7 +2,7 @@
  * page.c — the page's field table.
  *
  * Owns: selfmon_page_fields[], the ABI names, offsets and sizes of the
- * fields of struct perf_event_mmap_page (DESIGN.md §2), and lookups on it.
+ * fields of struct perf_event_mmap_page (docs/abi.md §1), and lookups on it.
  * It must not write pages.
  */
 #include <string.h>

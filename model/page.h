@@ -3,7 +3,7 @@
  *
  * Owns: the project's own definition of struct perf_event_mmap_page with the
  * uapi field names, the capability bit numbers, and a static assertion for
- * every offset (DESIGN.md §2).  It must not depend on the host's
+ * every offset (docs/abi.md §1).  It must not depend on the host's
  * <linux/perf_event.h>; tests/test_page.c compares the two where the host
  * header exists.  If a translation unit has already included the host
  * header, the host's definition is used and the same assertions check it.

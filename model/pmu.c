@@ -2,7 +2,8 @@
  * pmu.c — per-arch PMU rules: counters, index encoding, widths, periods.
  *
  * Owns: the sm_pmu[] rule table that kernel.c and userpage.c consult for
- * everything that differs between x86-64, arm64 and riscv64 (DESIGN.md §3).
+ * everything that differs between x86-64, arm64 and riscv64
+ * (docs/kernel-variant.md §2).
  * Each rule cites the kernel function it models.  It holds no state.
  */
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * scenario.h — scenario files (traces/NAME.scn), parsed into model data.
  *
- * Owns: the text format of DESIGN.md §4 (documented keyword by keyword in
+ * Owns: the scenario text format (documented keyword by keyword in
  * traces/README.md).  A scenario is a struct sm_config plus a list of timed
  * kernel actions.  Parsing never touches a model; errors are one line,
  * "FILE:LINE:COL: message".

@@ -202,8 +202,8 @@ static inline long sys_read(int fd, void *buf, size_t n)
 #define rmb() barrier()
 #endif
 
-/* The reader ABIs of DESIGN.md §5; the values ABI's result is the public
- * struct selfmon_value (selfmon.h). */
+/* The reader ABIs (README.md, Checking readers); the values ABI's result
+ * is the public struct selfmon_value (selfmon.h). */
 typedef uint64_t (*selfmon_raw_fn)(const void *page);
 typedef uint64_t (*selfmon_times_fn)(const void *page, uint64_t *enabled,
                                      uint64_t *running);

@@ -10,6 +10,9 @@
 #   DESIGN.md, no /work/ path, every relative Markdown link resolves to
 #   a file or folder in the tree, and every file or folder the README's
 #   Layout names in backquotes is in the tree;
+# - no comment in the sources (model/, sim/, reader/, util/, tests/,
+#   fuzz/) cites DESIGN.md, the design contract that is not in the
+#   checkout: a reader of model.h is sent to the docs instead;
 # - README.md and docs/abi.md link docs/kernel-variant.md.
 # One line per failure; exit 1 if any.
 set -u
@@ -67,6 +70,12 @@ for kv in $(sed -n '/^enum sm_kernel_variant {/,/^};/p' "$src/model/model.h" |
 done
 
 # Nothing outside the repository.
+for f in $(cd "$src" && find model sim reader util tests fuzz \
+	-name '*.[ch]' -o -name '*.cpp'); do
+	grep -n 'DESIGN\.md' "$src/$f" | while IFS= read -r hit; do
+		echo "kernel_variant_check: $f:${hit%%:*}: cites DESIGN.md, not in the repository"
+	done | grep . && bad=1
+done
 for md in "$src/README.md" "$src"/docs/*.md; do
 	name=${md#"$src"/}
 	grep -n 'DESIGN\.md\|/work/' "$md" | while IFS= read -r hit; do

@@ -1,5 +1,5 @@
 /*
- * test_model_arm64.c — the arm64 rules of DESIGN.md §3 against values
+ * test_model_arm64.c — the arm64 rules of docs/kernel-variant.md §2 against values
  * worked out by hand: PMCCNTR as index 32, 32-bit events with the upper
  * 32 bits biased in 64-bit counters, max_period >> 1 limits, the masked
  * delta, perf_user_access, and the architected timer with time_cycles and

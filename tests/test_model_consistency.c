@@ -7,7 +7,7 @@
  *      sign-extended from pmc_width, time_enabled/time_running + the delta
  *      from the time fields and the timer), gives exactly that truth —
  *      except right after IOC_RESET, where the counter must be
- *      zero-extended instead (the reset quirk of DESIGN.md §3).
+ *      zero-extended instead (the reset quirk of docs/kernel-variant.md §2).
  * Events that are OFF or in ERROR are skipped for (2): their page is
  * legitimately stale (no update follows the state change).
  *   3. the truth over a span of instants before the next activity

@@ -1,5 +1,5 @@
 /*
- * test_model_riscv.c — the riscv64 rules of DESIGN.md §3 against values
+ * test_model_riscv.c — the riscv64 rules of docs/kernel-variant.md §2 against values
  * worked out by hand: index = CSR - 0xC00 + 1, counter widths (cycle and
  * instret 64-bit, hpmcounters 48-bit by default), perf_user_access 0/1/2,
  * the masked delta and the time CSR.

@@ -1,6 +1,6 @@
 /*
  * test_model_x86.c — the x86-64 kernel model against values computed by
- * hand from the kernel's formulas (DESIGN.md §3).  Expected values are
+ * hand from the kernel's formulas (docs/kernel-variant.md §2).  Expected values are
  * written out here; only the action under test comes from the model.
  *
  * Defaults used: 4 GP + 3 fixed counters, W = 48, max_period = 2^47 - 1,

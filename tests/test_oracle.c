@@ -1,5 +1,5 @@
 /*
- * test_oracle.c — the oracle's rules (DESIGN.md §7) on hand-made truth
+ * test_oracle.c — the oracle's rules (README.md, Checking readers) on hand-made truth
  * windows: exact membership of count/enabled/running, running <= enabled,
  * the +-1 rule for scaled counts, running == 0, the values ABI's error;
  * and the result's fields (session.h's struct sm_wrong): every wrong

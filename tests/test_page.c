@@ -1,6 +1,6 @@
 /*
- * test_page.c — the project's struct perf_event_mmap_page against DESIGN.md
- * §2 and against the host's <linux/perf_event.h> where it exists.
+ * test_page.c — the project's struct perf_event_mmap_page against docs/abi.md
+ * §1 and against the host's <linux/perf_event.h> where it exists.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include "host_layout.h"
 #include "page.h"
 
-/* DESIGN.md §2, written out. */
+/* docs/abi.md §1, written out. */
 static const struct { const char *name; unsigned off, size; } design[] = {
 	{ "version", 0, 4 },        { "compat_version", 4, 4 },
 	{ "lock", 8, 4 },           { "index", 12, 4 },

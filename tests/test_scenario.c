@@ -337,7 +337,7 @@ static void test_arch_resets_and_numbers(void **state)
 	assert_int_equal(s->end, UINT64_MAX);
 }
 
-/* The example of DESIGN.md §4, with stable=no: its per-CPU offset on a
+/* The example of traces/README.md, with stable=no: its per-CPU offset on a
  * stable TSC is a machine Linux does not make (x86 keeps one cyc2ns for
  * all CPUs then), which the parser refuses (test_stable_clocks). */
 static void test_design_example(void **state)

@@ -12,8 +12,8 @@
  *
  *   name      the variant; its source is reader/variants/name.c and its
  *             exported function selfmon_v_name;
- *   ABI       RAW, TIMES, SCALED or VALUES (DESIGN.md §5; the function
- *             types are selfmon_raw_fn, selfmon_times_fn, selfmon_scaled_fn,
+ *   ABI       RAW, TIMES, SCALED or VALUES (README.md, Checking readers;
+ *             the function types are selfmon_raw_fn, selfmon_times_fn, selfmon_scaled_fn,
  *             selfmon_values_fn in prims.h);
  *   ARCHES    ALL, or ARM64 for code written with arm64 instructions only
  *             (no native or hw build);

@@ -5,7 +5,7 @@
  *
  * What goes wrong: on arm64 and riscv64 the page's time fields are
  * relative to sched_clock's epoch over a timer narrower than 64 bits
- * (DESIGN.md §3); once the timer wraps after the epoch, the raw value is
+ * (docs/abi.md §6); once the timer wraps after the epoch, the raw value is
  * small and enabled/running jump back by 2^width cycles' worth of ns.  On
  * x86-64 (cap_user_time_short = 0) it is right.
  *

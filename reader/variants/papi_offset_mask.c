@@ -9,7 +9,7 @@
  * and the counter to pmc_width bits before adding them ("If we don't sign
  * extend it, we get large negative numbers which break if an IOC_RESET is
  * done").  PAPI does that by sign-extending both from pmc_width (shifts)
- * and adding in 64 bits; this variant does what DESIGN.md asks for,
+ * and adding in 64 bits; this variant does what the corpus asks for,
  * "PAPI-style offset masking", with the mask M = 2^width - 1:
  * count = ((offset & M) + (rdpmc & M)) & M, i.e. the count modulo
  * 2^width.  The two agree modulo 2^width but fail at different counts:

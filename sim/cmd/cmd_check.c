@@ -4,8 +4,8 @@
  *
  * Owns: the steps of a run (options, plan, workers, traces, outputs) with
  * one cleanup path, the finished cells as reports (cell_report.h) and the
- * exit status (DESIGN.md §8).  The options are check_options.c's, the
- * plan and the workers check_plan.c's, the traces check_traces.c's,
+ * exit status (README.md, Checking readers).  The options are
+ * check_options.c's, the plan and the workers check_plan.c's, the traces check_traces.c's,
  * --kernel-diff check_kernel_diff.c's; every output is render.c's, the
  * same that `merge` prints.  Exploration itself is explore.c.
  */

@@ -9,7 +9,7 @@
  * instruction, kernel actions between instructions), page loads as
  * observation points, faults turned into verdicts, and state snapshots.
  * The arch table (uc_arch.h) supplies registers, the calling convention
- * and the traps.  Facts about Unicorn 2.0.1 it relies on: DESIGN.md §6,
+ * and the traps.  Facts about Unicorn 2.0.1 it relies on: README.md, Engines,
  * and, for speed (each measured with bench/bench.c):
  *  - any UC_HOOK_MEM_READ sends every load and store of the reader down
  *    the slow path, whatever the hook's range; a uc_mmio_map region sends
@@ -884,7 +884,7 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	    map_dev(e, SM_UC_ERRNO_ADDR, SM_UC_DEV_ERRNO, e->errno_mem,
 	            4096) < 0)
 		return snprintf(err, n, "cannot map the reader's memory"), -1;
-	/* every hook before the first uc_emu_start (DESIGN.md §6) */
+	/* every hook before the first uc_emu_start (README.md, Engines) */
 	/* one code hook over the code and the stubs: Unicorn walks its list
 	 * of code hooks for every instruction */
 	if (uc_hook_add(e->uc, &h, UC_HOOK_CODE, (void *)hook_code, s,

@@ -1,5 +1,5 @@
 /*
- * explore.c — which schedules to run (DESIGN.md §7).
+ * explore.c — which schedules to run (README.md, Checking readers).
  *
  * Owns: exhaustive depth-first exploration of every schedule of at most
  * `bound` choices: injected kernel actions from the scenario's action set,

@@ -1,6 +1,6 @@
 /*
  * oracle.c — is what the reader returned the truth at some instant of its
- * call?  (DESIGN.md §7)
+ * call?  (README.md, Checking readers)
  *
  * Owns: judging one finished call from the window of truth samples taken
  * at every instant of the call (every instruction boundary, and just
