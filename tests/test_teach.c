@@ -426,6 +426,8 @@ static void test_timeline_text_fits(void **state)
 		{ "arm64_timer_wrap --reader no_time_mask", "arm64" },
 		{ "riscv64_rotate --reader reference --schedule rotate_out@18",
 		  "riscv64" },
+		/* counts near 2^47: the widest value axes */
+		{ "x86_overflow --reader reference", "x86_64" },
 	};
 	char path[512], svg[512], args[800];
 	(void)state;
@@ -446,12 +448,23 @@ static void test_timeline_text_fits(void **state)
 		drawn++;
 	}
 	fputs("<pre id=\"out\"></pre><script>\n"
-	      "let bad = [], n = 0, grids = 0, crossed = [];\n"
+	      "let bad = [], n = 0, grids = 0, crossed = [], over = [];\n"
 	      "for (const s of document.querySelectorAll('svg')) {\n"
 	      "  const vb = s.viewBox.baseVal;\n"
 	      "  const lines = [...s.querySelectorAll('line.grid, line.tl-wrap')]"
 	      ".map((l) => [l.x1, l.y1, l.x2, l.y2].map((a) => a.baseVal.value));\n"
 	      "  grids += lines.length;\n"
+	      /* the left column: lane names and value axes' labels, none
+	       * over another */
+	      "  const left = [...s.querySelectorAll('text')].filter((t) =>"
+	      " t.getBBox().x < 190).map((t) => [t.textContent, t.getBBox()]);\n"
+	      "  for (let i = 0; i < left.length; i++)\n"
+	      "    for (let j = i + 1; j < left.length; j++) {\n"
+	      "      const [ta, a] = left[i], [tb, b] = left[j];\n"
+	      "      if (a.x + 1 < b.x + b.width && b.x + 1 < a.x + a.width &&"
+	      " a.y + 1 < b.y + b.height && b.y + 1 < a.y + a.height)\n"
+	      "        over.push(ta + ' over ' + tb);\n"
+	      "    }\n"
 	      "  for (const t of s.querySelectorAll('text')) {\n"
 	      "    const b = t.getBBox(); n++;\n"
 	      "    if (b.x < vb.x || b.y < vb.y || b.x + b.width > vb.x + vb.width"
@@ -468,8 +481,9 @@ static void test_timeline_text_fits(void **state)
 	      "  }\n}\n"
 	      "document.getElementById('out').textContent = 'texts ' + n + "
 	      "' outside ' + bad.length + ' grid ' + grids + ' crossing ' + "
-	      "crossed.length + ': ' + bad.join(' | ') + ' | ' + "
-	      "crossed.join(' | ');\n"
+	      "crossed.length + ' overlapping ' + over.length + ': ' + "
+	      "bad.join(' | ') + ' | ' + crossed.join(' | ') + ' | ' + "
+	      "over.join(' | ');\n"
 	      "</script></body></html>\n", f);
 	fclose(f);
 	if (!have_chromium()) {
@@ -481,16 +495,18 @@ static void test_timeline_text_fits(void **state)
 	dump_dom(url);
 	const char *out = strstr(dom, "<pre id=\"out\">texts ");
 	assert_non_null(out);
-	unsigned n = 0, outside = 99, grids = 0, crossing = 99;
+	unsigned n = 0, outside = 99, grids = 0, crossing = 99, over = 99;
 	assert_int_equal(sscanf(out, "<pre id=\"out\">texts %u outside %u grid "
-	                        "%u crossing %u", &n, &outside, &grids,
-	                        &crossing), 4);
+	                        "%u crossing %u overlapping %u", &n, &outside,
+	                        &grids, &crossing, &over), 5);
 	assert_true(n > 40 * drawn);
 	assert_true(grids > 10 * drawn);
 	if (outside)
 		fail_msg("text outside its picture: %.600s", out);
 	if (crossing)
 		fail_msg("labels crossed by a grid line: %.900s", out);
+	if (over)
+		fail_msg("labels on top of each other: %.900s", out);
 }
 
 /* Is `what` in [from, to)? */

@@ -209,8 +209,44 @@ uint64_t tl_ticks(uint64_t range, uint64_t max)
 	}
 }
 
-/* A value axis at LEFT for [0, hi] over the lane [y0, y0 + h], with
- * grid lines; unit after the top label. */
+/* The widest tick label that still leaves the lane's name, at the left,
+ * its room (in characters of the axis' small print). */
+#define TICK_CHARS 10
+
+/* A tick label for v in buf: grouped digits when they fit; else, from 0,
+ * v as its digits times the largest power of 1000 that divides the
+ * spacing st ("150e12"); else, from lo, v's offset from lo ("+20") but
+ * lo itself in full, at the bottom, below the lane's name. */
+static void tick_label(uint64_t v, uint64_t lo, uint64_t hi, uint64_t st,
+                       char *buf, size_t n)
+{
+	char widest[32];
+	tl_grouped(hi, widest, sizeof(widest));
+	if (strlen(widest) <= TICK_CHARS) {
+		tl_grouped(v, buf, n);
+		return;
+	}
+	if (lo == 0) {
+		unsigned e = 0;
+		uint64_t d = 1;
+		while (e < 18 && st % (d * 1000) == 0) {
+			d *= 1000;
+			e += 3;
+		}
+		if (e && v)
+			snprintf(buf, n, "%" PRIu64 "e%u", v / d, e);
+		else
+			tl_grouped(v, buf, n);
+		return;
+	}
+	if (v == lo)
+		tl_grouped(v, buf, n);
+	else
+		snprintf(buf, n, "+%" PRIu64, v - lo);
+}
+
+/* A value axis at LEFT for [lo, hi] over the lane [y0, y0 + h], with
+ * grid lines; unit after the top label; labels as tick_label() says. */
 void tl_value_axis(struct tl *p, double y0, double h, uint64_t lo,
                        uint64_t hi, const char *unit)
 {
@@ -221,7 +257,7 @@ void tl_value_axis(struct tl *p, double y0, double h, uint64_t lo,
 	        "stroke=\"#444\"/>\n", LEFT, y0, LEFT, y0 + h);
 	for (uint64_t v = lo; v <= hi && v >= lo; v += st) {
 		double y = y0 + h - h * (double)(v - lo) / (double)(hi - lo);
-		tl_grouped(v, num, sizeof(num));
+		tick_label(v, lo, hi, st, num, sizeof(num));
 		snprintf(buf, sizeof(buf), "%s%s", num,
 		         v + st > hi || v + st < v ? unit : "");
 		tl_text(p, LEFT - 6, y + 4, "end", "#444", true, buf);
