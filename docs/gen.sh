@@ -9,7 +9,8 @@
 # --html, explain-bug --html) it links are regenerated too.  With --check
 # nothing is written: the exit status says whether docs/abi.md, its
 # pictures and pages are in sync with the tool (0) or not (1, with a
-# diff).
+# diff).  A selfmon built without the cross compilers checks what it can
+# draw (x86-64) and writes nothing (exit 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 selfmon=$1
@@ -61,6 +62,16 @@ pages=(
 )
 svgdir=$(mktemp -d)
 trap 'rm -f "$out"; rm -rf "$svgdir"' EXIT
+# explain-bug ranks the failing examples of every arch built: a selfmon
+# built without a cross compiler counts fewer ("chosen of 11 failing
+# examples", not 18) and embeds fewer candidates in its page.
+all_arches=0
+"$selfmon" --help | grep -q '^Arches built for: x86_64, arm64, riscv64' &&
+	all_arches=1
+if [ $all_arches = 0 ] && [ "$mode" != --check ]; then
+	echo "docs/gen.sh: $selfmon was built without every arch (cross compilers); the docs show all three: not written" >&2
+	exit 2
+fi
 for p in "${plots[@]}"; do
 	name=${p##* }
 	args=${p% *}
@@ -69,14 +80,22 @@ for p in "${plots[@]}"; do
 done
 for p in "${pages[@]}"; do
 	# each read fails (replay: exit 1); without its arch's reader code,
-	# no file
-	"$selfmon" ${p% *} --html "$svgdir/${p##* }" >/dev/null 2>&1 || true
+	# no file; explain-bug's page only from a selfmon of every arch
+	if [ $all_arches = 1 ] || [ "${p%% *}" != explain-bug ]; then
+		"$selfmon" ${p% *} --html "$svgdir/${p##* }" >/dev/null 2>&1 || true
+	fi
 	plots+=("- ${p##* }")
 done
 
 if [ "$mode" = "--check" ]; then
 	stale=0
-	diff -u "$doc" "$out" || stale=1
+	if [ $all_arches = 1 ]; then
+		diff -u "$doc" "$out" || stale=1
+	else
+		echo "docs/abi.md: explain-bug's count of failing examples not checked (selfmon built without every arch)"
+		n='s/chosen of [0-9]+ failing examples/chosen of N failing examples/'
+		diff -u <(sed -E "$n" "$doc") <(sed -E "$n" "$out") || stale=1
+	fi
 	for p in "${plots[@]}"; do
 		name=${p##* }
 		if [ ! -f "$svgdir/$name" ]; then
