@@ -140,11 +140,14 @@ static const char usage[] =
 	"step-by-step listing of it, and what the fault is and how to fix it.\n"
 	"The example chosen injects an action the fault names, if one fails;\n"
 	"then a local writer, fewer actions, a scenario that scripts that\n"
-	"action too, fewer steps.  --json prints the listing as one JSON\n"
-	"document with every failing example ranked.  --html FILE also writes\n"
-	"a page to step through it in a browser.  NAME may be your PATH:SYMBOL\n"
-	"with --abi (as check takes it): then the corpus fault whose failure\n"
-	"there looks like yours, and its fix.\n\n" SM_ACTION_FILTER_USAGE;
+	"action too, fewer steps.  NAME may be your PATH:SYMBOL with --abi\n"
+	"(as check takes it): then the corpus fault whose failure there looks\n"
+	"like yours, and its fix.\n\n"
+	"  --json          the listing as one JSON document, with every failing\n"
+	"                  example ranked (candidates) and why one was chosen\n"
+	"  --html FILE     also write a page to step through it in a browser\n"
+	"  --abi ABI       the ABI of a PATH:SYMBOL reader: raw, times, scaled,\n"
+	"                  values, delta or reset\n" SM_ACTION_FILTER_USAGE;
 
 enum { O_HTML = SM_OPT_LONG, O_ABI, O_JSON };
 
