@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "enums.h"
 #include "page.h"
 
 #define SM_MAX_CPUS 8
@@ -28,8 +29,6 @@
 #define SM_MAX_COUNTERS 32 /* per CPU, all arches */
 #define SM_NAME_MAX 32
 #define SM_MAX_PMU_TYPES 3 /* hybrid: CPU types (arm64 has tri-cluster SoCs) */
-
-enum sm_arch { SM_X86_64, SM_ARM64, SM_RISCV64, SM_NARCH };
 
 enum sm_writer { SM_WRITER_LOCAL, SM_WRITER_REMOTE };
 
@@ -40,33 +39,6 @@ enum sm_event_type {
 	SM_EV_CYCLES,       /* x86 fixed 1 or GP; arm64 PMCCNTR; riscv cycle */
 	SM_EV_REF_CYCLES,   /* x86 fixed 2 only */
 	SM_EV_SOFTWARE,     /* no counter, index always 0 (task-clock ...) */
-};
-
-/* Kernel actions (docs/kernel-variant.md §2).  The names are the scenario
- * keywords. */
-enum sm_action_kind {
-	SM_ACT_MMAP,        /* perf_mmap: initialise and update the page */
-	SM_ACT_ENABLE,      /* PERF_EVENT_IOC_ENABLE */
-	SM_ACT_DISABLE,     /* PERF_EVENT_IOC_DISABLE */
-	SM_ACT_ROTATE_OUT,  /* event_sched_out of one event */
-	SM_ACT_ROTATE_IN,   /* event_sched_in of one event, counter chosen */
-	SM_ACT_ROTATE,      /* perf_rotate_context: the multiplexing tick */
-	SM_ACT_OVERFLOW,    /* counter runs to its wrap, PMI handler runs */
-	SM_ACT_PREEMPT,     /* context switch out, `cycles` pass, back in */
-	SM_ACT_MIGRATE,     /* switch out, back in on `cpu` */
-	SM_ACT_RESET,       /* PERF_EVENT_IOC_RESET */
-	SM_ACT_STALL,       /* `cycles` pass, task keeps running, no update */
-	SM_ACT_PERIOD,      /* PERF_EVENT_IOC_PERIOD: new `period` */
-	SM_ACT_CLOCK_EPOCH, /* arm64/riscv update_sched_clock: new epoch */
-	SM_ACT_READ,        /* read(2) of the event: updates count, not page */
-	SM_ACT_LOCK_EARLY,  /* arm64/riscv remote writer: an update's closing
-	                     * ++lock seen before its fields (weak ordering) */
-	SM_ACT_REFRESH,     /* PERF_EVENT_IOC_REFRESH: `refresh` more
-	                     * overflows, then disabled; enables */
-	SM_ACT_TICK,        /* perf_event_task_tick(): frequency adjustment
-	                     * and unthrottling */
-	SM_ACT_MUNMAP,      /* munmap of the page: perf_mmap_close() */
-	SM_NACTIONS
 };
 
 #define SM_AUTO (-1) /* counter/cpu/event chosen by the model */
@@ -252,15 +224,6 @@ struct sm_config {
 /* Defaults per arch (docs/kernel-variant.md §2); the parser starts from
  * these. */
 void sm_config_default(struct sm_config *cfg, enum sm_arch arch);
-const char *sm_arch_name(enum sm_arch arch);
-int sm_arch_from_name(const char *name); /* -1 if unknown */
-/* An action's row: its name, its colour in a plot, what the kernel does. */
-struct sm_action_desc {
-	const char *name, *colour, *what;
-};
-const struct sm_action_desc *sm_action_desc(enum sm_action_kind kind);
-const char *sm_action_name(enum sm_action_kind kind);
-int sm_action_from_name(const char *name); /* -1 if unknown */
 
 /* ---- state ----------------------------------------------------------
  *

@@ -1,7 +1,8 @@
 /*
  * verdict.h — the verdicts selfmon gives a reader, and their names.
  *
- * Owns: enum sm_verdict and its spelling, the one list of verdict names:
+ * Owns: enum sm_verdict and its table's row type, the one list of verdict
+ * names and descriptions:
  * sim/ prints and parses them, a scenario's `check expect=V` (scenario.c)
  * names one, the corpus table (reader/variants/list.h) declares them.
  * Must not touch: anything else; it is here, in model/, only so that the
@@ -22,6 +23,11 @@
  * runs at user level that the emulator lacks (AVX, say), exit status 4. */
 enum sm_verdict { SM_V_PASS, SM_V_BLOCKED, SM_V_INCOMPLETE, SM_V_WRONG_VALUE, SM_V_FAULT,
                   SM_V_LIVELOCK, SM_V_ERROR, SM_V_UNSUPPORTED, SM_NVERDICTS };
+/* A verdict's row (verdict.c): its name and what it says. */
+struct sm_verdict_desc {
+	const char *name, *what;
+};
+const struct sm_verdict_desc *sm_verdict_desc(enum sm_verdict v);
 const char *sm_verdict_name(enum sm_verdict v); /* "?" out of range */
 int sm_verdict_from_name(const char *s);        /* -1: no such verdict */
 static inline bool sm_verdict_fails(enum sm_verdict v)

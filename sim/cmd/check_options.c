@@ -19,6 +19,7 @@
 #include "names.h"
 #include "options.h"
 #include "outfile.h"
+#include "reader_arg.h"
 
 static const char usage[] =
 	"usage: selfmon check [READER...] [options]\n"
@@ -183,10 +184,7 @@ static int take_choice(struct opts *o, int c, const char *val)
 		                                  : SM_ENGINE_NATIVE;
 		return 0;
 	case O_ABI:
-		if ((o->abi = sm_abi_from_name(val)) < 0)
-			return sm_error("check: --abi must be raw, times, scaled, "
-			                   "values, delta or reset");
-		return 0;
+		return sm_abi_arg("check", val, &o->abi);
 	case O_SHARD:
 		if (sm_shard_parse(val, &si, &sn, o->shard_note,
 		                   sizeof(o->shard_note), err, sizeof(err)) < 0)
@@ -343,6 +341,7 @@ static int take(struct opts *o, int c, const char *val, bool *seeded)
 int check_parse_opts(int argc, char **argv, struct opts *o)
 {
 	struct sm_opt op;
+	char all[128];
 	bool seeded = false;
 	int c, rc;
 
@@ -359,9 +358,8 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 		if ((rc = take(o, c, op.arg, &seeded)) != 0)
 			return rc;
 	if (o->nusers && o->abi < 0)
-		return sm_error("check: %s needs --abi raw|times|scaled|values|"
-		                "delta|reset",
-		                   o->users[0]);
+		return sm_error("check: %s needs --abi %s", o->users[0],
+		                sm_abi_list(all, sizeof(all), "|", "|", false));
 	if (!o->nusers && o->abi >= 0)
 		return sm_error("check: --abi applies to PATH:SYMBOL readers only");
 	if (o->name && (o->nusers != 1 || o->nreaders))

@@ -1,11 +1,13 @@
 /*
  * cmd_list.c — `selfmon list`: the built-in readers, bundled scenarios,
- * arches, kernel actions, kernel variants and the page's capability
- * letters, each described; `list --names KIND`, the bare names one a
+ * arches, kernel actions, kernel variants, the page's capability
+ * letters, verdicts, reader ABIs and wrong-value causes, each described; `list --names KIND`, the bare names one a
  * line (what the bash completion offers).
  *
- * Owns the descriptions of the actions and of the capability letters
- * (the tables below).  It must not decide what an action does (model/).
+ * Owns the layout of the listing only: the names and descriptions are
+ * the tables of the layers that own each kind (model/enums.c, verdict.c,
+ * the readers' and the oracle's).  It must not decide what an action does
+ * (model/).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +16,7 @@
 #include "bundled.h"
 #include "commands.h"
 #include "explore.h"
-
-/* The capability letters of `selfmon model`'s caps column, in order. */
-static const struct {
-	char letter;
-	const char *field, *what;
-} cap_letters[] = {
-	{ 'r', "cap_user_rdpmc", "the counter may be read from user space "
-	                         "(rdpmc, mrs, csrr) at index - 1" },
-	{ 't', "cap_user_time", "time_shift, time_mult and time_offset turn "
-	                        "the cycle counter into enabled/running time" },
-	{ 'z', "cap_user_time_zero", "time_zero: the cycle counter as "
-	                             "perf_clock() time" },
-	{ 's', "cap_user_time_short", "time_cycles and time_mask: the cycle "
-	                              "counter is narrower than 64 bits" },
-};
+#include "result.h"
 
 /* The bundled scenarios, their arches and what each is about: 0, or 2
  * out of memory. */
@@ -95,10 +83,38 @@ static void capabilities(void)
 {
 	printf("\ncapability letters (the caps column of 'selfmon model'; "
 	       "'-' a bit not set):\n");
-	for (size_t i = 0; i < sizeof(cap_letters) / sizeof(cap_letters[0]);
-	     i++)
-		printf("  %c  %-20s %s\n", cap_letters[i].letter,
-		       cap_letters[i].field, cap_letters[i].what);
+	for (unsigned i = 0; i < SM_NCAPS; i++)
+		printf("  %c  %-20s %s\n", sm_cap_desc(i)->letter,
+		       sm_cap_desc(i)->field, sm_cap_desc(i)->what);
+}
+
+static void verdicts(void)
+{
+	printf("\nverdicts (a run's and a cell's; exit statuses in 'selfmon "
+	       "check --help'):\n");
+	for (int v = 0; v < SM_NVERDICTS; v++)
+		printf("  %-12s %s\n", sm_verdict_name((enum sm_verdict)v),
+		       sm_verdict_desc((enum sm_verdict)v)->what);
+}
+
+static void abis(void)
+{
+	printf("\nABIs (how --abi calls a PATH:SYMBOL reader; delta and "
+	       "reset name two functions, PATH:FIRST,READ):\n");
+	for (int a = 0; a < SM_NABI; a++) {
+		const struct sm_abi_desc *d = sm_abi_desc((enum sm_abi)a);
+		printf("  %-8s %s\n  %-8s returns %s\n", d->name, d->call, "",
+		       d->returns);
+	}
+}
+
+static void causes(void)
+{
+	printf("\ncauses (a wrong value's \"cause\" in the JSON: what an exact "
+	       "power-of-two offset\nfrom the truth points at):\n");
+	for (int c = 0; c < SM_NCAUSES; c++)
+		printf("  %-22s %s\n", sm_cause_name((enum sm_cause)c),
+		       sm_cause_desc((enum sm_cause)c)->what);
 }
 
 /* `list --names KIND`: one name a line. */
@@ -139,8 +155,9 @@ int cmd_list(int argc, char **argv)
 		return puts("usage: selfmon list [--names KIND]\n\n"
 		            "Lists and describes the built-in readers, the bundled "
 		            "scenarios,\nthe arches, the kernel actions, the kernels "
-		            "(versions and variants)\nand the page's capability "
-		            "letters.\n\n"
+		            "(versions and variants),\nthe page's capability "
+		            "letters, the verdicts, the reader ABIs and the\n"
+		            "causes of a wrong value.\n\n"
 		            "  --names KIND  only the names of one kind, one a "
 		            "line: readers,\n"
 		            "                scenarios, arches, actions or kernels"),
@@ -167,5 +184,8 @@ int cmd_list(int argc, char **argv)
 	actions();
 	kernels();
 	capabilities();
+	verdicts();
+	abis();
+	causes();
 	return 0;
 }

@@ -145,11 +145,8 @@ static void print_row(struct printer *p, const struct sm_model *m, int ev,
 		       "time_offset", "time_zero",
 		       timer ? "          time_cycles            time_mask" : "",
 		       "true_count", "true_enab", "true_run");
-	char caps[5] = "----";
-	if (pc->cap_user_rdpmc) caps[0] = 'r';
-	if (pc->cap_user_time) caps[1] = 't';
-	if (pc->cap_user_time_zero) caps[2] = 'z';
-	if (pc->cap_user_time_short) caps[3] = 's';
+	char caps[SM_NCAPS + 1];
+	sm_caps_letters(pc->capabilities, caps);
 	printf("%8" PRIu64 " %-11s %-12s %4u %10u %20" PRId64 " %12" PRIu64
 	       " %12" PRIu64 " %4s %3u %2u %10u %21" PRId64 " %20" PRIu64,
 	       m->k.now - m->cfg->start, sm_action_name(why),

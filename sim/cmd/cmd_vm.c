@@ -196,6 +196,7 @@ static int events(struct vm_opts *o, const char *list)
 static int parse(int argc, char **argv, struct vm_opts *o)
 {
 	struct sm_opt op;
+	char all[128];
 	int c, rc = 0;
 
 	o->iterations = 1000;
@@ -229,8 +230,9 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 			break;
 		case O_ABI:
 			if ((o->abi = sm_abi_from_name(op.arg)) < 0)
-				rc = sm_error("vm: --abi must be raw, times, scaled or "
-				              "values, not '%s'", op.arg);
+				rc = sm_error("vm: --abi must be %s, not '%s'",
+				              sm_abi_list(all, sizeof(all), ", ",
+				                          " or ", true), op.arg);
 			else if (sm_abi_two_calls((enum sm_abi)o->abi))
 				rc = sm_error("vm: the %s ABI (two calls) is checked "
 				              "by 'selfmon check' only: the guest calls "
@@ -252,8 +254,8 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 	if (!rc && o->record && !o->out)
 		rc = sm_error("vm record: missing --out FILE");
 	if (!rc && o->nusers && o->abi < 0)
-		rc = sm_error("vm: %s needs --abi raw|times|scaled|values",
-		              o->users[0]);
+		rc = sm_error("vm: %s needs --abi %s", o->users[0],
+		              sm_abi_list(all, sizeof(all), "|", "|", true));
 	if (!rc && !o->nusers && o->abi >= 0)
 		rc = sm_error("vm: --abi applies to PATH:SYMBOL readers only");
 	if (!rc && !o->record && o->out)

@@ -10,16 +10,18 @@
 
 int sm_abi_arg(const char *cmd, const char *val, int *abi)
 {
+	char all[128];
+
 	if ((*abi = sm_abi_from_name(val)) < 0)
-		return sm_error("%s: --abi must be raw, times, scaled, values, "
-		                "delta or reset", cmd);
+		return sm_error("%s: --abi must be %s", cmd,
+		                sm_abi_list(all, sizeof(all), ", ", " or ", false));
 	return 0;
 }
 
 int sm_reader_arg(const char *cmd, const char *name, int abi,
                   struct sm_user_reader *u, const struct sm_reader **r)
 {
-	char err[600];
+	char err[600], all[128];
 
 	if ((*r = sm_reader_find(name))) {
 		if (abi >= 0)
@@ -32,8 +34,8 @@ int sm_reader_arg(const char *cmd, const char *name, int abi,
 		                "from 'selfmon list', or PATH:SYMBOL)", cmd, name,
 		                sm_reader_hint(name));
 	if (abi < 0)
-		return sm_error("%s: %s needs --abi raw|times|scaled|values|"
-		                "delta|reset", cmd, name);
+		return sm_error("%s: %s needs --abi %s", cmd, name,
+		                sm_abi_list(all, sizeof(all), "|", "|", false));
 	if (sm_user_reader_load(name, (enum sm_abi)abi, u, err,
 	                        sizeof(err)) < 0)
 		return sm_error("%s: %s", cmd, err);

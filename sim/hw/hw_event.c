@@ -17,6 +17,8 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
+
+#include "enums.h"
 #include <unistd.h>
 
 #include "hw_event.h"
@@ -177,11 +179,11 @@ int hw_migrate(int cpu)
 const char *hw_arch_name(void)
 {
 #if defined(__x86_64__)
-	return "x86_64";
+	return sm_arch_name(SM_X86_64);
 #elif defined(__aarch64__)
-	return "arm64";
+	return sm_arch_name(SM_ARM64);
 #else
-	return "riscv64";
+	return sm_arch_name(SM_RISCV64);
 #endif
 }
 

@@ -355,21 +355,38 @@ const char *sm_wrong_field_name(enum sm_wrong_field f)
 	return (unsigned)f < SM_NWF ? n[f] : "?";
 }
 
-const char *sm_cause_name(enum sm_cause c)
+/* One row a cause: its name (JSON's "cause") and, in short, what an
+ * offset of that kind points at (`selfmon list`); the full sentence,
+ * with the widths filled in, is cause_text()'s.  test_enums checks every
+ * column. */
+static const struct sm_cause_desc cause_table[SM_NCAUSES] = {
+	[SM_CAUSE_NONE] = { "none", "no exact power-of-two offset from the "
+		"truth" },
+	[SM_CAUSE_NO_SEXT] = { "no_sign_extension", "2^width above: the "
+		"counter was not sign-extended" },
+	[SM_CAUSE_RESET_QUIRK] = { "reset_quirk", "2^width below after "
+		"IOC_RESET: the kernel's reset quirk, unhandled" },
+	[SM_CAUSE_MASKED] = { "count_masked", "2^width below, the truth past "
+		"2^width: the whole count masked to the counter's width" },
+	[SM_CAUSE_SEXT_BELOW] = { "sign_extension_below", "2^width below: the "
+		"counter sign-extended where it was not negative" },
+	[SM_CAUSE_HALF] = { "wrong_sign_bit", "2^(width-1): sign extension "
+		"from the wrong bit, or a mask one bit short" },
+	[SM_CAUSE_TIME_WRAP] = { "time_wrap", "a time off by 2^k: "
+		"time_cycles/time_mask not applied" },
+	[SM_CAUSE_OTHER_WIDTH] = { "other_width", "2^k, not this counter's "
+		"width: a mask or sign extension for another width" },
+};
+
+const struct sm_cause_desc *sm_cause_desc(enum sm_cause c)
 {
-	static const char *const n[SM_NCAUSES] = {
-		"none", "no_sign_extension", "reset_quirk", "count_masked",
-		"sign_extension_below", "wrong_sign_bit", "time_wrap",
-		"other_width",
-	};
-	return (unsigned)c < SM_NCAUSES ? n[c] : "?";
+	static const struct sm_cause_desc unknown = { "?", "?" };
+	return (unsigned)c < SM_NCAUSES ? &cause_table[c] : &unknown;
 }
 
-/* The counter read each arch's readers sign-extend. */
-static const char *counter_read(enum sm_arch a)
+const char *sm_cause_name(enum sm_cause c)
 {
-	return a == SM_ARM64 ? "the PMEVCNTR/PMCCNTR value"
-	       : a == SM_RISCV64 ? "the counter CSR's value" : "rdpmc's value";
+	return sm_cause_desc(c)->name;
 }
 
 /* Why, for an offset of 2^b: the cause in words. */
@@ -383,7 +400,7 @@ static int cause_text(char *o, size_t n, const struct sm_result *r,
 		return snprintf(o, n, "this counter's %u-bit width (the page's "
 		                "pmc_width): %s was not sign-extended from bit %u "
 		                "before adding the page's offset", wd,
-		                counter_read(r->arch), wd - 1);
+		                sm_arch_desc(r->arch)->counter, wd - 1);
 	case SM_CAUSE_RESET_QUIRK:
 		return snprintf(o, n, "the IOC_RESET quirk: a reset left the page's "
 		                "offset relative to the zero-extended %u-bit counter, "
@@ -398,7 +415,7 @@ static int cause_text(char *o, size_t n, const struct sm_result *r,
 	case SM_CAUSE_SEXT_BELOW:
 		return snprintf(o, n, "this counter's %u-bit width: %s was "
 		                "sign-extended where it was not negative", wd,
-		                counter_read(r->arch));
+		                sm_arch_desc(r->arch)->counter);
 	case SM_CAUSE_HALF:
 		return snprintf(o, n, "half this counter's %u-bit range: sign "
 		                "extension from the wrong bit, or a %u-bit mask", wd,

@@ -43,6 +43,11 @@ enum sm_cause {
 	SM_CAUSE_OTHER_WIDTH, /* 2^k, not this counter's width */
 	SM_NCAUSES
 };
+/* A cause's row (oracle.c): its name, JSON's spelling, and what it means. */
+struct sm_cause_desc {
+	const char *name, *what;
+};
+const struct sm_cause_desc *sm_cause_desc(enum sm_cause c); /* "?" row */
 const char *sm_cause_name(enum sm_cause c); /* JSON's spelling */
 struct sm_wrong {
 	enum sm_wrong_field field;

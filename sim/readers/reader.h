@@ -21,15 +21,25 @@ struct sm_image;
 
 enum sm_abi { SM_ABI_RAW, SM_ABI_TIMES, SM_ABI_SCALED, SM_ABI_VALUES,
               SM_ABI_DELTA, SM_ABI_RESET, SM_NABI };
+/* An ABI's row (readers.c): its name, its functions' C signature, what
+ * they return, and whether it is two calls. */
+struct sm_abi_desc {
+	const char *name, *call, *returns;
+	bool two_calls;
+};
+const struct sm_abi_desc *sm_abi_desc(enum sm_abi abi); /* "?" row */
 const char *sm_abi_name(enum sm_abi abi);
 /* The two-call ABIs (reader/prims.h): a first function (start, reset) at
  * one instant and the read at a later one, sharing SM_CTX_SIZE bytes of
  * the reader's own memory; the oracle judges the read by the truth's
  * difference between the two calls. */
-static inline bool sm_abi_two_calls(enum sm_abi abi)
-{
-	return abi == SM_ABI_DELTA || abi == SM_ABI_RESET;
-}
+bool sm_abi_two_calls(enum sm_abi abi);
+/* The ABIs' names in table order into out (n bytes), between two names
+ * sep, before the last one last ("raw, times, ... or reset", or with sep
+ * and last "|", "raw|times|...|reset"); one_call: only the one-call ABIs.
+ * Returns out. */
+const char *sm_abi_list(char *out, size_t n, const char *sep,
+                        const char *last, bool one_call);
 #define SM_CTX_SIZE 256
 
 /* A verdict a built-in reader is declared to get in one bundled scenario

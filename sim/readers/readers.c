@@ -7,6 +7,7 @@
  * the lookup of an expectation.  It must not know what the variants do:
  * that is list.h's (one line each) and the variants' own files (prose).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "prims.h"
@@ -98,18 +99,66 @@ const struct sm_reader sm_readers[] = {
 #undef SELFMON_VARIANT
 const unsigned sm_nreaders = sizeof(sm_readers) / sizeof(sm_readers[0]);
 
-static const char *const abi_names[SM_NABI] = {
-	[SM_ABI_RAW] = "raw", [SM_ABI_TIMES] = "times", [SM_ABI_SCALED] = "scaled",
-	[SM_ABI_VALUES] = "values", [SM_ABI_DELTA] = "delta",
-	[SM_ABI_RESET] = "reset",
+/* One row an ABI: its name (--abi, JSON), how its functions are called
+ * and what they return (`selfmon list`), and whether it is two calls.
+ * test_enums checks every column. */
+static const struct sm_abi_desc abi_table[SM_NABI] = {
+	[SM_ABI_RAW] = { "raw", "uint64_t f(const void *page)", "the count",
+		false },
+	[SM_ABI_TIMES] = { "times", "uint64_t f(const void *page, uint64_t "
+		"*enabled, uint64_t *running)", "count, enabled, running", false },
+	[SM_ABI_SCALED] = { "scaled", "uint64_t f(const void *page)", "the "
+		"count scaled by enabled/running", false },
+	[SM_ABI_VALUES] = { "values", "int f(const void *page, int fd, "
+		"struct selfmon_value *out)", "count, enabled, running in out; 0 from "
+		"the page, 1 from read(2), < 0 an error", false },
+	[SM_ABI_DELTA] = { "delta", "void start(const void *page, int fd, void "
+		"*ctx), then uint64_t read(page, fd, ctx)", "the count's change "
+		"since start", true },
+	[SM_ABI_RESET] = { "reset", "void reset(const void *page, int fd, void "
+		"*ctx), then int read(page, fd, ctx, out)", "count, "
+		"enabled, running since reset; the return code as values", true },
 };
 static const char *const engine_names[SM_NENGINES] = {
 	[SM_ENGINE_UNICORN] = "unicorn", [SM_ENGINE_NATIVE] = "native",
 };
 
+const struct sm_abi_desc *sm_abi_desc(enum sm_abi abi)
+{
+	static const struct sm_abi_desc unknown = { "?", "?", "?", false };
+	return (unsigned)abi < SM_NABI ? &abi_table[abi] : &unknown;
+}
+
 const char *sm_abi_name(enum sm_abi abi)
 {
-	return (unsigned)abi < SM_NABI ? abi_names[abi] : "?";
+	return sm_abi_desc(abi)->name;
+}
+
+bool sm_abi_two_calls(enum sm_abi abi)
+{
+	return sm_abi_desc(abi)->two_calls;
+}
+
+const char *sm_abi_list(char *out, size_t n, const char *sep,
+                        const char *last, bool one_call)
+{
+	int k = 0, nlisted = 0, total = 0;
+
+	for (int a = 0; a < SM_NABI; a++)
+		total += !one_call || !abi_table[a].two_calls;
+	out[0] = 0;
+	for (int a = 0; a < SM_NABI; a++) {
+		if (one_call && abi_table[a].two_calls)
+			continue;
+		const char *before = !nlisted ? "" : nlisted == total - 1 ? last : sep;
+		nlisted++;
+		int w = snprintf(out + k, n - (size_t)k, "%s%s", before,
+		                 abi_table[a].name);
+		if (w < 0 || (size_t)w >= n - (size_t)k)
+			break;
+		k += w;
+	}
+	return out;
 }
 
 const char *sm_engine_name(enum sm_engine_kind e)
