@@ -20,6 +20,7 @@
 #include "options.h"
 #include "outfile.h"
 #include "reader_arg.h"
+#include "render.h"
 
 static const char usage[] =
 	"usage: selfmon check [READER...] [options]\n"
@@ -365,12 +366,8 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 	if (o->name && (o->nusers != 1 || o->nreaders))
 		return sm_error("check: --name names one PATH:SYMBOL reader, "
 		                "checked alone");
-	if (o->tap && o->json)
-		return sm_error("check: --tap and --json both want standard "
-		                   "output: give one");
-	if (o->junit && sm_out_is_stdout(o->junit) && (o->tap || o->json))
-		return sm_error("check: --junit %s and --%s both want standard "
-		                "output: give one", o->junit, o->tap ? "tap" : "json");
+	if (sm_outputs_check("check", o->tap, o->json, o->junit))
+		return 2;
 	if (seeded && !o->x.random_runs)
 		return sm_error("check: --seed applies to --random N only");
 	if (o->diffing && (o->tap || o->junit))

@@ -152,15 +152,10 @@ static int output(struct plan *p, struct sm_out *junit, time_t t0)
 	if (p->o.junit &&
 	    sm_render_junit(&r.s, junit, p->o.junit, "check") < 0)
 		failed = true; /* an output not written: exit 2 */
-	if (p->o.tap) {
-		failed |= sm_render_tap(&r.s, "check") < 0;
-	} else if (p->o.json) {
-		sm_render_json(&r.s);
-	} else if (!p->o.junit || !sm_out_is_stdout(p->o.junit)) {
-		/* (JUnit on standard output is alone there) */
-		r.s.seconds = difftime(time(NULL), t0);
-		failed |= sm_render_text(&r.s, "check") < 0;
-	}
+	if (sm_outputs_text(p->o.tap, p->o.json, p->o.junit))
+		r.s.seconds = difftime(time(NULL), t0); /* the text's summary */
+	failed |= sm_render_stdout(&r.s, p->o.tap, p->o.json, p->o.junit,
+	                           "check") < 0;
 	struct sm_tally t = sm_sweep_tally(&r.s);
 	free_reports(&r);
 	return failed ? 2 : sm_table_status(&t);

@@ -578,12 +578,7 @@ static int output(const struct merge *m)
 			return sm_error("merge: cannot write %s: %s", m->junit, err);
 		failed = sm_render_junit(&r, &junit, m->junit, "merge") < 0;
 	}
-	if (m->tap)
-		failed |= sm_render_tap(&r, "merge") < 0;
-	else if (m->json)
-		sm_render_json(&r);
-	else if (!m->junit || !sm_out_is_stdout(m->junit)) /* else JUnit alone */
-		failed |= sm_render_text(&r, "merge") < 0;
+	failed |= sm_render_stdout(&r, m->tap, m->json, m->junit, "merge") < 0;
 	return failed ? 2 : sm_table_status(&t);
 }
 
@@ -629,12 +624,8 @@ static int parse(int argc, char **argv, struct merge *m)
 	while ((c = sm_opt_next(&op)) != -1)
 		if ((rc = take(m, c, op.arg)) != 0)
 			return rc;
-	if (m->tap && m->json)
-		return sm_error("merge: --tap and --json both want standard "
-		                   "output: give one");
-	if (m->junit && sm_out_is_stdout(m->junit) && (m->tap || m->json))
-		return sm_error("merge: --junit %s and --%s both want standard "
-		                "output: give one", m->junit, m->tap ? "tap" : "json");
+	if (sm_outputs_check("merge", m->tap, m->json, m->junit))
+		return 2;
 	if (!m->ns)
 		return sm_error("merge: no shard given (selfmon merge "
 		                   "PART.json...)");

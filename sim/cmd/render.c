@@ -200,6 +200,34 @@ void sm_render_json(const struct sm_sweep_report *s)
 	putchar('\n');
 }
 
+int sm_outputs_check(const char *cmd, bool tap, bool json, const char *junit)
+{
+	if (tap && json)
+		return sm_error("%s: --tap and --json both want standard output: "
+		                "give one", cmd);
+	if (junit && sm_out_is_stdout(junit) && (tap || json))
+		return sm_error("%s: --junit %s and --%s both want standard "
+		                "output: give one", cmd, junit, tap ? "tap" : "json");
+	return 0;
+}
+
+bool sm_outputs_text(bool tap, bool json, const char *junit)
+{
+	return !tap && !json && (!junit || !sm_out_is_stdout(junit));
+}
+
+int sm_render_stdout(const struct sm_sweep_report *s, bool tap, bool json,
+                     const char *junit, const char *cmd)
+{
+	if (tap)
+		return sm_render_tap(s, cmd);
+	if (json)
+		sm_render_json(s);
+	else if (sm_outputs_text(tap, json, junit))
+		return sm_render_text(s, cmd);
+	return 0;
+}
+
 int sm_render_tap(const struct sm_sweep_report *s, const char *cmd)
 {
 	if (sm_report_tap(stdout, s) < 0 || fflush(stdout) != 0) {

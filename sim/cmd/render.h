@@ -24,6 +24,18 @@ int sm_render_text(const struct sm_sweep_report *s, const char *cmd);
 void sm_render_json(const struct sm_sweep_report *s);
 /* TAP on stdout: 0, or -1 after one line on stderr. */
 int sm_render_tap(const struct sm_sweep_report *s, const char *cmd);
+/* The outputs given to check or merge: at most one of --tap, --json and
+ * a --junit of standard output may have it: 0, or 2 after the line "CMD:
+ * --tap and --json both want standard output: give one" (or --junit's). */
+int sm_outputs_check(const char *cmd, bool tap, bool json, const char *junit);
+/* Does the text table go to standard output (no TAP, JSON or JUnit
+ * there)? */
+bool sm_outputs_text(bool tap, bool json, const char *junit);
+/* Standard output's document: TAP, JSON, or the text table when
+ * sm_outputs_text(); nothing when JUnit has it.  0, or -1 after one line
+ * on stderr. */
+int sm_render_stdout(const struct sm_sweep_report *s, bool tap, bool json,
+                     const char *junit, const char *cmd);
 /* JUnit into the open o, which it closes (written whole, or not at all):
  * 0, or -1 after one line on stderr naming path. */
 int sm_render_junit(const struct sm_sweep_report *s, struct sm_out *o,
