@@ -1,0 +1,26 @@
+/* first_read.c — a first reader to check: the seqlock loop of the
+ * perf_event_mmap_page and rdpmc, as many libraries wrote it (raw ABI). */
+#include <linux/perf_event.h>
+#include <stdint.h>
+
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define barrier() __asm__ __volatile__("" ::: "memory")
+
+uint64_t first_read(const struct perf_event_mmap_page *pc)
+{
+	uint32_t seq, idx, lo, hi;
+	uint64_t count;
+
+	do {
+		seq = READ_ONCE(pc->lock);
+		barrier();
+		idx = READ_ONCE(pc->index);
+		count = READ_ONCE(pc->offset);
+		if (pc->cap_user_rdpmc && idx) {
+			__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx - 1));
+			count += (uint64_t)hi << 32 | lo;
+		}
+		barrier();
+	} while (READ_ONCE(pc->lock) != seq);
+	return count;
+}
