@@ -1,5 +1,11 @@
-/* first_read.c — a first reader to check: the seqlock loop of the
- * perf_event_mmap_page and rdpmc, as many libraries wrote it (raw ABI). */
+/*
+ * first_read.c — the README's first reader to check (x86-64, raw ABI): the
+ * seqlock loop of the perf_event_mmap_page and rdpmc, with the fault many
+ * libraries shipped (no sign extension from pmc_width), so that the check
+ * has something to find.  It owns only this function and must not include
+ * anything of selfmon: it stands for a user's code.  docs/gen.sh compiles
+ * it and writes the README's output of its check.
+ */
 #include <linux/perf_event.h>
 #include <stdint.h>
 
