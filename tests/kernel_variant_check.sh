@@ -6,10 +6,11 @@
 #   file it names cites, and a model function defined in that file;
 # - each kernel variant's bit (model/model.h, SM_KV_* but the versions
 #   SM_KV_LINUX_*) is tested with SM_KV() at exactly one place in model/;
-# - README.md and docs/*.md point at nothing outside the repository: no
-#   DESIGN.md, no /work/ path, every relative Markdown link resolves to
-#   a file or folder in the tree, and every file or folder the README's
-#   Layout names in backquotes is in the tree;
+# - README.md, HACKING.md, NEWS and docs/*.md point at nothing outside
+#   the repository: no DESIGN.md, no /work/ path, every relative Markdown
+#   link resolves to a file or folder in the tree, and every file or
+#   folder HACKING.md's Layout names in backquotes is in the tree (the
+#   section runs from '## Layout' to the next '## ' heading or the end);
 # - no comment in the sources (model/, sim/, reader/, util/, tests/,
 #   fuzz/) cites DESIGN.md, the design contract that is not in the
 #   checkout: a reader of model.h is sent to the docs instead;
@@ -76,7 +77,8 @@ for f in $(cd "$src" && find model sim reader util tests fuzz \
 		echo "kernel_variant_check: $f:${hit%%:*}: cites DESIGN.md, not in the repository"
 	done | grep . && bad=1
 done
-for md in "$src/README.md" "$src"/docs/*.md; do
+for md in "$src/README.md" "$src/HACKING.md" "$src/NEWS" "$src"/docs/*.md; do
+	[ -r "$md" ] || { fail "no ${md#"$src"/}"; continue; }
 	name=${md#"$src"/}
 	grep -n 'DESIGN\.md\|/work/' "$md" | while IFS= read -r hit; do
 		echo "kernel_variant_check: $name:${hit%%:*}: points outside the repository"
@@ -94,12 +96,15 @@ for md in "$src/README.md" "$src"/docs/*.md; do
 done
 files=$(cd "$src" && find . -path ./build -prune -o -path './build-*' -prune \
 	-o -path ./.git -prune -o -print | sed 's|^\./||')
-for tok in $(sed -n '/^## Layout$/,/^## /p' "$src/README.md" |
+layout=$(sed -n '/^## Layout$/,/^## /p' "$src/HACKING.md")
+[ "$(echo "$layout" | grep -c '^| `')" -ge 10 ] ||
+	fail "HACKING.md has no Layout table (a '## Layout' section with a row per folder)"
+for tok in $(echo "$layout" |
 	grep -oE '`[A-Za-z0-9_.*/-]+`' | tr -d '`' |
 	grep -E '/$|\.(c|h|sh|cmake|in|config|txt|md|scn|tsv)$'); do
 	pat=$(printf '%s' "${tok%/}" | sed 's/\./\\./g; s/\*/[^\/]*/g')
 	echo "$files" | grep -qE "(^|/)$pat\$" ||
-		fail "README Layout names $tok, which is not in the repository"
+		fail "HACKING.md's Layout names $tok, which is not in the repository"
 done
 
 grep -q '(docs/kernel-variant.md)' "$src/README.md" ||
