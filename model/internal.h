@@ -4,7 +4,7 @@
  * Owns: the per-arch PMU rule table (pmu.c), the clock helpers (clock.c),
  * the pure page writer (userpage.c), the store buffer's entry points
  * (stores.c), the kernel's build step (kernel.c, for state.c) and
- * read(2)'s update of an event (kernel.c, for readfmt.c).
+ * read(2)'s update of events (kernel.c, for readfmt.c).
  * Engines and the command include model.h only.
  */
 #ifndef SELFMON_MODEL_INTERNAL_H
@@ -134,9 +134,10 @@ int sm_store_land(struct sm_model *m);
  * configuration and environment are set (sm_model_new()).  0, or -1 with
  * a message in err. */
 int sm_kernel_build(struct sm_model *m, char *err, size_t n);
-/* kernel.c: perf_event_read()'s update of one event's count and times,
- * for read(2) (readfmt.c) */
-void sm_kernel_read_event(struct sm_model *m, struct sm_event *e);
+/* kernel.c: perf_event_read()'s update of the counts and times read(2)
+ * of event i answers with (the event, or its group with
+ * PERF_FORMAT_GROUP), for readfmt.c */
+void sm_kernel_read(struct sm_model *m, int i);
 /* kernel.c: the registers that let user space read counters on the
  * task's CPU now, as the counter reads above see them (and kview.c
  * shows them): x86 CR4.PCE, arm64 PMUSERENR_EL0 and PMUACR_EL1, riscv64

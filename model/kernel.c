@@ -1414,10 +1414,13 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 		return period(m, i, a->period);
 	case SM_ACT_REFRESH: return refresh(m, i, a->refresh);
 	case SM_ACT_MUNMAP: return munmap_event(m, i);
-	case SM_ACT_READ: {
-		uint64_t buf[SM_READ_MAX / 8];
-		return sm_model_read(m, i, buf, sizeof(buf)) > 0;
-	}
+	case SM_ACT_READ:
+		/* read(2) of an event in error state is end of file: nothing
+		 * read (readfmt.c says the same for sm_model_read()) */
+		if (m->k.ev[i].state == SM_ERROR)
+			return 0;
+		sm_kernel_read(m, i);
+		return 1;
 	case SM_ACT_STALL:
 		sm_model_advance(m, a->cycles);
 		return 1;
@@ -1587,11 +1590,26 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 
 /* perf_event_read(): an active event's count is updated from its counter
  * (the page is NOT updated), and its times are brought up to now
- * (perf_event_update_time()); readfmt.c lays them out. */
-void sm_kernel_read_event(struct sm_model *m, struct sm_event *e)
+ * (perf_event_update_time()). */
+static void read_event(struct sm_model *m, struct sm_event *e)
 {
 	event_update(m, e);
 	update_times(m, e);
+}
+
+/* __perf_read()'s perf_event_read() part: with PERF_FORMAT_GROUP the
+ * leader and each sibling (perf_read_group(): perf_event_read(leader,
+ * true)), else the event (perf_read_one()); readfmt.c lays them out. */
+void sm_kernel_read(struct sm_model *m, int i)
+{
+	if (!(sm_event_read_format(&m->cfg->event[i]) & SM_RF_GROUP)) {
+		read_event(m, &m->k.ev[i]);
+		return;
+	}
+	unsigned l = sm_leader_of(m->cfg, (unsigned)i);
+	for (unsigned j = 0; j < m->k.nopen; j++)
+		if (sm_leader_of(m->cfg, j) == l)
+			read_event(m, &m->k.ev[j]);
 }
 
 /* Does the task have an mmapped event with user read access?  (arm64:
