@@ -13,7 +13,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "event.h"
+#include "kernel.h"
 
 unsigned sm_event_read_format(const struct sm_event_cfg *e)
 {
