@@ -6,7 +6,7 @@
  * context's clock (perf_clock() == local_clock()) on each CPU.  It must not
  * change model state; the page's time fields are written in userpage.c.
  */
-#include "internal.h"
+#include "clock.h"
 
 /* include/linux/math64.h mul_u64_u32_shr(): (a * mul) >> shift with a
  * 96-bit intermediate. */

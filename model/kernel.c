@@ -1,16 +1,17 @@
 /*
- * kernel.c — the kernel's perf core and PMU driver flows, as a model.
+ * kernel.c — the kernel's perf core flows, as a model.
  *
- * Owns: event state (OFF/ERROR/INACTIVE/ACTIVE), counter assignment, the
- * counter update and set_period arithmetic, context time, scheduling
- * (sched in/out, rotation, preemption, migration; event groups; the
- * hybrid PMU filter), overflow, frequency mode and throttling (interrupts
- * and the tick), reset, enable/disable, period changes, the buffer a page
- * write lands in (SET_OUTPUT), read(2)'s update of an event (readfmt.c
- * lays out its answer), counter/timer reads by user space and the ground
- * truth.  Arch differences come from sm_pmu[]
- * (pmu.c); page contents are written by userpage.c.  Each flow cites the
- * kernel function it models.
+ * Owns: counter assignment, context time, scheduling (sched in/out,
+ * rotation, preemption, migration; event groups; the hybrid PMU filter),
+ * overflow, frequency mode and throttling (interrupts and the tick),
+ * reset, enable/disable, period changes, mmap and munmap, the buffer a
+ * page write lands in (SET_OUTPUT), read(2)'s update of an event
+ * (readfmt.c lays out its answer), the actions' entry point and the
+ * ground truth.  One event's times, counter update, set_period and page
+ * write are event.c's; what differs by arch is the model's PMU driver
+ * (pmu.h's SM_RULES(): pmu_x86.c, pmu_arm64.c, pmu_riscv.c), which this
+ * file never names; page contents are written by userpage.c.  Each flow
+ * cites the kernel function it models.
  *
  * Ground truth is kept twice: the kernel's own count (count + pending
  * hardware delta, what read(2) returns) and an independent tally of the
@@ -21,75 +22,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-
-#define RULES(m) (&sm_pmu[(m)->cfg->arch])
+#include "clock.h"
+#include "config.h"
+#include "drivers.h"
+#include "event.h"
+#include "kernel.h"
+#include "pmu.h"
+#include "stores.h"
+#include "userpage.h"
 
 /* ---- time ------------------------------------------------------------ */
-
-/* perf_event_time_now(): the task context's time runs only while the task
- * is on a CPU (ctx->time + now - ctx->timestamp). */
-static uint64_t sm_ctx_now(const struct sm_model *m)
-{
-	if (!m->k.task_on)
-		return m->k.ctx_time;
-	return m->k.ctx_time + (sm_model_ns(m, m->k.task_cpu, m->k.now) - m->k.ctx_stamp);
-}
-
-/* __perf_update_times(): enabled grows while INACTIVE or ACTIVE, running
- * while ACTIVE. */
-static void sm_event_times(const struct sm_model *m,
-                           const struct sm_event *e, uint64_t *enabled, uint64_t *running)
-{
-	uint64_t delta = sm_ctx_now(m) - e->tstamp;
-
-	*enabled = e->total_enabled + (e->state >= SM_INACTIVE ? delta : 0);
-	*running = e->total_running + (e->state == SM_ACTIVE ? delta : 0);
-}
-
-static void update_times(struct sm_model *m, struct sm_event *e)
-{
-	sm_event_times(m, e, &e->total_enabled, &e->total_running);
-	e->tstamp = sm_ctx_now(m);
-}
-
-bool sm_event_is_clock(const struct sm_event_cfg *e)
-{
-	return e->type == SM_EV_SOFTWARE && (!strcmp(e->name, "task-clock") ||
-	                                     !strcmp(e->name, "cpu-clock"));
-}
-
-/* A software clock event's clock, in ns, while it runs on the task's CPU:
- * task-clock reads the task context's time (task_clock_event_read():
- * ctx->time + perf_clock() - ctx->timestamp, sm_ctx_now()); cpu-clock
- * reads local_clock() (cpu_clock_event_update()), sched_clock here. */
-static uint64_t sw_clock_now(const struct sm_model *m, const struct sm_event *e)
-{
-	if (!strcmp(e->cfg->name, "task-clock"))
-		return sm_ctx_now(m);
-	return sm_model_ns(m, m->k.task_cpu, m->k.now);
-}
-
-/* The independent tally: events counted while ACTIVE; for a software
- * clock, the ns sched_clock advanced on the task's CPU while it ran
- * (from the cycles, not from the event's own clock reads). */
-static void truth_sync(struct sm_model *m, struct sm_event *e)
-{
-	if (e->state == SM_ACTIVE && sm_event_is_clock(e->cfg))
-		e->truth += sm_model_ns(m, m->k.task_cpu, m->k.now) -
-		            sm_model_ns(m, m->k.task_cpu, e->truth_stamp);
-	else if (e->state == SM_ACTIVE && !e->throttled) /* see throttle() */
-		e->truth += (uint64_t)e->cfg->rate * (m->k.now - e->truth_stamp);
-	e->truth_stamp = m->k.now;
-}
-
-/* perf_event_set_state(): times are brought up to date first. */
-static void set_state(struct sm_model *m, struct sm_event *e, enum sm_state s)
-{
-	truth_sync(m, e);
-	update_times(m, e);
-	e->state = s;
-}
 
 /* update_context_time(), and the task entering or leaving its CPU. */
 static void ctx_clock(struct sm_model *m, bool on)
@@ -99,193 +41,15 @@ static void ctx_clock(struct sm_model *m, bool on)
 	m->k.ctx_stamp = sm_model_ns(m, m->k.task_cpu, m->k.now);
 }
 
-/* ---- page writes ----------------------------------------------------- */
-
-static uint32_t sm_event_index(const struct sm_model *m,
-                               const struct sm_event *e, bool stopped);
-
-/* perf_event_update_userpage() of event i, if it has a buffer
- * (event->rb): what the write holds is computed here (perf_event_index(),
- * the count and prev_count, calc_timer_values(), the arch part's
- * capabilities, width and clock), userpage.c turns it into stores in the
- * kernel's order and stores.c lets the reader see them; then the
- * environment's observer, told the page written.  `stopped`: hw.state
- * has PERF_HES_STOPPED at this write, so the index is 0.
- *
- * The page is rb->user_page.  After PERF_EVENT_IOC_SET_OUTPUT
- * (perf_event_set_output() -> ring_buffer_attach(): event->rb = the
- * target's rb) a redirected event's writes land in its target's page,
- * with its own index, offset and times: a reader of the target sees the
- * other event's values until the target's next write.  (Linux 7.2 keeps
- * this; it only refuses the redirected event's own mmap with EBUSY: the
- * kernel-7.2 model's part, not this one's.) */
-static void page_write(struct sm_model *m, int i, bool stopped)
-{
-	const struct sm_event *e = &m->k.ev[i];
-	const struct sm_cpu *c = &m->k.cpu[m->k.task_cpu];
-	const struct sm_pmu_rules *r = RULES(m);
-	struct sm_store st[SM_MAX_STORES];
-	struct perf_event_mmap_page shadow;
-	int pg = e->redirected ? (int)e->cfg->output - 1 : i; /* rb's page */
-
-	if (!m->k.ev[pg].mapped)
-		return;
-	struct sm_page_values v = {
-		.index = sm_event_index(m, e, stopped),
-		.count = e->count, .prev_count = e->prev_count,
-		.now_ns = sm_model_ns(m, m->k.task_cpu, m->k.now),
-		.cap_rdpmc = r->cap_rdpmc(m->cfg, e),
-		.pmc_width = r->pmc_width(m->cfg, e),
-		.time = m->cfg->stable, .time_zero = !e->cfg->clockid,
-		.mult = c->mult, .shift = c->shift, .offset_ns = c->offset_ns,
-		.epoch_cyc = c->epoch_cyc, .epoch_ns = c->epoch_ns,
-		.time_mask = sm_timer_mask(m),
-	};
-	sm_event_times(m, e, &v.enabled, &v.running);
-	sm_model_page_after(m, pg, &shadow); /* stores build on those in flight */
-	sm_stores_push(m, st, sm_page_stores(m->cfg->arch, pg, &shadow, &v, st));
-	m->k.updates++;
-	if (m->env.observe)
-		m->env.observe(m->env.observe_ctx, m, pg, m->k.cause);
-}
-
-static void page_update(struct sm_model *m, int i)
-{
-	page_write(m, i, false);
-}
-
-/* ---- counters -------------------------------------------------------- */
-
-static uint64_t sm_counter_value(const struct sm_model *m, unsigned cpu,
-                                 int c)
-{
-	const struct sm_counter *r = &m->k.cpu[cpu].ctr[c];
-	uint64_t v = r->base;
-
-	if (r->owner >= 0 && cpu == m->k.task_cpu && m->k.task_on &&
-	    !m->k.ev[r->owner].throttled)
-		v += (uint64_t)m->k.ev[r->owner].cfg->rate * (m->k.now - r->base_time);
-	return v & RULES(m)->reg_mask(m->cfg, c);
-}
-
-static void counter_write(struct sm_model *m, int c, uint64_t v)
-{
-	struct sm_counter *r = &m->k.cpu[m->k.task_cpu].ctr[c];
-
-	r->base = v & RULES(m)->reg_mask(m->cfg, c);
-	r->base_time = m->k.now;
-}
-
-/* Stop a counter counting for its owner: freeze its value. */
-static void counter_release(struct sm_model *m, int c)
-{
-	struct sm_counter *r = &m->k.cpu[m->k.task_cpu].ctr[c];
-
-	counter_write(m, c, sm_counter_value(m, m->k.task_cpu, c));
-	/* riscv64 pmu_sbi_ctr_stop() clears the counter's scounteren bit of
-	 * a mapped event; variant riscv_keep_scounteren keeps it (until
-	 * pmu_sbi_event_unmapped(): munmap_event()) */
-	if (SM_KV(m, SM_KV_RISCV_KEEP_SCOUNTEREN) && r->owner >= 0 &&
-	    RULES(m)->user_read(m->cfg, &m->k.ev[r->owner]))
-		m->k.cpu[m->k.task_cpu].kept |= 1u << c;
-	r->owner = -1;
-}
-
-/* s64 arithmetic as the kernel does it (built with -fno-strict-overflow:
- * it wraps); a hostile period or a narrow counter reaches the edges. */
-static int64_t wrap_add(int64_t a, uint64_t b)
-{
-	return (int64_t)((uint64_t)a + b);
-}
-
-static uint64_t read_counter(const struct sm_model *m, const struct sm_event *e)
-{
-	uint64_t raw = sm_counter_value(m, m->k.task_cpu, e->counter);
-	return RULES(m)->from_reg(m->cfg, e, e->counter, raw);
-}
-
-/* x86_perf_event_update() / armpmu_event_update() /
- * riscv_pmu_event_update(): fold the hardware delta into count, keep the
- * raw value read as prev_count.  Software events fold their time. */
-static void event_update(struct sm_model *m, struct sm_event *e)
-{
-	if (e->state != SM_ACTIVE)
-		return;
-	if (sm_event_is_clock(e->cfg)) {
-		/* task_clock_event_update() / cpu_clock_event_update():
-		 * prev_count = xchg(hw.prev_count, now); count += now - prev */
-		uint64_t now = sw_clock_now(m, e);
-		e->count += now - e->prev_count;
-		e->prev_count = now;
-		return;
-	}
-	if (e->cfg->type == SM_EV_SOFTWARE) { /* perf_swevent: `rate` a cycle */
-		e->count += (uint64_t)e->cfg->rate * (m->k.now - e->sw_stamp);
-		e->sw_stamp = m->k.now;
-		return;
-	}
-	uint64_t now = read_counter(m, e);
-	uint64_t delta = RULES(m)->delta(m->cfg, e, e->prev_count, now);
-
-	e->prev_count = now;
-	e->count += delta;
-	e->period_left = wrap_add(e->period_left, 0 - delta);
-}
-
-/* x86_perf_event_set_period() / armpmu_event_set_period() /
- * riscv_pmu_event_set_period(): consume the period, clamp, load the
- * counter with -left and remember (u64)-left as prev_count, then
- * perf_event_update_userpage(). */
-static void set_period(struct sm_model *m, int i, bool stopped)
-{
-	struct sm_event *e = &m->k.ev[i];
-	int64_t left = e->period_left, period = (int64_t)e->period;
-
-	/* hw.last_period = period where a period starts: read by the
-	 * model for frequency events only (account_interrupt()) */
-	if (left <= wrap_add(0, 0 - (uint64_t)period)) {
-		left = period;
-		e->period_left = left;
-		e->last_period = e->cfg->freq ? (uint64_t)period : 0;
-	}
-	if (left <= 0) {
-		left = wrap_add(left, (uint64_t)period);
-		e->period_left = left;
-		e->last_period = e->cfg->freq ? (uint64_t)period : 0;
-	}
-	left = RULES(m)->clamp_left(m->cfg, e, left);
-	e->prev_count = 0 - (uint64_t)left;
-	counter_write(m, e->counter,
-	              RULES(m)->to_reg(m->cfg, e, e->counter, e->prev_count));
-	page_write(m, i, stopped);
-}
-
-/* pmu->start(PERF_EF_RELOAD) of a hardware event that has its counter,
- * and the page writes each driver makes in it:
- * - x86_pmu_start(): x86_perf_event_set_period() (page written while the
- *   event is still PERF_HES_STOPPED, so with index 0), then hw.state = 0
- *   and perf_event_update_userpage(): two writes;
- * - armpmu_start(): hw.state = 0, then armpmu_event_set_period(): one;
- * - riscv_pmu_start(): hw.state = 0, riscv_pmu_event_set_period(), then
- *   ctr_start() and perf_event_update_userpage(): two.  (The driver loads
- *   the counter between the two writes; the model loads it in set_period,
- *   which only a reader on another CPU could tell, and it reads its own
- *   CPU's counters.) */
-static void pmu_start(struct sm_model *m, int i)
-{
-	set_period(m, i, m->cfg->arch == SM_X86_64);
-	if (m->cfg->arch != SM_ARM64)
-		page_update(m, i);
-}
-
 /* ---- scheduling ------------------------------------------------------ */
 
-static bool user_events_mapped(const struct sm_model *m);
-
-static bool counter_free(const struct sm_model *m, int c)
+/* perf_pmu_enable() at the end of a scheduling section: the driver's
+ * (x86_pmu_enable() starts what x86_pmu_add() collected; the others have
+ * nothing left to do there). */
+static void pmu_enable(struct sm_model *m)
 {
-	return sm_counter_exists(m->cfg, c) &&
-	       m->k.cpu[m->k.task_cpu].ctr[c].owner < 0;
+	if (SM_RULES(m)->pmu_enable)
+		SM_RULES(m)->pmu_enable(m);
 }
 
 /* x86_schedule_events() and friends, simplified: the counter asked for,
@@ -295,16 +59,16 @@ static bool counter_free(const struct sm_model *m, int c)
 static int pick_counter(const struct sm_model *m, const struct sm_event *e,
                         int want)
 {
-	const struct sm_pmu_rules *r = RULES(m);
+	const struct sm_pmu_rules *r = SM_RULES(m);
 
 	/* x86: an event constrained to one counter (counter=) goes on that
 	 * one or not at all, as x86_schedule_events() allows it no other
 	 * (x86_allowed()); taking another would leave a state no later
 	 * schedule can keep (found by fuzz_scenario: two events constrained
-	 * to one counter) */
-	if (m->cfg->arch == SM_X86_64 && e->cfg->counter != SM_AUTO)
+	 * to one counter): the rules' constraint_only */
+	if (r->constraint_only && e->cfg->counter != SM_AUTO)
 		return (want < 0 || want == e->cfg->counter) &&
-		       counter_free(m, e->cfg->counter) &&
+		       sm_counter_free(m, e->cfg->counter) &&
 		       r->counter_ok(m->cfg, e->cfg, e->cfg->counter)
 		       ? e->cfg->counter : -1;
 	int tries[3] = { want >= 0 ? want : e->cfg->counter,
@@ -312,192 +76,13 @@ static int pick_counter(const struct sm_model *m, const struct sm_event *e,
 	                 r->fixed_for(m->cfg, e->cfg->type) };
 
 	for (int k = 0; k < 3; k++)
-		if (tries[k] >= 0 && counter_free(m, tries[k]) &&
+		if (tries[k] >= 0 && sm_counter_free(m, tries[k]) &&
 		    r->counter_ok(m->cfg, e->cfg, tries[k]))
 			return tries[k];
 	for (int c = (int)r->first_gp(); c < SM_MAX_COUNTERS; c++)
-		if (counter_free(m, c) && r->counter_ok(m->cfg, e->cfg, c))
+		if (sm_counter_free(m, c) && r->counter_ok(m->cfg, e->cfg, c))
 			return c;
 	return -1;
-}
-
-/* arm64 on Linux 7.2 with FEAT_PMUv3p9 (pmu pmuv3p9=yes):
- * armv8pmu_enable_user_access() (drivers/perf/arm_pmuv3.c) writes
- * PMUACR_EL1 with the counters in use whose event has user read
- * (armv8pmu_event_has_user_read()), sets PMUSERENR_EL0.UEN and clears no
- * counter.  The architecture makes EL0 accesses to a counter whose
- * PMUACR_EL1 bit is 0 RAZ/WI while UEN is 1 (Arm ARM, PMUACR_EL1.P<m>
- * and .C), so such a counter reads 0 whoever owns it.  The mask is
- * rewritten at every armv8pmu_start() (each perf_pmu_enable() while the
- * context has user events), so between actions it is what the counters'
- * owners are now. */
-static bool arm64_pmuacr(const struct sm_config *cfg)
-{
-	return cfg->arch == SM_ARM64 && cfg->pmuv3p9 &&
-	       sm_kernel_at_least(cfg, 7, 2);
-}
-
-static bool arm64_pmuacr_allows(const struct sm_model *m, int c)
-{
-	int owner = m->k.cpu[m->k.task_cpu].ctr[c].owner;
-
-	/* PERF_EVENT_FLAG_USER_READ_CNT: config1 bit 1 of a hardware event
-	 * (__armv8_pmuv3_map_event()) */
-	return owner >= 0 && m->k.ev[owner].cfg->user &&
-	       m->k.ev[owner].cfg->type != SM_EV_SOFTWARE;
-}
-
-/* arm64 armv8pmu_enable_user_access(): counters not in use are cleared
- * before EL0 may read them, so nothing leaks from other tasks (6.12, and
- * 7.2 without PMUv3.9: with it, PMUACR_EL1 hides them instead). */
-static void arm64_clear_unused(struct sm_model *m)
-{
-	if (arm64_pmuacr(m->cfg))
-		return;
-	for (int c = 0; c < SM_MAX_COUNTERS; c++)
-		if (counter_free(m, c))
-			counter_write(m, c, 0);
-}
-
-/* ---- x86_schedule_events() ------------------------------------------ */
-
-/* The counters event e may use: its constraint (one counter if the
- * scenario names it). */
-static bool x86_allowed(const struct sm_model *m, const struct sm_event *e,
-                        int c)
-{
-	if (e->cfg->counter != SM_AUTO)
-		return c == e->cfg->counter;
-	return sm_counter_exists(m->cfg, c) &&
-	       RULES(m)->counter_ok(m->cfg, e->cfg, c);
-}
-
-static unsigned x86_weight(const struct sm_model *m, const struct sm_event *e)
-{
-	unsigned w = 0;
-
-	for (int c = 0; c < SM_MAX_COUNTERS; c++)
-		w += x86_allowed(m, e, c);
-	return w;
-}
-
-/* arch/x86/events/core.c x86_schedule_events() for the events on the
- * PMU in the order x86_pmu_add() collected them (cpuc->event_list: the
- * active hardware events by `added`), then the newcomer n (-1: none).
- * The fast path keeps every event's hw.idx (its counter if it runs; the
- * one it had last, -1 if it never had one, if it is only collected) while
- * each is set, allowed and not taken by one before it; otherwise
- * perf_assign_events() places them all anew, fewest allowed counters
- * first (in list order among equals), each on its first allowed fixed
- * counter (perf_sched_find_counter() prefers them), else the lowest
- * allowed free general one.  list[]/to[] get the events and counters;
- * false if they cannot all go on. */
-static bool x86_schedule(const struct sm_model *m, int n, int list[],
-                         int to[], unsigned *len)
-{
-	unsigned k = 0;
-	uint64_t used = 0;
-
-	for (unsigned i = 0; i < m->k.nopen; i++) {
-		const struct sm_event *e = &m->k.ev[i];
-		if ((int)i == n || e->state != SM_ACTIVE ||
-		    (e->counter < 0 && !e->collected))
-			continue;
-		unsigned at = k++;
-		while (at && m->k.ev[list[at - 1]].added > e->added) {
-			list[at] = list[at - 1];
-			at--;
-		}
-		list[at] = (int)i;
-	}
-	if (n >= 0)
-		list[k++] = n;
-	*len = k;
-	bool fast = true;
-	for (unsigned j = 0; j < k && fast; j++) {
-		const struct sm_event *e = &m->k.ev[list[j]];
-		int c = e->counter >= 0 ? e->counter : e->last_counter;
-		fast = c >= 0 && x86_allowed(m, e, c) && !(used >> c & 1);
-		used |= 1ull << (c & 63);
-		to[j] = c;
-	}
-	if (fast)
-		return true;
-	used = 0;
-	for (unsigned w = 1; w <= SM_MAX_COUNTERS; w++)
-		for (unsigned j = 0; j < k; j++) {
-			const struct sm_event *e = &m->k.ev[list[j]];
-			if (x86_weight(m, e) != w)
-				continue;
-			int pick = -1;
-			for (int c = SM_X86_FIXED; c < SM_MAX_COUNTERS && pick < 0; c++)
-				if (x86_allowed(m, e, c) && !(used >> c & 1))
-					pick = c;
-			for (int c = 0; c < SM_X86_FIXED && pick < 0; c++)
-				if (x86_allowed(m, e, c) && !(used >> c & 1))
-					pick = c;
-			if (pick < 0)
-				return false;
-			used |= 1ull << pick;
-			to[j] = pick;
-		}
-	return true;
-}
-
-/* x86_pmu_add(): the event is collected if the PMU can schedule it with
- * the others (else -EINVAL: it does not go on); nothing is programmed or
- * written until x86_pmu_enable() (x86_enable()). */
-static bool x86_sched_in(struct sm_model *m, int n)
-{
-	int list[SM_MAX_EVENTS], to[SM_MAX_EVENTS];
-	unsigned len;
-	struct sm_event *e = &m->k.ev[n];
-
-	if (!x86_schedule(m, n, list, to, &len))
-		return false;
-	set_state(m, e, SM_ACTIVE);
-	e->added = ++m->k.adds;
-	e->collected = true;
-	return true;
-}
-
-/* x86_pmu_enable() at the end of a perf_pmu_disable() section, with the
- * last schedule (the same list again): the running events whose counter
- * changed stop with an update (x86_pmu_stop(), no page write), then in
- * list order each moved or collected one gets its counter
- * (x86_assign_hw_event()) and starts with a reload (x86_pmu_start(): two
- * page writes).  Linux 7.2 also gives a moved event that was stopped
- * (PERF_HES_ARCH) x86_pmu_set_period(), which rewrites its page; no model
- * event is on the PMU and stopped (nothing throttles), so there is none
- * to rewrite: whoever adds one writes its page here when
- * sm_kernel_at_least(m->cfg, 7, 2). */
-static void x86_enable(struct sm_model *m)
-{
-	int list[SM_MAX_EVENTS], to[SM_MAX_EVENTS];
-	unsigned len;
-	bool start[SM_MAX_EVENTS];
-
-	if (m->cfg->arch != SM_X86_64 || !x86_schedule(m, -1, list, to, &len))
-		return;
-	for (unsigned j = 0; j < len; j++) {
-		struct sm_event *e = &m->k.ev[list[j]];
-		start[j] = e->collected || to[j] != e->counter;
-		if (!start[j] || e->collected)
-			continue;
-		event_update(m, e);
-		truth_sync(m, e);
-		counter_release(m, e->counter);
-		e->counter = -1;
-	}
-	for (unsigned j = 0; j < len; j++) {
-		struct sm_event *e = &m->k.ev[list[j]];
-		if (!start[j])
-			continue;
-		e->collected = false;
-		e->counter = e->last_counter = to[j];
-		m->k.cpu[m->k.task_cpu].ctr[to[j]].owner = list[j];
-		pmu_start(m, list[j]);
-	}
 }
 
 /* event_sched_in() -> pmu->add(PERF_EF_START) -> start: the event becomes
@@ -522,13 +107,13 @@ static bool sched_in(struct sm_model *m, int i, int want)
 		 * a software event's page is rewritten at every sched in (seen
 		 * on Linux 6.18 by selfmon hw record: one update per context
 		 * switch of the task and at enable, none at disable) */
-		set_state(m, e, SM_ACTIVE);
+		sm_set_state(m, e, SM_ACTIVE);
 		e->sw_stamp = m->k.now;
 		/* task_clock_event_start(): prev_count = ctx->time;
 		 * cpu_clock_event_start(): prev_count = local_clock() */
 		if (sm_event_is_clock(e->cfg))
-			e->prev_count = sw_clock_now(m, e);
-		page_update(m, i);
+			e->prev_count = sm_sw_clock_now(m, e);
+		sm_page_update(m, i);
 		return true;
 	}
 	/* x86: x86_pmu_add() -> x86_schedule_events() over every event on
@@ -536,20 +121,21 @@ static bool sched_in(struct sm_model *m, int i, int want)
 	 * only a counter asked for by an action (rotate_in counter=) keeps
 	 * the simplified choice.  (Placing counter= events outside the
 	 * scheduler let four collected events and one placed one exceed the
-	 * general counters: fuzz_scenario, x86_counter_bypass.) */
-	if (m->cfg->arch == SM_X86_64 && want < 0)
-		return x86_sched_in(m, i);
+	 * general counters: fuzz_scenario, x86_counter_bypass.)  The
+	 * rules' schedule_add is that scheduler. */
+	if (SM_RULES(m)->schedule_add && want < 0)
+		return SM_RULES(m)->schedule_add(m, i);
 	int c = pick_counter(m, e, want);
 	if (c < 0)
 		return false;
-	set_state(m, e, SM_ACTIVE);
+	sm_set_state(m, e, SM_ACTIVE);
 	e->counter = e->last_counter = c;
 	m->k.cpu[m->k.task_cpu].ctr[c].owner = i;
-	if (m->cfg->arch == SM_ARM64 && RULES(m)->user_read(m->cfg, e))
-		arm64_clear_unused(m);
-	pmu_start(m, i);
-	if (m->cfg->arch != SM_X86_64)
-		page_update(m, i); /* armpmu_add(), riscv_pmu_add() */
+	if (SM_RULES(m)->added) /* arm64: the unused counters cleared */
+		SM_RULES(m)->added(m, e);
+	sm_pmu_start(m, i);
+	if (SM_RULES(m)->add_writes_page)
+		sm_page_update(m, i); /* armpmu_add(), riscv_pmu_add() */
 	return true;
 }
 
@@ -562,16 +148,16 @@ static void sched_out(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
 
-	event_update(m, e);
+	sm_event_update(m, e);
 	if (e->cfg->type != SM_EV_SOFTWARE) {
-		truth_sync(m, e);
-		counter_release(m, e->counter);
-		set_state(m, e, SM_INACTIVE);
-		page_write(m, i, true);
+		sm_truth_sync(m, e);
+		sm_counter_release(m, e->counter);
+		sm_set_state(m, e, SM_INACTIVE);
+		sm_page_write(m, i, true);
 		e->counter = -1;
 		return;
 	}
-	set_state(m, e, SM_INACTIVE);
+	sm_set_state(m, e, SM_INACTIVE);
 }
 
 /* Which PMU an event belongs to: the CPU's PMU for hardware events (on
@@ -611,49 +197,18 @@ static void group_sched_out(struct sm_model *m, unsigned l)
 			sched_out(m, (int)j);
 }
 
-/* x86 group_sched_in() inside x86_pmu_start_txn(PERF_PMU_TXN_ADD):
- * x86_pmu_add() of each member only collects it (the schedulability test
- * is left to the commit), x86_pmu_commit_txn() schedules them all with
- * the events on the PMU (x86_schedule_events()); if that fails
- * group_sched_out()'s x86_pmu_del() of a member added in the transaction
- * only undoes the add (no stop, no page write). */
-static bool x86_group_sched_in(struct sm_model *m, unsigned l)
-{
-	int list[SM_MAX_EVENTS], to[SM_MAX_EVENTS];
-	unsigned len;
-
-	for (unsigned j = l; j < m->k.nopen; j++) {
-		struct sm_event *e = &m->k.ev[j];
-		/* event_sched_in() of an OFF (or ERROR) sibling does nothing */
-		if (sm_leader_of(m->cfg, j) != l || e->state != SM_INACTIVE)
-			continue;
-		set_state(m, e, SM_ACTIVE);
-		e->added = ++m->k.adds;
-		e->collected = true;
-	}
-	if (x86_schedule(m, -1, list, to, &len))
-		return true; /* x86_pmu_enable() at the section's end starts them */
-	for (unsigned j = l; j < m->k.nopen; j++) {
-		struct sm_event *e = &m->k.ev[j];
-		if (sm_leader_of(m->cfg, j) != l || !e->collected)
-			continue;
-		e->collected = false;
-		set_state(m, e, SM_INACTIVE);
-	}
-	return false;
-}
-
 /* group_sched_in() of a leader with siblings: the leader, then each
  * sibling in order, all or nothing.  arm64 and riscv64 have no
  * transaction of their own (perf_pmu_start_txn() only disables the
  * PMU): each member's add() programs and writes its page, and when one
  * cannot go on, the members already on are scheduled out again (the
  * siblings before it, then the leader: pmu->del() writes their pages).
- * `want` is a counter for event `who`. */
+ * `want` is a counter for event `who`.  x86 has a transaction
+ * (x86_pmu_start_txn(): the rules' group_txn, pmu_x86.c). */
 static bool group_sched_in(struct sm_model *m, unsigned l, int who, int want)
 {
-	if (m->cfg->arch == SM_X86_64)
-		return x86_group_sched_in(m, l);
+	if (SM_RULES(m)->group_txn) /* x86: the group as a whole */
+		return SM_RULES(m)->group_txn(m, l);
 	if (!sched_in(m, (int)l, (int)l == who ? want : SM_AUTO))
 		return false;
 	for (unsigned j = l + 1; j < m->k.nopen; j++) {
@@ -678,10 +233,10 @@ static void group_update_userpage(struct sm_model *m, unsigned l)
 {
 	if (!m->k.ev[l].mapped)
 		return;
-	page_update(m, (int)l);
+	sm_page_update(m, (int)l);
 	for (unsigned j = l + 1; j < m->k.nopen; j++)
 		if (sm_leader_of(m->cfg, j) == l)
-			page_update(m, (int)j);
+			sm_page_update(m, (int)j);
 }
 
 /* Hybrid PMUs: visit_groups_merge() starts with `if (pmu->filter &&
@@ -719,7 +274,7 @@ static void try_sched_in(struct sm_model *m, int i, int want, bool *can_add)
 		return;
 	*can_add = false;
 	if (e->cfg->pinned) {
-		set_state(m, e, SM_ERROR);
+		sm_set_state(m, e, SM_ERROR);
 		return;
 	}
 	m->k.rotate_necessary |= 1u << pmu_of(e);
@@ -748,7 +303,7 @@ static void sched_in_groups(struct sm_model *m, int who, int want, int pmu,
 		if (on_pmu(m, (unsigned)i, pmu))
 			try_sched_in(m, i, i == who ? want : SM_AUTO, &can_add);
 	}
-	x86_enable(m); /* perf_pmu_enable() ends the section */
+	pmu_enable(m); /* perf_pmu_enable() ends the section */
 }
 
 static void ctx_sched_in_pmu(struct sm_model *m, int who, int want, int pmu)
@@ -891,7 +446,7 @@ static uint64_t calculate_period(uint64_t freq, uint64_t nsec, uint64_t count)
  * eighth of the way to the computed period (rounded away from 0, at
  * least 1); if period_left is over 8 new periods it is dropped (0), and
  * with `disable` (from the interrupt) the event is stopped with an
- * update and started with a reload around it (pmu_start(): its page
+ * update and started with a reload around it (sm_pmu_start(): its page
  * writes). */
 static void adjust_period(struct sm_model *m, int i, uint64_t nsec,
                           uint64_t count, bool disable)
@@ -901,17 +456,17 @@ static void adjust_period(struct sm_model *m, int i, uint64_t nsec,
 	int64_t delta = (int64_t)((uint64_t)period - e->period);
 
 	delta = (delta >= 0 ? delta + 7 : delta - 7) / 8; /* low pass filter */
-	int64_t sample_period = wrap_add((int64_t)e->period, (uint64_t)delta);
+	int64_t sample_period = sm_wrap_add((int64_t)e->period, (uint64_t)delta);
 	if (!sample_period)
 		sample_period = 1;
 	e->period = (uint64_t)sample_period;
 	if (e->period_left <= (int64_t)((uint64_t)sample_period * 8))
 		return;
 	if (disable)
-		event_update(m, e);
+		sm_event_update(m, e);
 	e->period_left = 0;
 	if (disable)
-		pmu_start(m, i);
+		sm_pmu_start(m, i);
 }
 
 /* Throttled (x86/arm64): the PMI handler stops the counter after a
@@ -924,9 +479,9 @@ static void throttle(struct sm_model *m, struct sm_event *e, bool on)
 {
 	uint64_t v = sm_counter_value(m, m->k.task_cpu, e->counter);
 
-	truth_sync(m, e);
+	sm_truth_sync(m, e);
 	e->throttled = on;
-	counter_write(m, e->counter, v); /* frozen there, or counting on */
+	sm_counter_write(m, e->counter, v); /* frozen there, or counting on */
 }
 
 /* __perf_event_account_interrupt() (from perf_event_overflow() of a
@@ -960,29 +515,18 @@ static void account_interrupt(struct sm_model *m, int i)
 		if (delta > 0 && delta < (int64_t)(2 * SM_TICK_NSEC))
 			adjust_period(m, i, (uint64_t)delta, e->last_period, true);
 	}
-	if (throttled && m->cfg->arch != SM_RISCV64) /* the handler's stop */
+	if (throttled && SM_RULES(m)->throttle_stops) /* the handler's stop */
 		throttle(m, e, true);
 }
 
 /* pmu->start(event, 0): x86_pmu_start() without a reload enables the
  * counter and writes the page once; armpmu_start() and riscv_pmu_start()
- * always set the period again (pmu_start()).  On riscv64 the counter of
- * an unthrottled event never stopped: riscv_pmu_start() sets prev_count
- * to -period_left and pmu_sbi_ctr_start() asks the SBI to start the
- * counter at it, which an SBI implementation refuses for a counter
- * already started (SBI_ERR_ALREADY_STARTED, ignored by the driver), so it
- * counts on; the model folds the count first (event_update()), which
- * leaves the same offset + counter and loads the counter with the value
- * it has. */
+ * always set the period again (sm_pmu_start()); riscv64 folds the count
+ * of a counter that never stopped first (each driver's start_noreload,
+ * pmu_*.c). */
 static void pmu_start_noreload(struct sm_model *m, int i)
 {
-	if (m->cfg->arch == SM_X86_64) {
-		page_update(m, i);
-		return;
-	}
-	if (m->cfg->arch == SM_RISCV64)
-		event_update(m, &m->k.ev[i]);
-	pmu_start(m, i);
+	SM_RULES(m)->start_noreload(m, i);
 }
 
 /* perf_event_task_tick() -> perf_adjust_freq_unthr_context() ->
@@ -1015,12 +559,12 @@ static int tick(struct sm_model *m)
 		}
 		if (!e->cfg->freq)
 			continue;
-		event_update(m, e); /* pmu->stop(event, PERF_EF_UPDATE) */
+		sm_event_update(m, e); /* pmu->stop(event, PERF_EF_UPDATE) */
 		uint64_t delta = e->count - e->freq_count_stamp;
 		e->freq_count_stamp = e->count;
 		if ((int64_t)delta > 0) {
 			adjust_period(m, (int)i, SM_TICK_NSEC, delta, false);
-			pmu_start(m, (int)i);
+			sm_pmu_start(m, (int)i);
 		} else {
 			pmu_start_noreload(m, (int)i);
 		}
@@ -1051,13 +595,13 @@ static int disable(struct sm_model *m, int i);
 static void overflow_irq(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
-	bool riscv = m->cfg->arch == SM_RISCV64;
+	const struct sm_pmu_rules *r = SM_RULES(m);
 
-	event_update(m, e);
-	set_period(m, i, riscv);
+	sm_event_update(m, e);
+	sm_set_period(m, i, r->irq_stopped);
 	account_interrupt(m, i); /* perf_event_overflow() */
-	if (riscv && !m->cfg->sbi_snapshot)
-		page_update(m, i);
+	if (r->irq_restart) /* riscv64: pmu_sbi_start_overflow_mask() */
+		r->irq_restart(m, i);
 	/* __perf_event_overflow() of a sampling event: with an event_limit
 	 * (PERF_EVENT_IOC_REFRESH), the overflow that brings it to 0 calls
 	 * perf_event_disable_inatomic(); the driver stops the counter
@@ -1076,7 +620,7 @@ static void overflow_irq(struct sm_model *m, int i)
  * its counter again without a new value, so it counts on from 0. */
 static bool wrap_is_silent(const struct sm_model *m, const struct sm_event *e)
 {
-	return m->cfg->arch == SM_RISCV64 && e->cfg->period == 0;
+	return SM_RULES(m)->counting_wrap_silent && e->cfg->period == 0;
 }
 
 /* Injected overflow: the counter runs to its wrap at this instant (a
@@ -1096,16 +640,16 @@ static int overflow_now(struct sm_model *m, int i)
 
 	if (e->state != SM_ACTIVE || e->counter < 0)
 		return 0;
-	uint64_t mask = RULES(m)->reg_mask(m->cfg, e->counter);
+	uint64_t mask = SM_RULES(m)->reg_mask(m->cfg, e->counter);
 	uint64_t v = sm_counter_value(m, m->k.task_cpu, e->counter);
 	uint64_t burst = mask - v + 1;
 	bool silent = wrap_is_silent(m, e);
 
 	if (silent && !(v & ~(mask >> 1)))
 		return 0;
-	truth_sync(m, e);
+	sm_truth_sync(m, e);
 	e->truth += burst;
-	counter_write(m, e->counter, 0);
+	sm_counter_write(m, e->counter, 0);
 	if (!silent)
 		overflow_irq(m, i);
 	return 1;
@@ -1133,12 +677,12 @@ static int reset(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
 
-	event_update(m, e);
+	sm_event_update(m, e);
 	reset_prev_count(m, e);
-	truth_sync(m, e);
+	sm_truth_sync(m, e);
 	e->count = 0;
 	e->truth = 0;
-	page_update(m, i);
+	sm_page_update(m, i);
 	return 1;
 }
 
@@ -1168,7 +712,7 @@ static int enable(struct sm_model *m, int i)
 
 	if (e->state >= SM_INACTIVE)
 		return 0;
-	set_state(m, e, SM_INACTIVE);
+	sm_set_state(m, e, SM_INACTIVE);
 	if (l == (unsigned)i || m->k.ev[l].state == SM_ACTIVE)
 		resched(m, i);
 	return 1;
@@ -1188,15 +732,14 @@ static int disable(struct sm_model *m, int i)
 		group_sched_out(m, (unsigned)i);
 	else if (e->state == SM_ACTIVE)
 		sched_out(m, i);
-	set_state(m, e, SM_OFF);
+	sm_set_state(m, e, SM_OFF);
 	/* event_function() ends with perf_pmu_enable(): on arm64
 	 * armpmu_enable() -> armv8pmu_start() -> armv8pmu_enable_user_access()
 	 * while the context has user events (nr_user, the disabled one still
 	 * among them), which zeroes every counter not in use, the one just
-	 * freed included */
-	if (m->cfg->arch == SM_ARM64 && m->cfg->user_access == 1 &&
-	    user_events_mapped(m))
-		arm64_clear_unused(m);
+	 * freed included (the rules' disabled, pmu_arm64.c) */
+	if (SM_RULES(m)->disabled)
+		SM_RULES(m)->disabled(m);
 	return 1;
 }
 
@@ -1204,7 +747,7 @@ static int disable(struct sm_model *m, int i)
  * attr.sample_period) and a value with bit 63 set are refused with EINVAL
  * before anything changes (the PMUs modelled have no check_period that
  * refuses more).  Otherwise __perf_event_period(): stop with update,
- * period_left = 0, new period, start with reload (pmu_start(): left =
+ * period_left = 0, new period, start with reload (sm_pmu_start(): left =
  * period, the page updates). */
 static int period(struct sm_model *m, int i, uint64_t p)
 {
@@ -1213,11 +756,11 @@ static int period(struct sm_model *m, int i, uint64_t p)
 	if (e->cfg->period == 0 || (p >> 63))
 		return 0;
 	if (e->state == SM_ACTIVE)
-		event_update(m, e);
+		sm_event_update(m, e);
 	e->period_left = 0;
 	e->period = p;
 	if (e->state == SM_ACTIVE && e->counter >= 0)
-		pmu_start(m, i);
+		sm_pmu_start(m, i);
 	return 1;
 }
 
@@ -1252,17 +795,15 @@ static int mmap_event(struct sm_model *m, int i)
 		return 0;
 	e->mapped = true;
 	sm_page_init(&m->page[i]);
-	page_update(m, i);
-	if (m->cfg->arch == SM_RISCV64 && e->cfg->type != SM_EV_SOFTWARE) {
-		e->read_cnt = true;
-		page_update(m, i);
-	}
+	sm_page_update(m, i);
+	if (SM_RULES(m)->event_mapped) /* riscv64: pmu_sbi_event_mapped() */
+		SM_RULES(m)->event_mapped(m, i);
 	return 1;
 }
 
 /* munmap of the page: perf_mmap_close() runs pmu->event_unmapped() and
  * then drops the buffer (ring_buffer_attach(event, NULL)), so no later
- * perf_event_update_userpage() writes it (page_write() checks `mapped`),
+ * perf_event_update_userpage() writes it (sm_page_write() checks `mapped`),
  * and the reader's address of it is gone: a load from it is the reader's
  * SIGSEGV (the Unicorn engine faults it, engine_unicorn.c).  Per arch:
  *   x86: x86_pmu_event_unmapped() drops mm->context.perf_rdpmc_allowed;
@@ -1270,12 +811,8 @@ static int mmap_event(struct sm_model *m, int i)
  *        sysfs rdpmc=1 a later rdpmc is #GP unless another event with
  *        user read is still mapped (sm_model_rdpmc() counts them);
  *   riscv64: pmu_sbi_event_unmapped() clears PERF_EVENT_FLAG_USER_READ_CNT
- *        (read_cnt; not for an event of no user access, nor under
- *        legacy access 2 for one that is not cycles or instret) and, under
- *        perf_user_access 1 (PERF_EVENT_FLAG_USER_ACCESS), for an event on
- *        a counter (hw.idx != -1) pmu_sbi_reset_scounteren() clears the
- *        counter's scounteren bit on the mm's CPUs: a csrr of it is SIGILL,
- *        even one variant riscv_keep_scounteren had kept;
+ *        and the counter's scounteren bit (the rules' event_unmapped,
+ *        pmu_riscv.c);
  *   arm64: arm_pmuv3.c has no event_unmapped() in 6.12: ctx->nr_user
  *        counts the event from list_add_event() to list_del_event(), so
  *        PMUSERENR access stays (user_events_mapped() counts it).
@@ -1283,21 +820,13 @@ static int mmap_event(struct sm_model *m, int i)
 static int munmap_event(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
-	enum sm_event_type t = e->cfg->type;
 
 	if (!e->mapped)
 		return 0;
 	e->mapped = false;
 	e->unmapped = true;
-	if (m->cfg->arch != SM_RISCV64 || !e->read_cnt ||
-	    m->cfg->user_access == 0 ||
-	    (m->cfg->user_access == 2 && t != SM_EV_CYCLES &&
-	     t != SM_EV_INSTRUCTIONS))
-		return 1;
-	e->read_cnt = false;
-	if (m->cfg->user_access == 1 && e->counter >= 0)
-		for (unsigned k = 0; k < m->cfg->ncpus; k++)
-			m->k.cpu[k].kept &= ~(1u << e->counter);
+	if (SM_RULES(m)->event_unmapped)
+		SM_RULES(m)->event_unmapped(m, i);
 	return 1;
 }
 
@@ -1326,7 +855,7 @@ static int rotate_in(struct sm_model *m, int i, int want)
 	    !m->k.task_on || pmu_filtered(m, pmu_of(&m->k.ev[l])))
 		return 0;
 	try_sched_in(m, (int)l, l == (unsigned)i ? want : SM_AUTO, &can_add);
-	x86_enable(m);
+	pmu_enable(m);
 	return 1;
 }
 
@@ -1342,7 +871,7 @@ static int clock_epoch(struct sm_model *m)
 	 * with the old epoch, as the event's own clock reads did */
 	for (unsigned i = 0; i < m->cfg->nevents; i++)
 		if (sm_event_is_clock(m->k.ev[i].cfg))
-			truth_sync(m, &m->k.ev[i]);
+			sm_truth_sync(m, &m->k.ev[i]);
 	for (unsigned k = 0; k < m->cfg->ncpus; k++) {
 		m->k.cpu[k].epoch_cyc = cyc;
 		m->k.cpu[k].epoch_ns = ns; /* continuous: ns(now) is unchanged */
@@ -1366,7 +895,7 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 	if (i < 0 || (unsigned)i >= m->k.nopen)
 		return fail(err, n, "no such event", name);
 	if (a->kind == SM_ACT_LOCK_EARLY) { /* acts on the stores in flight */
-		if (m->cfg->arch == SM_X86_64)
+		if (!SM_RULES(m)->weak_order)
 			return fail(err, n, "applies to arm64 and riscv64 only "
 			            "(x86 stores are seen in program order)", name);
 		/* variant userpage_wmb: smp_wmb() in
@@ -1378,7 +907,7 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 	}
 	/* x86_pmu_commit_txn() places a group as a whole
 	 * (x86_schedule_events()): no counter is asked for one member */
-	if (a->counter != SM_AUTO && m->cfg->arch == SM_X86_64 &&
+	if (a->counter != SM_AUTO && SM_RULES(m)->group_txn &&
 	    (m->cfg->event[i].group || has_siblings(m, (unsigned)i)))
 		return fail(err, n, "counter= does not apply to an event in a "
 		            "group on x86_64: the group's counters are placed as a "
@@ -1414,10 +943,13 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 		return period(m, i, a->period);
 	case SM_ACT_REFRESH: return refresh(m, i, a->refresh);
 	case SM_ACT_MUNMAP: return munmap_event(m, i);
-	case SM_ACT_READ: {
-		uint64_t buf[SM_READ_MAX / 8];
-		return sm_model_read(m, i, buf, sizeof(buf)) > 0;
-	}
+	case SM_ACT_READ:
+		/* read(2) of an event in error state is end of file: nothing
+		 * read (readfmt.c says the same for sm_model_read()) */
+		if (m->k.ev[i].state == SM_ERROR)
+			return 0;
+		sm_kernel_read(m, i);
+		return 1;
 	case SM_ACT_STALL:
 		sm_model_advance(m, a->cycles);
 		return 1;
@@ -1437,7 +969,7 @@ int sm_model_apply(struct sm_model *m, const struct sm_action *a, char *err,
 		return 1;
 	}
 	case SM_ACT_CLOCK_EPOCH:
-		if (m->cfg->arch == SM_X86_64)
+		if (!SM_RULES(m)->timer_sched_clock) /* x86: the TSC's cyc2ns */
 			return fail(err, n, "applies to arm64 and riscv64 only", name);
 		if (a->cpu != SM_AUTO)
 			return fail(err, n, "takes no cpu: sched_clock is one clock "
@@ -1459,7 +991,7 @@ static uint64_t cycles_to_wrap(const struct sm_model *m, int i)
 {
 	const struct sm_event *e = &m->k.ev[i];
 	const struct sm_counter *r = &m->k.cpu[m->k.task_cpu].ctr[e->counter];
-	uint64_t mask = RULES(m)->reg_mask(m->cfg, e->counter);
+	uint64_t mask = SM_RULES(m)->reg_mask(m->cfg, e->counter);
 	uint64_t dist = mask - (r->base & mask);
 
 	if (dist == ~0ull)
@@ -1557,9 +1089,9 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 	const struct sm_cpu c = m->k.cpu[m->k.task_cpu];
 	const uint64_t ctx_time = m->k.ctx_time, ctx_stamp = m->k.ctx_stamp;
 	const bool active = e.state == SM_ACTIVE, on = e.state >= SM_INACTIVE;
-	const bool x86 = m->cfg->arch == SM_X86_64, task_on = m->k.task_on;
+	const bool tsc = !SM_RULES(m)->timer_sched_clock, task_on = m->k.task_on;
 	const uint64_t rate = e.cfg->rate;
-	const bool clock = sm_event_is_clock(e.cfg); /* ns: truth_sync() */
+	const bool clock = sm_event_is_clock(e.cfg); /* ns: sm_truth_sync() */
 	const uint64_t stamp_ns = clock ? sm_ns_of(m, &c, e.truth_stamp) : 0;
 
 	for (unsigned k = 0; k < n; k++) {
@@ -1567,7 +1099,7 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 		if (task_on) { /* the page's rounding, where time advances */
 			uint64_t ns = sm_ns_of(m, &c, t);
 			ctx += ns - ctx_stamp;
-			if (!x86) /* x86: the page's conversion is sched_clock's */
+			if (!tsc) /* x86: the page's conversion is sched_clock's */
 				r = sm_page_ns_of(m, &c, t) - ns;
 		}
 		uint64_t d = ctx - e.tstamp;
@@ -1587,288 +1119,29 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 
 /* perf_event_read(): an active event's count is updated from its counter
  * (the page is NOT updated), and its times are brought up to now
- * (perf_event_update_time()); readfmt.c lays them out. */
-void sm_kernel_read_event(struct sm_model *m, struct sm_event *e)
+ * (perf_event_update_time()). */
+static void read_event(struct sm_model *m, struct sm_event *e)
 {
-	event_update(m, e);
-	update_times(m, e);
+	sm_event_update(m, e);
+	sm_update_times(m, e);
 }
 
-/* Does the task have an mmapped event with user read access?  (arm64:
- * ctx->nr_user, counted at perf_mmap() whatever the event's state; a
- * munmap does not take it off: munmap_event().) */
-static bool user_events_mapped(const struct sm_model *m)
+/* __perf_read()'s perf_event_read() part: with PERF_FORMAT_GROUP the
+ * leader and each sibling (perf_read_group(): perf_event_read(leader,
+ * true)), else the event (perf_read_one()); readfmt.c lays them out. */
+void sm_kernel_read(struct sm_model *m, int i)
 {
-	for (unsigned i = 0; i < m->k.nopen; i++)
-		if ((m->k.ev[i].mapped || m->k.ev[i].unmapped) &&
-		    RULES(m)->user_read(m->cfg, &m->k.ev[i]))
-			return true;
-	return false;
-}
-
-/* x86 CR4.PCE of the task's CPU: cr4_update_pce_mm() (arch/x86/mm/tlb.c)
- * sets it under sysfs rdpmc 2 (rdpmc_always_available_key) and, under 1,
- * while this mm's perf_rdpmc_allowed is not 0: from the mmap of an event
- * with user read (x86_pmu_event_mapped()) to the munmap of the last one
- * (x86_pmu_event_unmapped()). */
-bool sm_x86_cr4_pce(const struct sm_model *m)
-{
-	bool pce = m->cfg->user_access == 2;
-
-	for (unsigned i = 0; !pce && m->cfg->user_access == 1 &&
-	                     i < m->k.nopen; i++)
-		pce = m->k.ev[i].mapped && RULES(m)->user_read(m->cfg, &m->k.ev[i]);
-	return pce;
-}
-
-/* x86 RDPMC: CR4.PCE decides (sm_x86_cr4_pce()); ECX bit 30 selects the
- * fixed counters; any other ECX is #GP. */
-enum sm_fault sm_model_rdpmc(const struct sm_model *m, uint32_t ecx,
-                             uint64_t *val)
-{
-	int c;
-
-	if (!sm_x86_cr4_pce(m))
-		return SM_FAULT_GP;
-	if (ecx & (1u << 30))
-		c = (ecx & ~(1u << 30)) < m->cfg->fixed
-		        ? SM_X86_FIXED + (int)(ecx & ~(1u << 30)) : -1;
-	else
-		c = ecx < m->cfg->gp ? (int)ecx : -1;
-	if (c < 0)
-		return SM_FAULT_GP;
-	*val = sm_counter_value(m, m->k.task_cpu, c);
-	return SM_OK;
-}
-
-/* arm64 PMUSERENR_EL0 of the task's CPU: armv8pmu_start() sets ER|CR
- * (armv8pmu_enable_user_access(); with PMUv3.9 on Linux 7.2 UEN too,
- * arm64_pmuacr()) while sysctl perf_user_access is 1 and the task's
- * context has user-readable mmapped events (nr_user), whether or not they
- * are on a counter right now, and writes 0 otherwise
- * (armv8pmu_disable_user_access()). */
-uint32_t sm_arm64_pmuserenr(const struct sm_model *m)
-{
-	if (m->cfg->arch != SM_ARM64 || m->cfg->user_access != 1 ||
-	    !m->k.task_on || !user_events_mapped(m))
-		return 0;
-	return SM_PMUSERENR_ER | SM_PMUSERENR_CR |
-	       (arm64_pmuacr(m->cfg) ? SM_PMUSERENR_UEN : 0);
-}
-
-/* arm64 PMUACR_EL1 (Linux 7.2 with FEAT_PMUv3p9, arm64_pmuacr()): bit n
- * for PMEVCNTR<n>_EL0, bit 31 (C) for PMCCNTR_EL0, the counters whose
- * owner has user read; 0 where the register is not used. */
-uint32_t sm_arm64_pmuacr(const struct sm_model *m)
-{
-	uint32_t v = 0;
-
-	for (int c = 0; arm64_pmuacr(m->cfg) && c < 32; c++)
-		if (sm_counter_exists(m->cfg, c) && arm64_pmuacr_allows(m, c))
-			v |= 1u << c;
-	return v;
-}
-
-/* arm64 MRS of PMEVCNTR<n>_EL0 / PMCCNTR_EL0: allowed by PMUSERENR_EL0.ER
- * and .CR (sm_arm64_pmuserenr(), set and cleared together); otherwise, or
- * for a counter that does not exist, the read is UNDEFINED (SIGILL). */
-enum sm_fault sm_model_arm64_counter(const struct sm_model *m, unsigned c,
-                                     uint64_t *val)
-{
-	if (!(sm_arm64_pmuserenr(m) & SM_PMUSERENR_ER) ||
-	    !sm_counter_exists(m->cfg, (int)c))
-		return SM_FAULT_ILL;
-	if (arm64_pmuacr(m->cfg) && !(sm_arm64_pmuacr(m) >> c & 1)) {
-		*val = 0; /* RAZ: not in PMUACR_EL1 (arm64_pmuacr()) */
-		return SM_OK;
+	if (!(sm_event_read_format(&m->cfg->event[i]) & SM_RF_GROUP)) {
+		read_event(m, &m->k.ev[i]);
+		return;
 	}
-	*val = sm_counter_value(m, m->k.task_cpu, (int)c);
-	return SM_OK;
-}
-
-/* riscv64 scounteren of the task's CPU, bit n for CSR 0xC00 + n:
- * pmu_sbi_starting_cpu() writes TM (0x2), or CY|TM|IR (0x7) under
- * perf_user_access 2 (legacy); under 1 a counter's bit is set while an
- * event with user access runs on it: pmu_sbi_ctr_start() and
- * pmu_sbi_event_mapped() set it (pmu_sbi_set_scounteren()),
- * pmu_sbi_ctr_stop() and pmu_sbi_event_unmapped() clear it
- * (pmu_sbi_reset_scounteren()); variant riscv_keep_scounteren: the bits
- * pmu_sbi_ctr_stop() left set (`kept`). */
-uint32_t sm_riscv_scounteren(const struct sm_model *m)
-{
-	const struct sm_cpu *cpu = &m->k.cpu[m->k.task_cpu];
-	uint32_t v = 1u << SM_RISCV_TIME;
-
-	if (m->cfg->user_access == 2)
-		v |= 1u << SM_RISCV_CYCLE | 1u << SM_RISCV_INSTRET;
-	if (m->cfg->user_access != 1)
-		return v;
-	for (int c = 0; c < 32; c++) {
-		int owner = cpu->ctr[c].owner;
-		if (sm_counter_exists(m->cfg, c) &&
-		    ((cpu->kept >> c & 1) || (owner >= 0 &&
-		     RULES(m)->user_read(m->cfg, &m->k.ev[owner]))))
-			v |= 1u << c;
-	}
-	return v;
-}
-
-/* riscv64 CSR reads: `time` always; a counter while its scounteren bit is
- * set (sm_riscv_scounteren()), so a reader that races a rotation out of
- * the counter takes an illegal-instruction trap (SIGILL). */
-enum sm_fault sm_model_riscv_csr(const struct sm_model *m, unsigned csr,
-                                 uint64_t *val)
-{
-	int c = (int)csr - 0xC00;
-
-	if (m->cfg->arch != SM_RISCV64 || c < 0 || c >= 32)
-		return SM_FAULT_ILL;
-	if (c == SM_RISCV_TIME) {
-		*val = sm_model_timer(m);
-		return SM_OK;
-	}
-	if (!sm_counter_exists(m->cfg, c) || !(sm_riscv_scounteren(m) >> c & 1))
-		return SM_FAULT_ILL;
-	*val = sm_counter_value(m, m->k.task_cpu, c);
-	return SM_OK;
-}
-
-static uint32_t sm_event_index(const struct sm_model *m,
-                               const struct sm_event *e, bool stopped)
-{
-	/* perf_event_index(): 0 while PERF_HES_STOPPED or not ACTIVE; the
-	 * PMU's event_idx is 0 without user read access. */
-	if (stopped || e->state != SM_ACTIVE || e->counter < 0 ||
-	    !RULES(m)->user_read(m->cfg, e))
-		return 0;
-	return RULES(m)->index(e->counter);
+	unsigned l = sm_leader_of(m->cfg, (unsigned)i);
+	for (unsigned j = 0; j < m->k.nopen; j++)
+		if (sm_leader_of(m->cfg, j) == l)
+			read_event(m, &m->k.ev[j]);
 }
 
 /* ---- construction ---------------------------------------------------- */
-
-static bool same_clock(const struct sm_clock_cfg *a,
-                       const struct sm_clock_cfg *b)
-{
-	/* offset_ns is x86's cyc2ns offset, unused here */
-	return a->hz == b->hz && a->mult == b->mult && a->shift == b->shift &&
-	       a->epoch_cyc == b->epoch_cyc && a->epoch_ns == b->epoch_ns;
-}
-
-static int check_config(const struct sm_config *cfg, char *err, size_t n)
-{
-	if (cfg->arch >= SM_NARCH)
-		return fail(err, n, "unknown arch", "config");
-	if (cfg->kernel >> SM_NVARIANTS ||
-	    !(sm_kernel_arches(cfg->kernel) & (1u << cfg->arch)))
-		return fail(err, n, "a kernel variant that does not apply to "
-		            "this arch", "config");
-	/* is_pmuv3p5() holds for every later PMUv3 (arm_pmuv3.h) */
-	if (cfg->arch == SM_ARM64 && cfg->pmuv3p9 && !cfg->long_counters)
-		return fail(err, n, "PMUv3.9 has PMUv3p5's 64-bit counters: "
-		            "pmu pmuv3p9=yes needs long=yes", "config");
-	if (cfg->ncpus < 1 || cfg->ncpus > SM_MAX_CPUS || cfg->task_cpu >= cfg->ncpus)
-		return fail(err, n, "bad cpu count or task cpu", "config");
-	if (cfg->nevents < 1 || cfg->nevents > SM_MAX_EVENTS)
-		return fail(err, n, "needs 1 to 8 events", "config");
-	if (cfg->arch == SM_X86_64 && cfg->width != 0 &&
-	    (cfg->width < 32 || cfg->width > 64))
-		return fail(err, n, "x86 counter width must be 32..64", "config");
-	/* kernel/time/sched_clock.c: one clock_data for all CPUs on arm64
-	 * and riscv64 (x86 keeps a cyc2ns per CPU) */
-	for (unsigned k = 1; cfg->arch != SM_X86_64 && k < cfg->ncpus; k++)
-		if (!same_clock(&cfg->cpu[k], &cfg->cpu[0]))
-			return fail(err, n, "sched_clock is one clock for all CPUs "
-			            "on arm64 and riscv64: CPU clocks must not differ",
-			            "config");
-	/* arch/x86/kernel/tsc.c: while the TSC is stable every CPU has the
-	 * boot CPU's cyc2ns (cyc2ns_init_secondary_cpus()); a per-CPU
-	 * rescale (time_cpufreq_notifier()) comes only after
-	 * mark_tsc_unstable().  The scenario parser says where. */
-	for (unsigned k = 1; cfg->arch == SM_X86_64 && cfg->stable &&
-	                     k < cfg->ncpus; k++)
-		if (!same_clock(&cfg->cpu[k], &cfg->cpu[0]) ||
-		    cfg->cpu[k].offset_ns != cfg->cpu[0].offset_ns)
-			return fail(err, n, "x86 keeps one cyc2ns for all CPUs "
-			            "while the TSC is stable: CPU clocks must not "
-			            "differ", "config");
-	/* arm64: arch_counter_get_width() fixes the timer's width from its
-	 * rate (clock.c); with mult/shift and no rate, any width it gives
-	 * for a rate of 32 bits (arch_timer_rate): 56..63 */
-	if (cfg->arch == SM_ARM64 &&
-	    (cfg->cpu[0].hz ? cfg->timer_width !=
-	                      sm_arm64_timer_width(cfg->cpu[0].hz)
-	                    : cfg->timer_width < 56 || cfg->timer_width > 63))
-		return fail(err, n, "arm64 timer width is not the one "
-		            "arch_counter_get_width() gives its rate", "config");
-	if (cfg->npmu_types > SM_MAX_PMU_TYPES ||
-	    (cfg->npmu_types && cfg->arch == SM_RISCV64))
-		return fail(err, n, "hybrid PMUs: 1 to 3 CPU types, on x86_64 "
-		            "and arm64", "config");
-	for (unsigned k = 0; cfg->npmu_types && k < cfg->ncpus; k++)
-		if (cfg->cpu_type[k] < 1 || cfg->cpu_type[k] > cfg->npmu_types)
-			return fail(err, n, "hybrid PMUs: every CPU needs a type",
-			            "config");
-	for (unsigned i = 0; i < cfg->nevents; i++) {
-		const struct sm_event_cfg *e = &cfg->event[i];
-		/* perf_event_open() with a group_fd: the leader is open already
-		 * and a leader itself, and a sibling is never pinned (EINVAL);
-		 * software events in groups (which may join a hardware group,
-		 * move_group) are not modelled */
-		if (e->group && (e->group > i || cfg->event[e->group - 1].group ||
-		                 e->pinned || e->type == SM_EV_SOFTWARE ||
-		                 cfg->event[e->group - 1].type == SM_EV_SOFTWARE))
-			return fail(err, n, "a group's leader must be an earlier "
-			            "hardware event that is no sibling, and a sibling "
-			            "an unpinned hardware event", e->name);
-		if ((e->read_format & SM_RF_GIVEN) &&
-		    (e->read_format & ~(SM_RF_GIVEN | SM_RF_ALL)))
-			return fail(err, n, "unknown read_format bits", e->name);
-		if (cfg->npmu_types && e->type != SM_EV_SOFTWARE &&
-		    (e->pmu < 1 || e->pmu > cfg->npmu_types))
-			return fail(err, n, "hybrid PMUs: a hardware event needs "
-			            "the PMU of a CPU type", e->name);
-		/* width 0: no PMU (x86_pmu.cntval_bits stays 0): software only */
-		if (cfg->arch == SM_X86_64 && cfg->width == 0 &&
-		    e->type != SM_EV_SOFTWARE)
-			return fail(err, n, "no PMU (width 0) for a hardware event",
-			            e->name);
-		if (e->rate < 1)
-			return fail(err, n, "rate must be at least 1", e->name);
-		/* perf_event_set_output(): the target's buffer must be mapped
-		 * (rb->mmap_count), the event's own must not be (mmap_count:
-		 * -EINVAL), the clocks must agree; the model also keeps the
-		 * target an earlier event with a buffer of its own */
-		const struct sm_event_cfg *t = e->output ? &cfg->event[e->output - 1]
-		                                         : NULL;
-		/* attr.sample_period and attr.sample_freq are one field;
-		 * perf_event_open() refuses a frequency over
-		 * perf_event_max_sample_rate (100000 by default) */
-		if (e->freq && (e->period || e->freq > 100000 ||
-		                e->type == SM_EV_SOFTWARE))
-			return fail(err, n, "freq= is 1..100000, not with period= "
-			            "and not on a software event", e->name);
-		if (t && (e->output > i || !t->mmap || t->output || e->mmap ||
-		          t->clockid != e->clockid))
-			return fail(err, n, "output= needs an earlier mmapped event "
-			            "of the same clock, itself not redirected, "
-			            "and no mmap of its own", e->name);
-		/* a software clock counts ns (task_clock_event_update(),
-		 * cpu_clock_event_update()): no rate */
-		if (sm_event_is_clock(e) && e->rate != 1)
-			return fail(err, n, "a software clock counts ns: no rate",
-			            e->name);
-		if (e->counter != SM_AUTO &&
-		    !(sm_counter_exists(cfg, e->counter) &&
-		      sm_pmu[cfg->arch].counter_ok(cfg, e, e->counter)))
-			return fail(err, n, "counter cannot count this event", e->name);
-		if (cfg->arch == SM_ARM64 && e->long64 && !cfg->long_counters &&
-		    (e->type != SM_EV_CYCLES ||
-		     sm_arm64_cycles_avoid_pmccntr(cfg)))
-			return fail(err, n, "a 64-bit event needs long counters "
-			            "(pmu long=yes) or the cycle counter", e->name);
-	}
-	return 0;
-}
 
 static void init_event(struct sm_model *m, int i)
 {
@@ -1878,7 +1151,7 @@ static void init_event(struct sm_model *m, int i)
 	e->state = e->cfg->enabled ? SM_INACTIVE : SM_OFF;
 	e->counter = e->last_counter = -1;
 	e->period = e->cfg->period ? e->cfg->period
-	                          : RULES(m)->count_period(m->cfg, e);
+	                          : SM_RULES(m)->count_period(m->cfg, e);
 	/* perf_event_alloc(): a frequency event starts with sample_period 1
 	 * (hw.last_period too); the interrupts and ticks adjust it */
 	if (e->cfg->freq)
@@ -1906,14 +1179,15 @@ int sm_kernel_build(struct sm_model *m, char *err, size_t n)
 {
 	const struct sm_config *cfg = m->cfg;
 
-	if (check_config(cfg, err, n) < 0)
+	if (sm_config_check(cfg, err, n) < 0)
 		return -1;
+	m->pmu = sm_pmu_of(cfg->arch);
 	m->k.now = cfg->start;
 	for (unsigned c = 0; c < SM_MAX_CPUS; c++) {
 		sm_clock_derive(cfg->arch, &cfg->cpu[c], &m->k.cpu[c]);
 		/* sched_clock's epoch is never more than a wrap old: an epoch
 		 * left at 0 means "at the start". */
-		if (cfg->arch != SM_X86_64 && m->k.cpu[c].epoch_cyc == 0)
+		if (m->pmu->timer_sched_clock && m->k.cpu[c].epoch_cyc == 0)
 			m->k.cpu[c].epoch_cyc = sm_model_timer(m);
 		for (int k = 0; k < SM_MAX_COUNTERS; k++)
 			m->k.cpu[c].ctr[k].owner = -1;

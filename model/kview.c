@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "drivers.h"
 
 void sm_model_kview(const struct sm_model *m, struct sm_kview *v)
 {

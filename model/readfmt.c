@@ -8,12 +8,13 @@
  * and perf_read_group(), and the events' ids (primary_event_id()).
  *
  * Must not touch: how a count or a time is brought up to date (kernel.c's
- * sm_kernel_read_event(), perf_event_read()'s part) or the page.
+ * sm_kernel_read(), perf_event_read()'s part) or the page.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "event.h"
+#include "kernel.h"
 
 unsigned sm_event_read_format(const struct sm_event_cfg *e)
 {
@@ -107,7 +108,7 @@ long sm_model_read(struct sm_model *m, int i, void *buf, size_t len)
 	if (!(rf & SM_RF_GROUP)) {
 		/* perf_read_one(): value, [enabled], [running], [id], [lost] */
 		struct sm_event *e = &m->k.ev[i];
-		sm_kernel_read_event(m, e);
+		sm_kernel_read(m, i);
 		v[n++] = e->count;
 		if (rf & SM_RF_TOTAL_TIME_ENABLED)
 			v[n++] = e->total_enabled;
@@ -124,9 +125,7 @@ long sm_model_read(struct sm_model *m, int i, void *buf, size_t len)
 		 * leader's entry and each sibling's, in the reading event's
 		 * format */
 		unsigned l = leader_of(m, (unsigned)i);
-		for (unsigned j = 0; j < m->k.nopen; j++)
-			if (leader_of(m, j) == l)
-				sm_kernel_read_event(m, &m->k.ev[j]);
+		sm_kernel_read(m, i);
 		v[n++] = 1 + nr_siblings(m, l);
 		if (rf & SM_RF_TOTAL_TIME_ENABLED)
 			v[n++] = m->k.ev[l].total_enabled;

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "kernel.h"
+#include "userpage.h"
 
 struct sm_model *sm_model_new(const struct sm_config *cfg, sm_observer fn,
                               void *ctx, char *err, size_t errlen)

@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "stores.h"
 
 typedef struct perf_event_mmap_page page_t;
 

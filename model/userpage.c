@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "userpage.h"
 
 typedef struct perf_event_mmap_page page_t;
 
