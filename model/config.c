@@ -1,8 +1,9 @@
 /*
  * config.c — default configurations per arch and the name tables.
  *
- * Owns: sm_config_default() and the arch/action name <-> enum tables that
- * the parser, the command and the JSON output share.  It must not touch
+ * Owns: sm_config_default(), the arch name table and the action table (name,
+ * description, plot colour) that the parser, the commands, the plots and the
+ * JSON output share.  It must not touch
  * model state.
  */
 #include <string.h>
@@ -15,25 +16,46 @@ static const char *const arch_names[SM_NARCH] = {
 	[SM_RISCV64] = "riscv64",
 };
 
-static const char *const action_names[SM_NACTIONS] = {
-	[SM_ACT_MMAP] = "mmap",
-	[SM_ACT_ENABLE] = "enable",
-	[SM_ACT_DISABLE] = "disable",
-	[SM_ACT_ROTATE_OUT] = "rotate_out",
-	[SM_ACT_ROTATE_IN] = "rotate_in",
-	[SM_ACT_ROTATE] = "rotate",
-	[SM_ACT_OVERFLOW] = "overflow",
-	[SM_ACT_PREEMPT] = "preempt",
-	[SM_ACT_MIGRATE] = "migrate",
-	[SM_ACT_RESET] = "reset",
-	[SM_ACT_STALL] = "stall",
-	[SM_ACT_PERIOD] = "period",
-	[SM_ACT_CLOCK_EPOCH] = "clock_epoch",
-	[SM_ACT_READ] = "read",
-	[SM_ACT_LOCK_EARLY] = "lock_early",
-	[SM_ACT_REFRESH] = "refresh",
-	[SM_ACT_TICK] = "tick",
-	[SM_ACT_MUNMAP] = "munmap",
+/* One row an action: its name (--actions, --without, a schedule's
+ * action@step), what the kernel does (`selfmon list`) and its colour in
+ * a plot.  Every column of every row is set: test_plot checks it. */
+static const struct sm_action_desc action_table[SM_NACTIONS] = {
+	[SM_ACT_MMAP] = { "mmap", "#555",
+		"perf_mmap(): the page is set up and first written" },
+	[SM_ACT_ENABLE] = { "enable", "#2a7",
+		"PERF_EVENT_IOC_ENABLE: the event starts counting" },
+	[SM_ACT_DISABLE] = { "disable", "#a52",
+		"PERF_EVENT_IOC_DISABLE: the event stops counting (index 0)" },
+	[SM_ACT_ROTATE_OUT] = { "rotate_out", "#c60",
+		"event_sched_out() of one event: off its " "counter (index 0)" },
+	[SM_ACT_ROTATE_IN] = { "rotate_in", "#06c",
+		"event_sched_in() of one event: onto a counter " "the PMU chooses" },
+	[SM_ACT_ROTATE] = { "rotate", "#80c",
+		"perf_rotate_context(): the multiplexing tick, " "events rotated on the counters" },
+	[SM_ACT_OVERFLOW] = { "overflow", "#d00",
+		"the counter runs to its wrap and the PMI handler " "runs" },
+	[SM_ACT_PREEMPT] = { "preempt", "#888",
+		"a context switch out and back in on the same CPU" },
+	[SM_ACT_MIGRATE] = { "migrate", "#0aa",
+		"a context switch out and back in on another CPU" },
+	[SM_ACT_RESET] = { "reset", "#e0a",
+		"PERF_EVENT_IOC_RESET: the count goes back to 0" },
+	[SM_ACT_STALL] = { "stall", "#999",
+		"time passes, the task keeps running, the page is " "not written" },
+	[SM_ACT_PERIOD] = { "period", "#770",
+		"PERF_EVENT_IOC_PERIOD: a new sample period" },
+	[SM_ACT_CLOCK_EPOCH] = { "clock_epoch", "#470",
+		"arm64, riscv64: update_sched_clock() starts a " "new clock epoch" },
+	[SM_ACT_READ] = { "read", "#333",
+		"read(2) of the event: its count updated, not its " "page" },
+	[SM_ACT_LOCK_EARLY] = { "lock_early", "#47c",
+		"arm64, riscv64 remote writer: an update's " "closing ++lock seen before its fields" },
+	[SM_ACT_REFRESH] = { "refresh", "#275",
+		"PERF_EVENT_IOC_REFRESH: a sampling event may " "overflow K more times, and is enabled" },
+	[SM_ACT_TICK] = { "tick", "#5a5",
+		"perf_event_task_tick(): frequency events' periods " "adjusted, throttled events restarted" },
+	[SM_ACT_MUNMAP] = { "munmap", "#b40",
+		"munmap() of the page: perf_mmap_close(), the page " "gone from the reader" },
 };
 
 const char *sm_arch_name(enum sm_arch arch)
@@ -49,15 +71,21 @@ int sm_arch_from_name(const char *name)
 	return -1;
 }
 
+const struct sm_action_desc *sm_action_desc(enum sm_action_kind kind)
+{
+	static const struct sm_action_desc unknown = { "?", "", "" };
+	return (unsigned)kind < SM_NACTIONS ? &action_table[kind] : &unknown;
+}
+
 const char *sm_action_name(enum sm_action_kind kind)
 {
-	return (unsigned)kind < SM_NACTIONS ? action_names[kind] : "?";
+	return sm_action_desc(kind)->name;
 }
 
 int sm_action_from_name(const char *name)
 {
 	for (int i = 0; i < SM_NACTIONS; i++)
-		if (strcmp(name, action_names[i]) == 0)
+		if (strcmp(name, action_table[i].name) == 0)
 			return i;
 	return -1;
 }

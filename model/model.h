@@ -254,6 +254,11 @@ struct sm_config {
 void sm_config_default(struct sm_config *cfg, enum sm_arch arch);
 const char *sm_arch_name(enum sm_arch arch);
 int sm_arch_from_name(const char *name); /* -1 if unknown */
+/* An action's row: its name, its colour in a plot, what the kernel does. */
+struct sm_action_desc {
+	const char *name, *colour, *what;
+};
+const struct sm_action_desc *sm_action_desc(enum sm_action_kind kind);
 const char *sm_action_name(enum sm_action_kind kind);
 int sm_action_from_name(const char *name); /* -1 if unknown */
 

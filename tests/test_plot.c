@@ -406,10 +406,43 @@ static void test_plot_agrees_with_result(void **state)
 	}
 }
 
+/* Every action has every column of its row (model/config.c), and a plot
+ * of each action the scenario takes draws it in a colour: lock_early had
+ * none and its marks were written stroke="(null)". */
+static void test_plot_every_action_coloured(void **state)
+{
+	(void)state;
+	for (int k = 0; k < SM_NACTIONS; k++) {
+		const struct sm_action_desc *d =
+		    sm_action_desc((enum sm_action_kind)k);
+		assert_true(d->name && *d->name && d->what && *d->what &&
+		            d->colour && d->colour[0] == '#');
+		assert_int_equal(sm_action_from_name(d->name), k);
+	}
+	char path[] = "/tmp/selfmon-plot-actXXXXXX", svg[64], args[256];
+	assert_non_null(mkdtemp(path));
+	snprintf(svg, sizeof(svg), "%s/x.svg", path);
+	snprintf(args, sizeof(args), "plot arm64_remote --reader reference "
+	         "--schedule lock_early@5 -o %s", svg);
+	run(args);
+	assert_int_equal(r.status, 0);
+	FILE *f = fopen(svg, "r");
+	assert_non_null(f);
+	static char buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	assert_non_null(strstr(buf, "lock_early"));
+	assert_null(strstr(buf, "(null)"));
+	unlink(svg);
+	rmdir(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plot_renders),
+		cmocka_unit_test(test_plot_every_action_coloured),
 		cmocka_unit_test(test_plot_passing_reader),
 		cmocka_unit_test(test_plot_bad_input),
 		cmocka_unit_test(test_plot_agrees_with_result),

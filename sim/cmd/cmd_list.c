@@ -15,40 +15,6 @@
 #include "commands.h"
 #include "explore.h"
 
-/* What each kernel action is, in the kernel's terms (model/model.h). */
-static const char *const action_what[SM_NACTIONS] = {
-	[SM_ACT_MMAP] = "perf_mmap(): the page is set up and first written",
-	[SM_ACT_ENABLE] = "PERF_EVENT_IOC_ENABLE: the event starts counting",
-	[SM_ACT_DISABLE] = "PERF_EVENT_IOC_DISABLE: the event stops counting "
-	                   "(index 0)",
-	[SM_ACT_ROTATE_OUT] = "event_sched_out() of one event: off its "
-	                      "counter (index 0)",
-	[SM_ACT_ROTATE_IN] = "event_sched_in() of one event: onto a counter "
-	                     "the PMU chooses",
-	[SM_ACT_ROTATE] = "perf_rotate_context(): the multiplexing tick, "
-	                  "events rotated on the counters",
-	[SM_ACT_OVERFLOW] = "the counter runs to its wrap and the PMI handler "
-	                    "runs",
-	[SM_ACT_PREEMPT] = "a context switch out and back in on the same CPU",
-	[SM_ACT_MIGRATE] = "a context switch out and back in on another CPU",
-	[SM_ACT_RESET] = "PERF_EVENT_IOC_RESET: the count goes back to 0",
-	[SM_ACT_STALL] = "time passes, the task keeps running, the page is "
-	                 "not written",
-	[SM_ACT_PERIOD] = "PERF_EVENT_IOC_PERIOD: a new sample period",
-	[SM_ACT_CLOCK_EPOCH] = "arm64, riscv64: update_sched_clock() starts a "
-	                       "new clock epoch",
-	[SM_ACT_READ] = "read(2) of the event: its count updated, not its "
-	                "page",
-	[SM_ACT_LOCK_EARLY] = "arm64, riscv64 remote writer: an update's "
-	                      "closing ++lock seen before its fields",
-	[SM_ACT_REFRESH] = "PERF_EVENT_IOC_REFRESH: a sampling event may "
-	                   "overflow K more times, and is enabled",
-	[SM_ACT_TICK] = "perf_event_task_tick(): frequency events' periods "
-	                "adjusted, throttled events restarted",
-	[SM_ACT_MUNMAP] = "munmap() of the page: perf_mmap_close(), the page "
-	                  "gone from the reader",
-};
-
 /* The capability letters of `selfmon model`'s caps column, in order. */
 static const struct {
 	char letter;
@@ -122,7 +88,7 @@ static void actions(void)
 	       "action@step name):\n");
 	for (int k = 0; k < SM_NACTIONS; k++)
 		printf("  %-12s %s\n", sm_action_name((enum sm_action_kind)k),
-		       action_what[k] ? action_what[k] : "");
+		       sm_action_desc((enum sm_action_kind)k)->what);
 }
 
 static void capabilities(void)

@@ -255,7 +255,7 @@ static void index_lane(struct tl *p, unsigned e)
 		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		        "stroke=\"%s\" stroke-width=\"2\"><title>page update: %s"
 		        "</title></line>\n", x, p->y - 4, x, p->y + 18,
-		        tl_action_color[p->u[i].why], sm_action_name(p->u[i].why));
+		        sm_action_desc(p->u[i].why)->colour, sm_action_name(p->u[i].why));
 	}
 	p->y += 34;
 }
@@ -276,7 +276,7 @@ static void action_mark(struct tl *p, double x, enum sm_action_kind k,
 	char label[64];
 	snprintf(label, sizeof(label), "%s%s", sm_action_name(k), suffix);
 	p->causes |= 1u << k;
-	lane_mark(p, x, label, tl_action_color[k], rowend, top);
+	lane_mark(p, x, label, sm_action_desc(k)->colour, rowend, top);
 }
 
 static void wrap_text(const struct tl *p, char *buf, size_t n)
@@ -506,7 +506,7 @@ static void legend(struct tl *p)
 			char label[64];
 			snprintf(label, sizeof(label), "page update: %s",
 			         sm_action_name((enum sm_action_kind)k));
-			entry(p, &x, "tick", tl_action_color[k], label);
+			entry(p, &x, "tick", sm_action_desc(k)->colour, label);
 		}
 	if (tl_timer_wrap(p, &wrap_at))
 		entry(p, &x, "dashed", C_WRAP, "where the timer wraps");

@@ -12,19 +12,6 @@
 #include "markup.h"
 #include "tl_draw.h"
 
-const char *const tl_action_color[SM_NACTIONS] = {
-	[SM_ACT_MMAP] = "#555", [SM_ACT_ENABLE] = "#2a7",
-	[SM_ACT_DISABLE] = "#a52", [SM_ACT_ROTATE_OUT] = "#c60",
-	[SM_ACT_ROTATE_IN] = "#06c", [SM_ACT_ROTATE] = "#80c",
-	[SM_ACT_OVERFLOW] = "#d00", [SM_ACT_PREEMPT] = "#888",
-	[SM_ACT_MIGRATE] = "#0aa", [SM_ACT_RESET] = "#e0a",
-	[SM_ACT_STALL] = "#999", [SM_ACT_PERIOD] = "#770",
-	[SM_ACT_CLOCK_EPOCH] = "#470", [SM_ACT_READ] = "#333",
-	[SM_ACT_REFRESH] = "#275",
-	[SM_ACT_TICK] = "#5a5",
-	[SM_ACT_MUNMAP] = "#b40",
-};
-
 const char *const tl_names[3] = { "count", "enabled", "running" };
 
 const char tl_wrap_attr[] = " class=\"tl-wrap\" stroke-width=\"2\" "

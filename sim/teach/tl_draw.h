@@ -91,7 +91,6 @@ struct tl {
 #define C_RUNNING "#ff7f0e"
 #define C_WRAP "#a50"
 
-extern const char *const tl_action_color[SM_NACTIONS];
 extern const char *const tl_names[3];     /* count, enabled, running */
 extern const char tl_wrap_attr[];         /* the timer wrap's line */
 

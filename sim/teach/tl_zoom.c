@@ -330,9 +330,9 @@ void tl_zoom(struct tl *p, const char *col)
 		double x = zx(p, (double)p->sched->item[k].step);
 		fprintf(p->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		        "stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n", x, y - 8, x,
-		        g.bottom + 20, tl_action_color[p->sched->item[k].kind]);
+		        g.bottom + 20, sm_action_desc(p->sched->item[k].kind)->colour);
 		tl_row_label(p, x, y - 28, sm_action_name(p->sched->item[k].kind),
-		          tl_action_color[p->sched->item[k].kind], rowend, 2);
+		          sm_action_desc(p->sched->item[k].kind)->colour, rowend, 2);
 	}
 	if (tl_timer_wrap(p, &wrap_at) && wrap_at >= p->call_at &&
 	    wrap_at - p->call_at <= p->steps) {
