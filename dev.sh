@@ -28,23 +28,7 @@ PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-d
           qemu-system-arm qemu-system-misc opensbi
           linux-source-6.12 flex bison bc xz-utils mmdebstrap)
 
-need_packages() {
-	local missing=() p
-	for p in "${PACKAGES[@]}"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q "install ok installed" || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "dev.sh: missing Debian packages; install them with:" >&2
-		echo "  sudo apt-get install -y ${missing[*]}" >&2
-		exit 1
-	fi
-	echo "dev.sh: installing ${missing[*]}" >&2
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null
-}
+. scripts/packages.sh # need_packages
 
 build() { # DIR [cmake options...]
 	local dir=$1
@@ -104,7 +88,7 @@ kernels() {
 	done
 }
 
-need_packages
+need_packages dev.sh 1 "${PACKAGES[@]}"
 case "${1:-}" in
 run)
 	build build

@@ -52,23 +52,7 @@ done
 SELFMON=$(realpath "$SELFMON")
 
 PACKAGES=(slurmctld slurmd slurm-client munge)
-need_packages() {
-	local missing=() p
-	for p in "${PACKAGES[@]}"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q "install ok installed" || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "slurm-sweep: missing Debian packages; install them with:" >&2
-		echo "  sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
-		exit 2
-	fi
-	echo "slurm-sweep: installing ${missing[*]}" >&2
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null
-}
+. scripts/packages.sh # need_packages
 
 # A TCP port nobody listens on (bash's /dev/tcp: a refused connect).
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -214,7 +198,7 @@ run_array() {
 }
 
 main() {
-	need_packages
+	need_packages slurm-sweep 2 "${PACKAGES[@]}"
 	pick_ports
 	DIR=$(mktemp -d /tmp/selfmon-slurm.XXXXXX)
 	trap cleanup EXIT

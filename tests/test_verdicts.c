@@ -2,24 +2,34 @@
  * test_verdicts.c — the verdict table as a regression oracle: every cell
  * of the built-in sweep (every reader, bundled scenario and arch; bounds 2
  * and 3; Unicorn and native) gets the verdict, least bound, schedule
- * counts, counterexamples and result recorded in tests/golden/verdicts.tsv.
- * The result is the result's fields (the wrong values with their truth,
- * offset and cause; a fault's kind and addresses), not its sentence, so a
- * reworded sentence changes no row.
+ * counts, counterexamples and result recorded in tests/golden/, one table
+ * a bound and engine (verdicts-ENGINE-BOUND.tsv; golden_diff.h has the
+ * columns).  The result is the result's fields (the wrong values with
+ * their truth, offset and cause; a fault's kind and addresses), not its
+ * sentence, so a reworded sentence changes no row.
  *
  * A change meant to leave behaviour alone (speed, restructuring) must
- * pass this unchanged.  The file was written without pruning (prune.h):
- * the pruned Unicorn sweeps matching it, cell by cell, counts included,
- * is the test that pruning changes no verdict, no counterexample and no
- * count; they must also have pruned something, and --no-prune nothing.
- * (Bound 3 also runs with --no-prune, so that the unpruned exploration
- * keeps being checked against the file.)  A change meant to alter verdicts regenerates the
- * file and shows the difference in review:
+ * pass this unchanged.  The tables were written without pruning
+ * (prune.h): the pruned Unicorn sweeps matching them, cell by cell,
+ * counts included, is the test that pruning changes no verdict, no
+ * counterexample and no count; they must also have pruned something, and
+ * --no-prune nothing.  (Bound 3 also runs with --no-prune, so that the
+ * unpruned exploration keeps being checked against its table.)  A failing
+ * sweep says which columns changed in how many rows, with examples.  A
+ * change meant to alter verdicts regenerates the tables and states the
+ * difference in review:
  *
- *   build/tests/test_verdicts --write tests/golden/verdicts.tsv
+ *   cp -r tests/golden /tmp/golden-before
+ *   build/tests/test_verdicts --write tests/golden
+ *   build/tests/test_verdicts --diff /tmp/golden-before tests/golden
  *
+ * (scripts/verdicts-diff.sh [REV] does the last against a commit's
+ * tables.)  `test_verdicts SWEEP` runs one sweep (ctest: one test each).
  * Arches whose reader code is not built (no cross compiler) are left out
- * of the comparison; every cell that runs must be in the file.
+ * of the comparison; every cell that runs must be in its table.
+ *
+ * Owns: the sweeps, a cell's row, writing the tables.  Must not: compare
+ * or parse tables itself (golden_diff.c does).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,11 +42,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "golden_diff.h"
 #include "json_read.h"
 #include "line_actions.h"
 #include "session.h"
 
-#define GOLDEN SELFMON_SRC "/tests/golden/verdicts.tsv"
+#define GOLDEN SELFMON_SRC "/tests/golden"
 
 static const struct sweep {
 	const char *name;
@@ -54,35 +65,6 @@ static const struct sweep {
 	{ "bound3_unicorn_no_prune", 3, "unicorn", 0, "--no-prune" },
 };
 #define NGOLDEN 4 /* the sweeps that write the file */
-
-/* Rows: one line per cell, tab-separated, sorted. */
-struct rows {
-	char **line;
-	size_t n, cap;
-};
-
-static void push(struct rows *r, char *line)
-{
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 512;
-		r->line = realloc(r->line, r->cap * sizeof(*r->line));
-		assert_non_null(r->line);
-	}
-	r->line[r->n++] = line;
-}
-
-static int by_text(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void rows_free(struct rows *r)
-{
-	for (size_t i = 0; i < r->n; i++)
-		free(r->line[i]);
-	free(r->line);
-	memset(r, 0, sizeof(*r));
-}
 
 static const char *field(const struct jr_value *cell, const char *key)
 {
@@ -148,24 +130,21 @@ static void result_of(const struct jr_value *cell, char *out, size_t n)
 	assert_true(used < n);
 }
 
-/* One cell's row: what a regression would change. */
+/* One cell's row: what a regression would change (golden_column: the
+ * sweep's bound and engine, the cell's fields, its result). */
 static char *row_of(const struct sweep *w, const struct jr_value *cell)
 {
-	static const char *const keys[] = {
-		"arch", "reader", "scenario", "kernel", "verdict", "least_bound",
-		"schedules", "blocked", "counter_path", "counterexample",
-		"minimised",
-	};
+	enum { FIRST = 2, LAST = GOLDEN_COLUMNS - 1 }; /* the cell's fields */
 	char result[2048];
 	result_of(cell, result, sizeof(result));
 	size_t len = 64 + strlen(result);
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-		len += strlen(field(cell, keys[k])) + 1;
+	for (size_t k = FIRST; k < LAST; k++)
+		len += strlen(field(cell, golden_column[k])) + 1;
 	char *line = malloc(len);
 	assert_non_null(line);
 	int used = snprintf(line, len, "%u\t%s", w->bound, w->engine);
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		const char *f = field(cell, keys[k]);
+	for (size_t k = FIRST; k < LAST; k++) {
+		const char *f = field(cell, golden_column[k]);
 		assert_null(strpbrk(f, "\t\n")); /* the file's separators */
 		used += snprintf(line + used, len - (size_t)used, "\t%s", f);
 	}
@@ -226,13 +205,13 @@ static void expectations_hold(const struct sweep *w, const struct jr_value *cell
 
 /* The sweep as bin computes it; *pruned: the schedules it pruned.  With
  * judge, every cell must hold to its expectation. */
-static void run_sweep(const char *bin, const struct sweep *w, struct rows *out,
-                      uint64_t *pruned, bool judge)
+static void run_sweep(const char *bin, const struct sweep *w,
+                      struct golden_rows *out, uint64_t *pruned, bool judge)
 {
 	char tmp[] = "/tmp/selfmon-verdicts-XXXXXX", cmd[1024], err[256];
 	int fd = mkstemp(tmp);
 	struct jr_value doc;
-	size_t len;
+	size_t len = 0;
 
 	assert_true(fd >= 0);
 	close(fd);
@@ -255,44 +234,53 @@ static void run_sweep(const char *bin, const struct sweep *w, struct rows *out,
 	for (size_t i = 0; i < cells->n; i++) {
 		if (judge)
 			expectations_hold(w, &cells->items[i]);
-		push(out, row_of(w, &cells->items[i]));
+		golden_push(out, row_of(w, &cells->items[i]));
 		*pruned += strtoull(field(&cells->items[i], "pruned"), NULL, 10);
 	}
-	qsort(out->line, out->n, sizeof(*out->line), by_text);
+	golden_sort(out);
 	jr_free(&doc);
 }
 
-/* The golden rows of one sweep, of the arches that ran. */
-static void golden(const struct sweep *w, const struct rows *ran,
-                   struct rows *out)
+/* The file of a sweep's golden rows. */
+static void table_path(const char *dir, const struct sweep *w, char *path,
+                       size_t n)
 {
-	size_t len;
-	char *text = slurp(GOLDEN, &len), prefix[32];
+	snprintf(path, n, "%s/verdicts-%s-%u.tsv", dir, w->engine, w->bound);
+}
 
-	if (!text)
-		fail_msg("cannot read %s", GOLDEN);
+/* The golden rows of one sweep, of the arches that ran. */
+static void golden(const struct sweep *w, const struct golden_rows *ran,
+                   struct golden_rows *out)
+{
+	struct golden_rows all = { 0 };
+	char path[4096], err[512], prefix[32];
+
+	table_path(GOLDEN, w, path, sizeof(path));
+	if (golden_read(path, &all, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
 	int np = snprintf(prefix, sizeof(prefix), "%u\t%s\t", w->bound, w->engine);
-	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l;
-	     l = strtok_r(NULL, "\n", &save)) {
+	for (size_t k = 0; k < all.n; k++) {
+		const char *l = all.line[k];
 		if (strncmp(l, prefix, (size_t)np))
-			continue;
+			fail_msg("%s: a row of another sweep: %.40s", path, l);
 		size_t arch = strcspn(l + np, "\t");
 		bool built = false;
 		for (size_t i = 0; i < ran->n && !built; i++)
 			built = !strncmp(ran->line[i] + np, l + np, arch + 1);
 		if (built)
-			push(out, strdup(l));
+			golden_push(out, strdup(l));
 	}
-	free(text);
-	qsort(out->line, out->n, sizeof(*out->line), by_text);
+	golden_free(&all);
+	golden_sort(out);
 }
 
 static void test_sweep(void **state)
 {
 	const struct sweep *w = *state;
-	struct rows now = { 0 }, want = { 0 };
-	unsigned shown = 0;
+	struct golden_rows now = { 0 }, want = { 0 };
+	struct golden_diff d;
 	uint64_t pruned;
+	char path[4096];
 
 	run_sweep(SELFMON_BIN, w, &now, &pruned, true);
 	if (w->prunes >= 0 && (pruned != 0) != w->prunes)
@@ -300,51 +288,85 @@ static void test_sweep(void **state)
 		         (unsigned long long)pruned);
 	golden(w, &now, &want);
 	assert_true(now.n > 0);
-	for (size_t i = 0, j = 0; i < now.n || j < want.n;) {
-		int c = i == now.n ? 1 : j == want.n ? -1
-		        : strcmp(now.line[i], want.line[j]);
-		if (c && shown++ < 10)
-			print_message("%s %s\n", c < 0 ? "now   " : "golden",
-			              c < 0 ? now.line[i] : want.line[j]);
-		i += c <= 0;
-		j += c >= 0;
+	size_t differ = golden_compare(&want, &now, &d, NULL, 0);
+	if (differ) {
+		/* old: the file; new: this run */
+		golden_compare(&want, &now, &d, stdout, 5);
+		fflush(stdout);
 	}
-	rows_free(&now);
-	rows_free(&want);
-	if (shown)
-		fail_msg("%u rows differ from %s (bound %u, %s)", shown, GOLDEN,
-		         w->bound, w->engine);
+	golden_free(&now);
+	golden_free(&want);
+	table_path(GOLDEN, w, path, sizeof(path));
+	if (differ)
+		fail_msg("%zu rows differ from %s (%s; old: the file, new: this "
+		         "run)", differ, path, w->name);
 }
 
-static int write_golden(const char *path, const char *bin)
+/* --write DIR [BIN]: the golden sweeps' tables, one file each. */
+static int write_golden(const char *dir, const char *bin)
 {
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return perror(path), 2;
-	fprintf(f, "# selfmon's verdict table, the regression oracle of "
-	        "tests/test_verdicts.c:\n# bound engine arch reader scenario "
-	        "kernel verdict least_bound schedules blocked counter_path "
-	        "counterexample minimised result\n");
 	for (size_t k = 0; k < NGOLDEN; k++) {
-		struct rows r = { 0 };
+		char path[4096];
+		table_path(dir, &sweeps[k], path, sizeof(path));
+		FILE *f = fopen(path, "w");
+		if (!f)
+			return perror(path), 2;
+		fprintf(f, "# selfmon's verdict table at bound %u on %s, the "
+		        "regression oracle of tests/test_verdicts.c:\n#",
+		        sweeps[k].bound, sweeps[k].engine);
+		for (size_t c = 0; c < GOLDEN_COLUMNS; c++)
+			fprintf(f, " %s", golden_column[c]);
+		fputc('\n', f);
+		struct golden_rows r = { 0 };
 		uint64_t pruned;
 		run_sweep(bin, &sweeps[k], &r, &pruned, false);
 		for (size_t i = 0; i < r.n; i++)
 			fprintf(f, "%s\n", r.line[i]);
-		rows_free(&r);
+		golden_free(&r);
+		if (fclose(f))
+			return perror(path), 2;
 	}
-	return fclose(f) ? 2 : 0;
+	return 0;
+}
+
+/* --diff OLD NEW: what the tables (files or directories) differ in; 0
+ * none, 1 some rows, 2 a table not read. */
+static int diff_tables(const char *old, const char *new)
+{
+	struct golden_rows a = { 0 }, b = { 0 };
+	struct golden_diff d;
+	char err[512];
+	int rc = 2;
+
+	if (golden_read(old, &a, err, sizeof(err)) < 0 ||
+	    golden_read(new, &b, err, sizeof(err)) < 0)
+		fprintf(stderr, "test_verdicts: %s\n", err);
+	else
+		rc = golden_compare(&a, &b, &d, stdout, 10) ? 1 : 0;
+	golden_free(&a);
+	golden_free(&b);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	struct CMUnitTest t[sizeof(sweeps) / sizeof(sweeps[0])];
+	size_t n = 0;
 
 	if (argc >= 3 && !strcmp(argv[1], "--write"))
 		return write_golden(argv[2], argc > 3 ? argv[3] : SELFMON_BIN);
+	if (argc == 4 && !strcmp(argv[1], "--diff"))
+		return diff_tables(argv[2], argv[3]);
 	for (size_t k = 0; k < sizeof(sweeps) / sizeof(sweeps[0]); k++)
-		t[k] = (struct CMUnitTest){ sweeps[k].name, test_sweep, NULL, NULL,
-		                            (void *)&sweeps[k] };
-	return cmocka_run_group_tests(t, NULL, NULL);
+		if (argc < 2 || !strcmp(argv[1], sweeps[k].name))
+			t[n++] = (struct CMUnitTest){ sweeps[k].name, test_sweep, NULL,
+			                              NULL, (void *)&sweeps[k] };
+	if (!n || argc > 2) {
+		fprintf(stderr, "test_verdicts: usage: test_verdicts [SWEEP] | "
+		        "--write DIR [SELFMON] | --diff OLD NEW (SWEEP: bound2_unicorn, "
+		        "bound2_native, bound3_unicorn, bound3_native, "
+		        "bound3_unicorn_no_prune)\n");
+		return 2;
+	}
+	return _cmocka_run_group_tests("test_verdicts", t, n, NULL, NULL);
 }
