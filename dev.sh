@@ -2,16 +2,19 @@
 # dev.sh — install what is missing, build, and run selfmon.
 #
 #   ./dev.sh run        the main job (see README)
-#   ./dev.sh test       build and run the test suite (ctest), all of it
+#   ./dev.sh test       build and run the test suite (ctest), all of it,
+#                       two at a time (test_vm's kernels built first if
+#                       they are not up to date: vm-kernels)
 #   ./dev.sh quick      the fast tier: every test but those labelled slow
 #                       (the golden sweeps, the sweeps over every reader,
 #                       the real kernels of test_vm), two at a time
-#   ./dev.sh sanitize   the same tests built with ASan + UBSan (build-asan/)
-#   ./dev.sh nocross    the tests of a build without the cross compilers
+#   ./dev.sh sanitize   the fast tier built with ASan + UBSan (build-asan/)
+#   ./dev.sh nocross    the fast tier of a build without the cross compilers
 #   ./dev.sh bench      the benchmarks (figures; --json for a document)
 #   ./dev.sh fuzz [S]   the libFuzzer targets (fuzz/, clang, build-fuzz/):
 #                       each S seconds (default 300) from its seed corpus
-#                       and regression inputs; fails on a crash
+#                       and regression inputs, one a CPU at a time; fails
+#                       on a crash
 #   ./dev.sh vm-kernels the kernels `selfmon vm` boots: Linux from Debian's
 #                       linux-source-6.12, tinyconfig + vm/ARCH.config, for
 #                       arm64 and riscv64 into build-vm/ (kept; ~3 min each)
@@ -37,47 +40,73 @@ build() { # DIR [cmake options...]
 	cmake --build "$dir" -j "$(nproc)" -- --no-print-directory
 }
 
-# fuzz SECONDS: build the fuzz targets, run each target's regression inputs
-# once, then fuzz it for SECONDS from its seeds (in a private corpus
-# directory, so the tree is not written); one summary line per target.
+FUZZERS=(scenario schedule hwtrace elf json cex vmwire engine)
+
+# fuzz SECONDS: build the fuzz targets, then fuzz_one each, as many at a
+# time as there are CPUs (each target single-threaded, so each still gets
+# SECONDS of a CPU); one summary line per target, in FUZZERS' order.
 fuzz() {
-	local secs=$1 dir=build-fuzz t seeds work log runs regress
+	local secs=$1 dir=build-fuzz jobs lane t rc=0
 	CC=clang cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DSELFMON_FUZZ=ON -DSELFMON_CROSS=OFF >/dev/null
 	cmake --build "$dir" -j "$(nproc)" --target fuzz -- --no-print-directory
-	for t in scenario schedule hwtrace elf json cex vmwire engine; do
-		case $t in
-		scenario) seeds=$dir/fuzz/seeds/scenario ;;
-		schedule) seeds=fuzz/seeds/schedule ;;
-		hwtrace) seeds=traces/hw ;;
-		elf) seeds=$dir/fuzz/seeds/elf ;;
-		json) seeds=fuzz/seeds/json ;;
-		cex) seeds=fuzz/seeds/cex ;;
-		vmwire) seeds=fuzz/seeds/vmwire ;;
-		engine) seeds=$dir/fuzz/seeds/engine ;;
-		esac
-		log=$dir/fuzz/fuzz_$t.log
-		regress=fuzz/regress/$t
-		[ -d "$regress" ] || regress=$seeds # a target no bug was found by yet
-		if ! "$dir/fuzz/fuzz_$t" "$regress"/* >"$log" 2>&1; then
-			tail -40 "$log"
-			echo "dev.sh: fuzz_$t fails on a regression input (log: $log)" >&2
-			return 1
-		fi
-		work=$(mktemp -d)
-		if ! "$dir/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=60 \
-			-print_final_stats=1 -artifact_prefix="$dir/fuzz/crash-$t-" \
-			"$work" "$seeds" "$regress" >"$log" 2>&1; then
-			rm -rf "$work"
-			tail -60 "$log"
-			echo "dev.sh: fuzz_$t found a crash (log: $log)" >&2
-			return 1
-		fi
-		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-		echo "fuzz_$t: ${runs:-?} runs in $secs s, $(( ${runs:-0} / secs )) exec/s," \
-			"corpus $(ls "$work" | wc -l) new + seeds, no crash"
-		rm -rf "$work"
+	jobs=$(nproc)
+	rm -f "$dir"/fuzz/fuzz_*.out
+	# lane L: the targets L, L + jobs, ...; each its output in a file
+	for ((lane = 0; lane < jobs; lane++)); do
+		(
+			for ((t = lane; t < ${#FUZZERS[@]}; t += jobs)); do
+				fuzz_one "$dir" "${FUZZERS[t]}" "$secs" \
+					>"$dir/fuzz/fuzz_${FUZZERS[t]}.out" 2>&1 || exit 1
+			done
+		) &
 	done
+	for ((lane = 0; lane < jobs; lane++)); do
+		wait -n || rc=1
+	done
+	for t in "${FUZZERS[@]}"; do
+		[ ! -f "$dir/fuzz/fuzz_$t.out" ] || cat "$dir/fuzz/fuzz_$t.out"
+		rm -f "$dir/fuzz/fuzz_$t.out"
+	done
+	return "$rc"
+}
+
+# fuzz_one DIR TARGET SECONDS: run the target's regression inputs once,
+# then fuzz it for SECONDS from its seeds (in a private corpus directory,
+# so the tree is not written); its summary line, or its log's tail.
+fuzz_one() {
+	local dir=$1 t=$2 secs=$3 seeds work log runs regress
+	case $t in
+	scenario) seeds=$dir/fuzz/seeds/scenario ;;
+	schedule) seeds=fuzz/seeds/schedule ;;
+	hwtrace) seeds=traces/hw ;;
+	elf) seeds=$dir/fuzz/seeds/elf ;;
+	json) seeds=fuzz/seeds/json ;;
+	cex) seeds=fuzz/seeds/cex ;;
+	vmwire) seeds=fuzz/seeds/vmwire ;;
+	engine) seeds=$dir/fuzz/seeds/engine ;;
+	esac
+	log=$dir/fuzz/fuzz_$t.log
+	regress=fuzz/regress/$t
+	[ -d "$regress" ] || regress=$seeds # a target no bug was found by yet
+	if ! "$dir/fuzz/fuzz_$t" "$regress"/* >"$log" 2>&1; then
+		tail -40 "$log"
+		echo "dev.sh: fuzz_$t fails on a regression input (log: $log)" >&2
+		return 1
+	fi
+	work=$(mktemp -d)
+	if ! "$dir/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=60 \
+		-print_final_stats=1 -artifact_prefix="$dir/fuzz/crash-$t-" \
+		"$work" "$seeds" "$regress" >"$log" 2>&1; then
+		rm -rf "$work"
+		tail -60 "$log"
+		echo "dev.sh: fuzz_$t found a crash (log: $log)" >&2
+		return 1
+	fi
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	echo "fuzz_$t: ${runs:-?} runs in $secs s, $(( ${runs:-0} / secs )) exec/s," \
+		"corpus $(ls "$work" | wc -l) new + seeds, no crash"
+	rm -rf "$work"
 }
 
 # The kernels of `selfmon vm` (test_vm boots them).
@@ -98,8 +127,8 @@ run)
 	;;
 test)
 	build build
-	kernels
-	ctest --test-dir build --output-on-failure
+	# test_vm's kernels: the test vm_kernels (a fixture ctest runs first)
+	ctest --test-dir build --output-on-failure -j 2
 	;;
 quick)
 	build build
@@ -107,8 +136,9 @@ quick)
 	;;
 sanitize)
 	build build-asan -DSELFMON_SANITIZE=ON
-	kernels
-	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
+	# the slow sweeps and test_vm run in the plain build (./dev.sh test)
+	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan \
+		--output-on-failure -LE slow -j 2
 	;;
 bench)
 	build build
@@ -116,7 +146,7 @@ bench)
 	;;
 nocross)
 	build build-nocross -DSELFMON_CROSS=OFF
-	ctest --test-dir build-nocross --output-on-failure
+	ctest --test-dir build-nocross --output-on-failure -LE slow -j 2
 	;;
 fuzz)
 	fuzz "${2:-300}"
@@ -129,7 +159,7 @@ build)
 	build build
 	;;
 *)
-	sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'
 	exit 2
 	;;
 esac
