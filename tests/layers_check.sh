@@ -1,18 +1,33 @@
 #!/bin/sh
 # layers_check.sh SRC BUILD — the layers of the build hold (#31): the
 # table CMake wrote (BUILD/layers.txt, one line a layer, bottom to top:
-# "DIR: DEPS..." and "DIR private: DIR") names each layer's dependencies
-# below it (no cycle), and every quoted #include of every source in a
-# layer's folder resolves to its own folder, a layer it depends on, or a
-# private folder given to it.  A back edge, a path around the table
-# ("../engine/session.h") or an unknown header fails, one line each.
+# "DIR: DEPS...", and "DIR private: DIR" and "DIR public: HEADERS...")
+# names each layer's dependencies below it (no cycle), and every quoted
+# #include of every source in a layer's folder resolves to its own
+# folder, a public header of a layer it depends on, or a private folder
+# given to it.  A back edge, a header another folder keeps to itself (not
+# in its "public:" line; a layer without one has none), a path around the
+# table ("../engine/session.h") or an unknown header fails, one line each.
 set -u
 src=$1 table=$2/layers.txt
 [ -r "$table" ] || { echo "layers_check: no $table"; exit 1; }
+# every header of the table's folders, one path a line, read once (a
+# test -f a lookup was most of the check's time)
+hlist=$(mktemp) || exit 1
+trap 'rm -f "$hlist"' EXIT
+awk '{ d = $1; sub(/:$/, "", d); print d; if ($2 == "private:") print $3 }' "$table" |
+	sort -u | while read -r d; do find "$src/$d" -name "*.h" 2>/dev/null; done >"$hlist"
 awk -v src="$src" '
 function fail(msg) { print "layers_check: " msg; bad = 1 }
+function exists(path) { return path in have }
+FILENAME == hlist { have[$0] = 1; next }
 # the table
 FILENAME == table && $2 == "private:" { priv[$1] = priv[$1] " " $3; next }
+FILENAME == table && $2 == "public:" {
+	for (i = 3; i <= NF; i++)
+		pub[$1, $i] = 1
+	next
+}
 FILENAME == table {
 	d = $1; sub(/:$/, "", d)
 	order[++n] = d; rank[d] = n
@@ -30,24 +45,26 @@ FILENAME == table {
 	h = $0; sub(/^[^"]*"/, "", h); sub(/".*$/, "", h)
 	f = FILENAME; d = f; sub(/\/[^\/]*$/, "", d); sub("^" src "/", "", d)
 	if (h ~ /\.\./) { fail(f ": #include \"" h "\" goes around the layers"); next }
-	if (system("test -f \"" src "/" d "/" h "\"") == 0)
+	if (exists(src "/" d "/" h))
 		next
 	found = ""
 	for (i = 1; i <= n; i++)
-		if (system("test -f \"" src "/" order[i] "/" h "\"") == 0)
+		if (exists(src "/" order[i] "/" h))
 			found = order[i]
 	split(priv[d], p, " ")
 	for (k in p)
-		if (system("test -f \"" src "/" p[k] "/" h "\"") == 0)
+		if (exists(src "/" p[k] "/" h))
 			found = p[k] "+private"
 	if (found == "")
 		fail(f ": #include \"" h "\" is in no layer")
 	else if (found !~ /\+private$/ && !((d, found) in allow))
 		fail(f ": #include \"" h "\" is from " found ", not below " d)
+	else if (found !~ /\+private$/ && !((found, h) in pub))
+		fail(f ": #include \"" h "\" is private to " found " (not in its public headers, CMakeLists.txt selfmon_layer_public())")
 }
 END { exit bad }
-' table="$table" "$table" $(awk '$2 != "private:" { d = $1; sub(/:$/, "", d); print d }' "$table" |
+' hlist="$hlist" table="$table" "$hlist" "$table" $(awk '$2 != "private:" && $2 != "public:" { d = $1; sub(/:$/, "", d); print d }' "$table" |
 	while read -r d; do ls "$src/$d"/*.c "$src/$d"/*.h 2>/dev/null; done)
 rc=$?
-[ $rc -eq 0 ] && echo "layers_check: $(grep -vc private: "$table") layers, no back edge"
+[ $rc -eq 0 ] && echo "layers_check: $(grep -Evc 'private:|public:' "$table") layers, no back edge, no private header included from another folder"
 exit $rc
