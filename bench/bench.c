@@ -322,13 +322,13 @@ static double model_updates_per_s(void)
 
 	if (!m)
 		return -1;
-	uint64_t before = m->k.updates;
+	uint64_t before = sm_model_updates(m);
 	double t0 = now_s();
 	for (unsigned i = 0; i < n; i++) {
 		sm_model_apply(m, &a, err, sizeof(err));
 		sm_model_advance(m, 10);
 	}
-	double r = (double)(m->k.updates - before) / (now_s() - t0);
+	double r = (double)(sm_model_updates(m) - before) / (now_s() - t0);
 	sm_model_free(m);
 	return r;
 }

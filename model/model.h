@@ -2,12 +2,14 @@
  * model.h — the kernel side of the self-monitoring ABI, in software.
  *
  * Owns: the configuration a model is built from (struct sm_config, filled by
- * the scenario parser or by tests), the kernel actions, the model state and
- * the calls engines make (advance time, apply an action, answer a counter or
- * timer read, read(2), ground truth).  The model knows nothing about engines,
- * readers or scenario syntax (README.md, Layout).  Its state is split by
- * lifetime (see "state" below); a snapshot is what state.c names, not a
- * struct copy.
+ * the scenario parser or by tests), the kernel actions and the calls
+ * engines make (advance time, apply an action, answer a counter or timer
+ * read, read(2), ground truth, and what they read of a model's state:
+ * access.c).  It is the model's API; the state's layout is state.h, which
+ * only the model's own files and tests include, so a model is an opaque
+ * struct here.  The model knows nothing about engines, readers or
+ * scenario syntax (HACKING.md, Layout).  A snapshot is what state.c names,
+ * not a struct copy.
  *
  * Units: `now` counts clock cycles (TSC on x86-64, the architected timer on
  * arm64, the time CSR on riscv64); every reader instruction is one cycle.
@@ -236,7 +238,6 @@ struct sm_snapshot;
  * event whose page was written, the action it was written for. */
 typedef void (*sm_observer)(void *ctx, const void *model, int event,
                             enum sm_action_kind why);
-#include "state.h" /* for now: the sim's direct uses of fields */
 
 
 /* enabled_pub/running_pub: the same times as a correct reader computes
@@ -273,6 +274,33 @@ void sm_model_set_cap(struct sm_model *m, uint64_t cap);
 void sm_model_save(const struct sm_model *m, struct sm_snapshot *s);
 void sm_model_restore(struct sm_model *m, const struct sm_snapshot *s);
 void sm_model_copy(struct sm_model *to, const struct sm_model *from);
+/* A snapshot's memory (zeroed), and its release. */
+struct sm_snapshot *sm_snapshot_new(void);
+void sm_snapshot_free(struct sm_snapshot *s);
+
+/* Reading a model (access.c): what engines and commands see of its state
+ * without its layout.  The configuration the model keeps (its own copy);
+ * the cycle it is at; its page updates so far; the action being applied
+ * (for observers); the CPU the task is on; whether the model's events
+ * reached their cap (sm_model_set_cap()) and time went on without them;
+ * whether event ev's page was munmapped (its address is gone). */
+const struct sm_config *sm_model_config(const struct sm_model *m);
+uint64_t sm_model_now(const struct sm_model *m);
+uint64_t sm_model_updates(const struct sm_model *m);
+enum sm_action_kind sm_model_cause(const struct sm_model *m);
+unsigned sm_model_task_cpu(const struct sm_model *m);
+bool sm_model_capped(const struct sm_model *m);
+bool sm_model_unmapped(const struct sm_model *m, int ev);
+/* The page of event ev as memory (SELFMON_PAGE_SIZE bytes, page-aligned)
+ * for an engine to map read-only where the reader sees it. */
+void *sm_model_page_mem(struct sm_model *m, int ev);
+/* Store k of the last page update, landed or not: false past its last. */
+bool sm_model_store_at(const struct sm_model *m, unsigned k, uint16_t *off,
+                       uint64_t *val);
+/* Time moves one cycle if nothing is due before deadline (the cycle of
+ * the model's next activity, sm_model_next_activity()) and no remote
+ * store is in flight; false, and nothing changes, otherwise. */
+bool sm_model_idle_step(struct sm_model *m, uint64_t deadline);
 /* The state a snapshot holds, as named fields: `put` is called with runs
  * of 64-bit words that together say everything the model's future
  * depends on (less the stores that have landed) and nothing else (no

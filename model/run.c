@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "run.h"
+#include "state.h"
 
 int sm_scenario_run(struct sm_model *m, const struct sm_scenario *s,
                     uint64_t upto, char *err, size_t errlen)

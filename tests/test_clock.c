@@ -3,6 +3,7 @@
  * worked out by hand from clocks_calc_mult_shift() and mul_u64_u32_shr().
  */
 #include "testutil.h"
+#include "state.h" /* the model's own tests read its state */
 
 static void test_mul_u64_u32_shr(void **state)
 {

@@ -9,6 +9,7 @@
  * Linux 7.2 with PMUv3.9); and the one line the listing prints.
  */
 #include "testutil.h"
+#include "state.h" /* the model's own tests read its state */
 
 static struct sm_model *m;
 

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "testutil.h"
+#include "state.h" /* the model's own tests read its state */
 #include "scenario.h"
 
 #define W_1GHZ 61 /* the default timer's width, worked out above */

@@ -18,6 +18,7 @@
  * (2) is left out, and (1), (3) and the snapshots still hold.
  */
 #include "testutil.h"
+#include "state.h" /* the model's own tests read its state */
 
 static struct sm_model *m, *copy, *twin;
 static uint64_t rng = 88172645463325252ull;

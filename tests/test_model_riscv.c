@@ -5,6 +5,7 @@
  * the masked delta and the time CSR.
  */
 #include "testutil.h"
+#include "state.h" /* the model's own tests read its state */
 
 static struct sm_model *m;
 

@@ -8,6 +8,7 @@
  * __set_cyc2ns_scale() to mult 740511603, shift 31.
  */
 #include "testutil.h"
+#include "state.h" /* the model's own tests read its state */
 
 #define W 48
 #define M ((1ull << W) - 1)

@@ -18,6 +18,7 @@
  * holds), change nothing.
  */
 #include "testutil.h"
+#include "state.h" /* the model's own tests read its state */
 
 #define FIXED0_INDEX (((1u << 30) | 0) + 1)
 

@@ -86,16 +86,18 @@ static void json_page(struct json *j, const struct perf_event_mmap_page *pc)
 
 static void json_stores(struct json *j, const struct sm_model *m)
 {
+	uint16_t off;
+	uint64_t val;
+
 	json_begin(j, "stores", '[');
-	for (unsigned k = 0; k < m->sb.npending; k++) {
-		const struct selfmon_page_field *f =
-			selfmon_page_field_at(m->sb.pending[k].off);
+	for (unsigned k = 0; sm_model_store_at(m, k, &off, &val); k++) {
+		const struct selfmon_page_field *f = selfmon_page_field_at(off);
 		json_begin(j, NULL, '[');
 		json_str(j, NULL, f ? f->name : "?");
 		if (f && f->is_signed)
-			json_i64(j, NULL, (int64_t)m->sb.pending[k].val);
+			json_i64(j, NULL, (int64_t)val);
 		else
-			json_u64(j, NULL, m->sb.pending[k].val);
+			json_u64(j, NULL, val);
 		json_end(j, '[');
 	}
 	json_end(j, '[');
@@ -110,13 +112,13 @@ static void print_json(const struct printer *p, const struct sm_model *m,
 
 	json_init(&j, stdout);
 	json_begin(&j, NULL, '{');
-	json_u64(&j, "at", m->k.now - m->cfg->start);
+	json_u64(&j, "at", sm_model_now(m) - sm_model_config(m)->start);
 	json_str(&j, "action", sm_action_name(why));
-	json_str(&j, "event", m->cfg->event[ev].name);
-	json_u64(&j, "cpu", m->k.task_cpu);
-	if (p->kernel_given || m->cfg->kernel) {
+	json_str(&j, "event", sm_model_config(m)->event[ev].name);
+	json_u64(&j, "cpu", sm_model_task_cpu(m));
+	if (p->kernel_given || sm_model_config(m)->kernel) {
 		char kn[256];
-		json_str(&j, "kernel", sm_kernel_text(m->cfg->kernel, kn, sizeof(kn)));
+		json_str(&j, "kernel", sm_kernel_text(sm_model_config(m)->kernel, kn, sizeof(kn)));
 	}
 	json_page(&j, pc);
 	json_begin(&j, "truth", '{');
@@ -135,7 +137,7 @@ static void print_row(struct printer *p, const struct sm_model *m, int ev,
                       const struct perf_event_mmap_page *pc,
                       const struct sm_truth *t)
 {
-	bool timer = m->cfg->arch != SM_X86_64;
+	bool timer = sm_model_config(m)->arch != SM_X86_64;
 
 	if (p->rows++ % 20 == 0)
 		printf("%8s %-11s %-12s %4s %10s %20s %12s %12s %4s %3s %2s %10s "
@@ -149,8 +151,8 @@ static void print_row(struct printer *p, const struct sm_model *m, int ev,
 	sm_caps_letters(pc->capabilities, caps);
 	printf("%8" PRIu64 " %-11s %-12s %4u %10u %20" PRId64 " %12" PRIu64
 	       " %12" PRIu64 " %4s %3u %2u %10u %21" PRId64 " %20" PRIu64,
-	       m->k.now - m->cfg->start, sm_action_name(why),
-	       m->cfg->event[ev].name, pc->lock, pc->index, (int64_t)pc->offset,
+	       sm_model_now(m) - sm_model_config(m)->start, sm_action_name(why),
+	       sm_model_config(m)->event[ev].name, pc->lock, pc->index, (int64_t)pc->offset,
 	       (uint64_t)pc->time_enabled, (uint64_t)pc->time_running, caps,
 	       pc->pmc_width, pc->time_shift, pc->time_mult,
 	       (int64_t)pc->time_offset, (uint64_t)pc->time_zero);

@@ -114,7 +114,7 @@ static void on_update(void *ctx, const void *model, int ev,
 		r->cap = cap;
 	}
 	sm_model_page_after(m, ev, &pc);
-	r->u[r->n] = (struct update){ m->k.now - m->cfg->start, why, ev };
+	r->u[r->n] = (struct update){ sm_model_now(m) - sm_model_config(m)->start, why, ev };
 	for (unsigned c = 0; c < r->ncol; c++)
 		r->val[(size_t)r->n * r->ncol + c] = column_value(&r->col[c], &pc);
 	r->n++;

@@ -89,7 +89,7 @@ static void call(void *arg)
 	struct sm_session *s = arg;
 	uint64_t v[3];
 	int rc = sm_reader_call(s->reader->native, s->reader->abi,
-	                        s->model->page[0].bytes, SM_EVENT_FD, v);
+	                        sm_model_page_mem(s->model, 0), SM_EVENT_FD, v);
 
 	sm_session_tick(s);
 	sm_session_returned(s, rc);

@@ -71,7 +71,7 @@ struct usnap {
 	uint8_t stack[STACK_SIZE]; /* the cold part first: dev_snap() */
 	uint8_t out[OUT_SIZE], errno_mem[4096];
 	uint8_t *data;         /* the image's writable segments, data_bytes */
-	struct sm_snapshot model; /* sm_model_save() */
+	struct sm_snapshot *model; /* sm_model_save() */
 };
 
 void sm_uc_fault(struct sm_session *s, const char *fmt, ...)
@@ -242,8 +242,8 @@ static bool page_gone(struct sm_session *s, uint64_t addr)
 	struct ueng *e = s->eng;
 	uint64_t pc;
 
-	if (!s->model->k.ev[0].unmapped || e->done)
-		return s->model->k.ev[0].unmapped;
+	if (!sm_model_unmapped(s->model, 0) || e->done)
+		return sm_model_unmapped(s->model, 0);
 	uc_reg_read(e->uc, e->arch->reg_pc, &pc);
 	sm_uc_fault(s, "read of unmapped address 0x%" PRIx64 " at 0x%" PRIx64
 	            " (the perf page, munmapped)", addr, pc);
@@ -292,7 +292,7 @@ static bool mem_op(struct sm_session *s, bool copy, uint64_t dst,
 		sm_session_observe(s, s->run.step - 1);
 		if (s->tracer) {
 			uint64_t v = 0;
-			memcpy(&v, s->model->page[0].bytes + (src + done - PAGE_ADDR),
+			memcpy(&v, (const uint8_t *)sm_model_page_mem(s->model, 0) + (src + done - PAGE_ADDR),
 			       piece);
 			s->tracer->load(s, (unsigned)(src + done - PAGE_ADDR),
 			                (unsigned)piece, v);
@@ -464,7 +464,7 @@ static uint64_t page_read(uc_engine *uc, uint64_t off, unsigned size,
 	if (page_gone(s, PAGE_ADDR + off))
 		return 0;
 	if (off < 4096 && size <= 8 && size <= 4096 - off)
-		memcpy(&v, s->model->page[0].bytes + off, size);
+		memcpy(&v, (const uint8_t *)sm_model_page_mem(s->model, 0) + off, size);
 	if (!((struct ueng *)s->eng)->in_stub)
 		sm_session_observe(s, s->run.step - 1);
 	return v;
@@ -483,7 +483,7 @@ static void hook_page_read(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	if (page_gone(s, addr))
 		return;
 	sm_session_observe(s, s->run.step - 1);
-	memcpy(&v, s->model->page[0].bytes + (addr - PAGE_ADDR),
+	memcpy(&v, (const uint8_t *)sm_model_page_mem(s->model, 0) + (addr - PAGE_ADDR),
 	       (size_t)size < 8 ? (size_t)size : 8);
 	s->tracer->load(s, (unsigned)(addr - PAGE_ADDR), (unsigned)size, v);
 }
@@ -500,7 +500,7 @@ static int list_loads(struct sm_session *s)
 
 	if (uc_mem_unmap(e->uc, PAGE_ADDR, 4096) ||
 	    uc_mem_map_ptr(e->uc, PAGE_ADDR, 4096, UC_PROT_READ,
-	                   s->model->page[0].bytes) ||
+	                   sm_model_page_mem(s->model, 0)) ||
 	    uc_hook_add(e->uc, &h, UC_HOOK_MEM_READ, (void *)hook_page_read, s,
 	                PAGE_ADDR, PAGE_ADDR + 4095) ||
 	    uc_ctl_remove_cache(e->uc, SM_CODE_BASE,
@@ -1103,6 +1103,7 @@ static void u_free_snap(void *snap)
 		return;
 	if (p->ctx)
 		uc_context_free(p->ctx);
+	sm_snapshot_free(p->model);
 	free(p->data);
 	free(p);
 }
@@ -1128,7 +1129,9 @@ static void *u_save(struct sm_session *s, void *snap)
 			return NULL;
 		p->ctx = NULL;
 		p->data = malloc(e->data_bytes + 1);
-		if (!p->data || uc_context_alloc(e->uc, &p->ctx) != UC_ERR_OK) {
+		p->model = sm_snapshot_new();
+		if (!p->data || !p->model ||
+		    uc_context_alloc(e->uc, &p->ctx) != UC_ERR_OK) {
 			u_free_snap(p);
 			return NULL;
 		}
@@ -1137,7 +1140,7 @@ static void *u_save(struct sm_session *s, void *snap)
 	memcpy(&p->eng, e, SM_UENG_RUN_BYTES);
 	p->run = s->run;
 	p->res = s->res;
-	sm_model_save(s->model, &p->model);
+	sm_model_save(s->model, p->model);
 	for (int i = 0; i < SM_UC_NDEV; i++) /* above hi: zeroes */
 		memcpy(dev_snap(p, i), e->dev[i].host, e->dev_hi[i]);
 	memcpy(p->stack + STACK_COLD, e->stack + STACK_COLD,
@@ -1168,7 +1171,7 @@ static void u_restore(struct sm_session *s, const void *snap)
 	memcpy(e, &p->eng, SM_UENG_RUN_BYTES);
 	s->run = p->run;
 	s->res = p->res;
-	sm_model_restore(s->model, &p->model);
+	sm_model_restore(s->model, p->model);
 	for (int i = 0; i < SM_UC_NDEV; i++)
 		undo_dev(e->dev[i].host, hi[i], dev_snap(p, i), e->dev_hi[i]);
 	memcpy(e->stack + STACK_COLD, p->stack + STACK_COLD,

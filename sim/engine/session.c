@@ -90,12 +90,12 @@ void sm_session_sample(struct sm_session *s)
 {
 	struct sm_run *r = &s->run;
 
-	if (r->owed_n && r->owed_from + r->owed_n == s->model->k.now) {
+	if (r->owed_n && r->owed_from + r->owed_n == sm_model_now(s->model)) {
 		r->owed_n++;
 		return;
 	}
 	sm_session_settle(s);
-	r->owed_from = s->model->k.now;
+	r->owed_from = sm_model_now(s->model);
 	r->owed_n = 1;
 }
 
@@ -143,7 +143,7 @@ static int apply(struct sm_session *s, const struct sm_action *a,
 
 	sm_session_sample(s); /* the instant just before */
 	sm_session_settle(s);
-	uint64_t before = s->model->k.updates;
+	uint64_t before = sm_model_updates(s->model);
 	int rc = sm_model_apply(s->model, a, err, sizeof(err));
 	if (rc > 0) {
 		s->run.kernel_active = true;
@@ -173,10 +173,8 @@ void sm_session_tick_full(struct sm_session *s)
 	const struct sm_scenario *scn = s->scn;
 
 	if (s->run.step > 0) {
-		if (m->k.now + 1 < s->run.deadline && !sm_model_pending(m)) {
-			m->k.now++;
-		} else {
-			uint64_t before = m->k.updates;
+		if (!sm_model_idle_step(m, s->run.deadline)) {
+			uint64_t before = sm_model_updates(m);
 			unsigned pending = sm_model_pending(m);
 			int next = sm_model_next_store(m);
 			sm_session_settle(s);
@@ -188,16 +186,16 @@ void sm_session_tick_full(struct sm_session *s)
 				if (s->tracer)
 					s->tracer->store(s, next);
 			}
-			if (m->k.updates != before) {
+			if (sm_model_updates(m) != before) {
 				s->run.kernel_active = true;
 				s->run.last_kernel_step = s->run.step;
 				if (s->tracer)
-					s->tracer->action(s, m->k.cause, 1, before);
+					s->tracer->action(s, sm_model_cause(m), 1, before);
 			}
 		}
 	}
 	while (s->run.timed_next < scn->nactions &&
-	       scn->cfg.start + scn->act[s->run.timed_next].at <= m->k.now)
+	       scn->cfg.start + scn->act[s->run.timed_next].at <= sm_model_now(m))
 		apply(s, &scn->act[s->run.timed_next++].act, true);
 	/* last, as the explorer applies its actions after a stop here */
 	while (s->run.sched && s->run.sched_next < s->run.sched->n &&
@@ -278,11 +276,11 @@ void sm_oracle_judge(struct sm_session *s, const uint64_t value[3], int rc)
 	sm_session_settle(s);
 	struct sm_window w = {
 		s->samples, s->run.nsamples, s->scratch, s->terse,
-		.arch = s->scn->cfg.arch, .width = s->model->page[0].pc.pmc_width,
+		.arch = s->scn->cfg.arch, .width = sm_model_page(s->model, 0)->pmc_width,
 		.reset = reset_seen(s),
 		.overflow = s->run.applied & (1u << SM_ACT_OVERFLOW),
 		.split = sm_abi_two_calls(s->reader->abi) ? s->run.split : 0,
-		.read_format = s->model->cfg->event[0].read_format,
+		.read_format = sm_model_config(s->model)->event[0].read_format,
 	};
 
 	s->res.steps = s->run.step;

@@ -186,18 +186,18 @@ static inline void sm_session_tick(struct sm_session *s)
 	struct sm_run *r = &s->run;
 	struct sm_model *m = s->model;
 	const struct sm_scenario *scn = s->scn;
-	uint64_t t = m->k.now + 1;
+	uint64_t t = sm_model_now(m) + 1;
 
-	if (r->step == 0 || t >= r->deadline ||
-	    m->sb.backlog_next != m->sb.nbacklog || m->sb.pending_next != m->sb.npending ||
+	/* sm_model_idle_step() last: it moves time when nothing lands */
+	if (r->step == 0 ||
 	    (r->timed_next < scn->nactions &&
 	     scn->cfg.start + scn->act[r->timed_next].at <= t) ||
 	    (r->sched && r->sched_next < r->sched->n &&
-	     r->sched->item[r->sched_next].step == r->step)) {
+	     r->sched->item[r->sched_next].step == r->step) ||
+	    !sm_model_idle_step(m, r->deadline)) {
 		sm_session_tick_full(s);
 		return;
 	}
-	m->k.now = t;
 	if (r->owed_n && r->owed_from + r->owed_n == t)
 		r->owed_n++; /* sm_session_sample(), inline */
 	else

@@ -55,7 +55,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		len = b[1] == 0x31 ? 2 : 3;
 		v = sm_model_timer(s->model);
 		if (len == 3) {
-			rcx = s->model->k.task_cpu; /* IA32_TSC_AUX: the CPU */
+			rcx = sm_model_task_cpu(s->model); /* IA32_TSC_AUX: the CPU */
 			uc_reg_write(e->uc, UC_X86_REG_RCX, &rcx);
 		}
 	} else if (b[1] == 0x33) {
@@ -86,7 +86,7 @@ static bool x86_trap(struct sm_session *s, uint64_t pc, const uint8_t *b)
 		for (unsigned k = 0; k < pre; k++)
 			if ((p[k] & 0xf0) == 0x40)
 				rex = p[k];
-		v = s->model->k.task_cpu;
+		v = sm_model_task_cpu(s->model);
 		uc_reg_write(e->uc, r64[(b[2] & 7) | (rex & 1) << 3], &v);
 		uint64_t next = pc + pre + 3;
 		uc_reg_write(e->uc, UC_X86_REG_RIP, &next);

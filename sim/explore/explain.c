@@ -469,7 +469,7 @@ static void on_trap(struct sm_session *s, const char *what, uint64_t arg,
 	if (X(s)->f)
 		fprintf(X(s)->f, "          trap  %s(%" PRIu64 ") -> %" PRIu64
 		        " (0x%" PRIx64 ")  [model cycle %" PRIu64 "]\n", what, arg, v,
-		        v, s->model->k.now);
+		        v, sm_model_now(s->model));
 	/* x86-64 and riscv64 trap in the code hook, before the step is
 	 * counted; arm64's instruction hook and the import stubs after */
 	uint64_t step = X(s)->insn_step == s->run.step || !s->run.step
@@ -479,7 +479,7 @@ static void on_trap(struct sm_session *s, const char *what, uint64_t arg,
 		snprintf(e->text, sizeof(e->text), "%s", what);
 		e->arg = arg;
 		e->value = v;
-		e->cycle = s->model->k.now;
+		e->cycle = sm_model_now(s->model);
 	}
 }
 
@@ -516,7 +516,7 @@ static void show_changes(struct sm_session *s)
 static void show_kstate(struct sm_session *s, enum sm_action_kind why)
 {
 	struct sm_explain *x = X(s);
-	const struct sm_config *cfg = s->model->cfg;
+	const struct sm_config *cfg = sm_model_config(s->model);
 	struct sm_kview now;
 	struct sm_kchange c[SM_KVIEW_MAX_ITEMS];
 	char line[4096];
@@ -552,12 +552,12 @@ static void on_action(struct sm_session *s, enum sm_action_kind kind, int rc,
 		        " page updates); truth now count=%" PRIu64 " enabled=%"
 		        PRIu64 " running=%" PRIu64 "\n", sm_action_name(kind),
 		        rc > 0 ? "" : rc == 0 ? " (does not apply now)" : " (error)",
-		        s->model->k.updates - before, t.count, t.enabled, t.running);
+		        sm_model_updates(s->model) - before, t.count, t.enabled, t.running);
 	struct sm_xevent *e = rec(X(s), SM_X_ACTION, s->run.step);
 	if (e) {
 		e->action = kind;
 		e->rc = rc;
-		e->updates = s->model->k.updates - before;
+		e->updates = sm_model_updates(s->model) - before;
 		e->truth = t;
 	}
 	show_changes(s);
@@ -578,7 +578,7 @@ static void on_store(struct sm_session *s, int off)
 	if (e)
 		e->field = field_index(f);
 	show_changes(s);
-	show_kstate(s, s->model->k.cause);
+	show_kstate(s, sm_model_cause(s->model));
 }
 
 /* A two-call ABI's first function returned: the listing says where the

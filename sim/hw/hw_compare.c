@@ -407,10 +407,10 @@ static int setup(struct cmp *c, struct replay *r, const char *name,
 		return -1;
 	}
 	/* the others are copies of the first: built alike, state copied */
-	r->pre = sm_model_new(r->cand[0]->cfg, NULL, NULL, c->err,
+	r->pre = sm_model_new(sm_model_config(r->cand[0]), NULL, NULL, c->err,
 	                      sizeof(c->err));
 	for (unsigned j = 1; r->pre && j < MAX_CAND; j++)
-		if (!(r->cand[j] = sm_model_new(r->cand[0]->cfg, NULL, NULL,
+		if (!(r->cand[j] = sm_model_new(sm_model_config(r->cand[0]), NULL, NULL,
 		                                c->err, sizeof(c->err))))
 			break;
 	if (!r->pre || !r->cand[MAX_CAND - 1]) {

@@ -399,8 +399,8 @@ void sm_teach_json(FILE *f, const struct sm_teach *t)
 	fields(&j);
 	page(&j, &t->x->first);
 	index_names(&j, t);
-	kstate(&j, t->s->model->cfg, &t->x->kfirst);
-	steps(&j, t->s->model->cfg, t->x);
+	kstate(&j, sm_model_config(t->s->model), &t->x->kfirst);
+	steps(&j, sm_model_config(t->s->model), t->x);
 	result(&j, t->s);
 	lands(&j, t);
 	if (t->more)

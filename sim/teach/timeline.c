@@ -25,7 +25,7 @@ static void on_update(void *ctx, const void *model, int ev,
 	if (p->nu == MAXU)
 		return;
 	sm_model_page_after(m, ev, &pc);
-	p->u[p->nu++] = (struct update){ m->k.now - m->cfg->start, ev, pc.index,
+	p->u[p->nu++] = (struct update){ sm_model_now(m) - sm_model_config(m)->start, ev, pc.index,
 	                                 why };
 }
 
@@ -43,10 +43,10 @@ static int sample(struct tl *p, char *err, size_t n)
 		uint64_t t = (uint64_t)((unsigned __int128)p->end * i / NS);
 		if (sm_scenario_play(m, s, &k, t, err, n) < 0)
 			rc = -1;
-		p->t[i] = m->k.now - s->cfg.start;
+		p->t[i] = sm_model_now(m) - s->cfg.start;
 		sm_model_truth(m, 0, &p->truth[i]);
 	}
-	if (!rc && m->k.capped) { /* loading checked the scenario: last resort */
+	if (!rc && sm_model_capped(m)) { /* loading checked the scenario: last resort */
 		snprintf(err, n, "the model hit its cap of model events per run");
 		rc = -1;
 	}
