@@ -17,7 +17,9 @@
 #                       on a crash
 #   ./dev.sh vm-kernels the kernels `selfmon vm` boots: Linux from Debian's
 #                       linux-source-6.12, tinyconfig + vm/ARCH.config, for
-#                       arm64 and riscv64 into build-vm/ (kept; ~3 min each)
+#                       arm64 and riscv64 into build-vm/ (kept, and in the
+#                       cache a fresh clone takes them from: HACKING.md;
+#                       ~3 min each to build)
 #   ./dev.sh build      only install and build
 #
 # Debian packages are installed with apt-get when run as root; otherwise the
@@ -29,14 +31,19 @@ PACKAGES=(build-essential cmake pkg-config libunicorn-dev libcmocka-dev libelf-d
           gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
           libc6-dev-arm64-cross libc6-dev-riscv64-cross
           qemu-system-arm qemu-system-misc opensbi
-          linux-source-6.12 flex bison bc xz-utils mmdebstrap)
+          linux-source-6.12 flex bison bc xz-utils mmdebstrap ccache)
 
 . scripts/packages.sh # need_packages
 
+# Compiles go through ccache (its cache in ~/.cache/ccache): a build in a
+# fresh clone, CI's four among them, compiles only what changed since
+# the last build of the same flags on this machine.
 build() { # DIR [cmake options...]
 	local dir=$1
 	shift
-	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+		"$@" >/dev/null
 	cmake --build "$dir" -j "$(nproc)" -- --no-print-directory
 }
 
@@ -48,7 +55,8 @@ FUZZERS=(scenario schedule hwtrace elf json cex vmwire engine)
 fuzz() {
 	local secs=$1 dir=build-fuzz jobs lane t rc=0
 	CC=clang cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DSELFMON_FUZZ=ON -DSELFMON_CROSS=OFF >/dev/null
+		-DCMAKE_C_COMPILER_LAUNCHER=ccache -DSELFMON_FUZZ=ON \
+		-DSELFMON_CROSS=OFF >/dev/null
 	cmake --build "$dir" -j "$(nproc)" --target fuzz -- --no-print-directory
 	jobs=$(nproc)
 	rm -f "$dir"/fuzz/fuzz_*.out

@@ -13,8 +13,9 @@
 #      installed, the whole project configured and built.
 # Each step's time is printed.  Needs root, mmdebstrap and Debian's
 # mirror (the network); without root or mmdebstrap it exits 77 (ctest:
-# skipped).  The downloaded packages are kept between runs in
-# BUILD_DIR/fresh-root-cache (delete it to download everything again);
+# skipped).  The downloaded packages are kept between runs in the
+# cache's fresh-root folder (scripts/cache.sh; BUILD_DIR/fresh-root-cache
+# when the cache is off), so a fresh clone downloads them once;
 # the root itself is made in a temporary directory, its mounts live in a
 # private mount namespace, and both are gone on every exit path.
 set -eu
@@ -30,7 +31,9 @@ command -v mmdebstrap >/dev/null ||
 	{ say "skipped: needs mmdebstrap (apt-get install mmdebstrap)"; exit 77; }
 command -v unshare >/dev/null || { say "skipped: needs unshare"; exit 77; }
 
-cache=$build/fresh-root-cache
+. "$src/scripts/cache.sh" # cache_dir
+cache=$(cache_dir fresh-root)
+[ -n "$cache" ] || cache=$build/fresh-root-cache
 mkdir -p "$cache"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-fresh.XXXXXX")
 # Every mount below is made in a private mount namespace, mmdebstrap's

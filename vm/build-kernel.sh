@@ -3,8 +3,11 @@
 # Debian's linux-source-6.12 package (/usr/src/linux-source-6.12.tar.xz),
 # `make tinyconfig` with this folder's ARCH.config fragment, built with
 # the cross compiler into DIR/ARCH (DIR/ARCH/Image is the result).  Kept
-# when present and built from the same fragment and source; about three
-# minutes on two cores otherwise.
+# when present and built from the same fragment, script, compiler and
+# source; else taken from the cache of kernels (scripts/cache.sh: a fresh
+# clone on this machine builds none again), where every kernel built is
+# put under the hash of those four; about three minutes on two cores
+# otherwise.
 set -eu
 arch=$1 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$2"
@@ -17,9 +20,26 @@ riscv64) karch=riscv cross=riscv64-linux-gnu- image=arch/riscv/boot/Image ;;
 esac
 [ -r "$tarball" ] || { echo "build-kernel.sh: no $tarball: apt-get install linux-source-6.12" >&2; exit 2; }
 out=$dir/$arch
-stamp=$(cat "$here/$arch.config" "$here/build-kernel.sh" | sha256sum | cut -c1-16)-$(stat -c %s "$tarball")
+command -v "${cross}gcc" >/dev/null ||
+	{ echo "build-kernel.sh: no ${cross}gcc: apt-get install gcc-${cross%-}" >&2; exit 2; }
+# what the kernel is made from: the fragment, this script, the compiler
+# and the source
+stamp=$({ cat "$here/$arch.config" "$here/build-kernel.sh"
+	"${cross}gcc" --version | head -1
+	sha256sum <"$tarball"; } | sha256sum | cut -c1-16)
 if [ -f "$out/Image" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "build-kernel.sh: $out/Image is up to date"
+	exit 0
+fi
+. "$here/../scripts/cache.sh" # cache_dir
+cache=$(cache_dir kernels)
+hit=${cache:+$cache/$arch-$stamp}
+if [ -n "$hit" ] && [ -f "$hit/Image" ] && [ -f "$hit/version" ]; then
+	mkdir -p "$out"
+	cp "$hit/Image" "$out/Image.new" && mv "$out/Image.new" "$out/Image"
+	cp "$hit/version" "$out/version"
+	echo "$stamp" >"$out/stamp"
+	echo "build-kernel.sh: $out/Image (Linux $(cat "$out/version")) from the cache, $hit"
 	exit 0
 fi
 src=$dir/linux-source-6.12
@@ -47,3 +67,11 @@ cp "$out/obj/$image" "$out/Image"
 k kernelversion > "$out/version"
 echo "$stamp" > "$out/stamp"
 echo "build-kernel.sh: $out/Image (Linux $(cat "$out/version"))"
+# into the cache, whole or not at all (a folder made beside it, renamed)
+if [ -n "$hit" ]; then
+	new=$(mktemp -d "$cache/.new.XXXXXX") &&
+		cp "$out/Image" "$out/version" "$new/" &&
+		mv -T "$new" "$hit" 2>/dev/null &&
+		echo "build-kernel.sh: kept in the cache, $hit" ||
+		rm -rf "$new"
+fi
