@@ -3,7 +3,7 @@
  * core (kernel.c) and the PMU drivers (pmu_*.c) share on one event.
  *
  * Owns: the declarations of event.c (an event's times and state, its
- * counter register, its count update and reload, its page write) and two
+ * counter register, its count update and reload, its page write) and three
  * inline helpers on events.  It must not reach scheduling, actions or a
  * driver's own flows.
  */
@@ -18,6 +18,14 @@ static inline unsigned sm_leader_of(const struct sm_config *cfg, unsigned i)
 {
 	unsigned g = cfg->event[i].group;
 	return g ? g - 1 : i;
+}
+
+/* is_sampling_event(): attr.sample_period != 0, a field attr.sample_freq
+ * shares (one union in struct perf_event_attr): a period or a frequency
+ * event. */
+static inline bool sm_is_sampling(const struct sm_event_cfg *c)
+{
+	return c->period || c->freq;
 }
 
 /* s64 arithmetic as the kernel does it (built with -fno-strict-overflow:

@@ -500,7 +500,7 @@ static void account_interrupt(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
 
-	if (!e->cfg->period && !e->cfg->freq) /* !is_sampling_event() */
+	if (!sm_is_sampling(e->cfg))
 		return;
 	/* counted only where it can throttle (no state otherwise) */
 	e->interrupts += m->cfg->max_samples != 0;
@@ -610,7 +610,7 @@ static void overflow_irq(struct sm_model *m, int i)
 	 * (perf_pending_disable() -> perf_event_disable_local() ->
 	 * __perf_event_disable()): scheduled out, its page written with
 	 * index 0, OFF. */
-	if (e->cfg->period && e->event_limit && --e->event_limit == 0)
+	if (sm_is_sampling(e->cfg) && e->event_limit && --e->event_limit == 0)
 		disable(m, i);
 }
 
@@ -620,7 +620,7 @@ static void overflow_irq(struct sm_model *m, int i)
  * its counter again without a new value, so it counts on from 0. */
 static bool wrap_is_silent(const struct sm_model *m, const struct sm_event *e)
 {
-	return SM_RULES(m)->counting_wrap_silent && e->cfg->period == 0;
+	return SM_RULES(m)->counting_wrap_silent && !sm_is_sampling(e->cfg);
 }
 
 /* Injected overflow: the counter runs to its wrap at this instant (a
@@ -765,14 +765,14 @@ static int period(struct sm_model *m, int i, uint64_t p)
 }
 
 /* _perf_event_refresh(): refused (EINVAL, nothing changes) for an event
- * that is not sampling (no attr.sample_period; inherited events, also
- * refused, are not modelled); else event_limit += refresh and
- * _perf_event_enable(). */
+ * that is not sampling (!is_sampling_event(): neither a period nor a
+ * frequency, which shares its field; inherited events, also refused, are
+ * not modelled); else event_limit += refresh and _perf_event_enable(). */
 static int refresh(struct sm_model *m, int i, uint32_t n)
 {
 	struct sm_event *e = &m->k.ev[i];
 
-	if (e->cfg->period == 0 || n > INT32_MAX)
+	if (!sm_is_sampling(e->cfg) || n > INT32_MAX)
 		return 0;
 	e->event_limit = (int32_t)((uint32_t)e->event_limit + n);
 	enable(m, i);

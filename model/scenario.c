@@ -394,7 +394,10 @@ static const struct keydef event_keys[] = {
 	{ "long", V_BOOL, ARM, FIELD(struct sm_event_cfg, long64) },
 	{ "user", V_BOOL, ARM | RV, FIELD(struct sm_event_cfg, user) },
 	{ "clockid", V_BOOL, FIELD(struct sm_event_cfg, clockid) },
-	{ "period", V_NUM, .range = ANY, FIELD(struct sm_event_cfg, period) },
+	/* attr.sample_period (0: counting); perf_event_open() refuses one with
+	 * bit 63 set with EINVAL (a frequency's bound is freq=) */
+	{ "period", V_NUM, .range = RANGE(0, INT64_MAX),
+	  FIELD(struct sm_event_cfg, period) },
 	{ "left", V_NUM, .range = RANGE(1, UINT64_MAX),
 	  FIELD(struct sm_event_cfg, left) },
 	{ "rate", V_NUM, .range = RANGE(1, 1000000),
@@ -1189,6 +1192,16 @@ static uint64_t period_of(const struct parser *p, const struct sm_action *a)
 	return (unsigned)i < p->cfg->nevents ? p->cfg->event[i].period : 0;
 }
 
+/* is_sampling_event() of the action's event: a period or a frequency
+ * (attr.sample_period and attr.sample_freq are one field). */
+static bool sampling(const struct parser *p, const struct sm_action *a)
+{
+	int i = a->event == SM_AUTO ? 0 : a->event;
+
+	return (unsigned)i < p->cfg->nevents &&
+	       (p->cfg->event[i].period || p->cfg->event[i].freq);
+}
+
 /* An action the kernel refuses on a counting event with EINVAL before
  * anything changes (its ioctl's function `fn`): no scenario asks for it. */
 static int sampling_only(struct parser *p, const struct sm_timed_action *ta,
@@ -1221,7 +1234,7 @@ static int finish_action(struct parser *p, struct sm_timed_action *ta)
 		return sampling_only(p, ta, "period", "_perf_event_period");
 	if (kind == SM_ACT_REFRESH && !key_col(p, KEYS(action_keys), "refresh"))
 		ta->act.refresh = 1;
-	if (kind == SM_ACT_REFRESH && period_of(p, &ta->act) == 0)
+	if (kind == SM_ACT_REFRESH && !sampling(p, &ta->act))
 		return sampling_only(p, ta, "refresh", "_perf_event_refresh");
 	if (kind == SM_ACT_MMAP && (unsigned)ev < p->cfg->nevents &&
 	    p->cfg->event[ev].output)

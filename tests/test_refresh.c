@@ -6,7 +6,9 @@
  * (__perf_event_overflow() -> perf_event_disable_inatomic(), then
  * perf_pending_disable() -> __perf_event_disable(): scheduled out, the
  * page written once more with index 0, OFF); a counting event is refused
- * (EINVAL: nothing changes).
+ * (EINVAL: nothing changes); a frequency event is a sampling event
+ * (is_sampling_event(): attr.sample_freq is attr.sample_period's field)
+ * and is not.
  *
  * x86-64, defaults (4 general counters, 3 fixed, 48 bits), one pinned
  * `instructions` event (1 a cycle) on fixed counter 0 (index 2^30 + 1)
@@ -18,7 +20,7 @@
 
 static struct sm_model *m;
 
-static void setup(uint64_t period)
+static void setup_freq(uint64_t period, uint64_t freq)
 {
 	struct sm_config c;
 
@@ -26,7 +28,13 @@ static void setup(uint64_t period)
 	c.mux_interval = 0;
 	int e = add_event(&c, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, true);
 	c.event[e].period = period;
+	c.event[e].freq = freq;
 	init_model(&m, &c);
+}
+
+static void setup(uint64_t period)
+{
+	setup_freq(period, 0);
 }
 
 static int refresh(uint32_t n)
@@ -106,6 +114,26 @@ static void test_counting_refused(void **state)
 	assert_int_equal(read_count(), 0);
 }
 
+/* A frequency event (freq=1000, no period): _perf_event_refresh()
+ * accepts it (is_sampling_event() reads attr.sample_period, which holds
+ * the sample_freq) and enables it.  perf_event_alloc() gave it
+ * sample_period 1; x86_perf_event_set_period() programs at least 2 events
+ * ("certain CPUs don't like it if just 1 hw_event is left"), so the first
+ * overflow comes after 2 events, __perf_event_overflow() takes event_limit
+ * from 1 to 0 and the event is disabled: index 0, a count of 2. */
+static void test_frequency_refresh(void **state)
+{
+	(void)state;
+	setup_freq(0, 1000);
+	assert_int_equal(act(m, SM_ACT_DISABLE, 0), 1);
+	assert_int_equal(sm_model_page(m, 0)->index, 0);
+	assert_int_equal(refresh(1), 1);
+	assert_int_equal(sm_model_page(m, 0)->index, FIXED0_INDEX);
+	sm_model_advance(m, 100);
+	assert_int_equal(sm_model_page(m, 0)->index, 0);
+	assert_int_equal(read_count(), 2);
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -120,6 +148,7 @@ int main(void)
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_no_limit),
 		cmocka_unit_test(test_counting_refused),
+		cmocka_unit_test(test_frequency_refresh),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }

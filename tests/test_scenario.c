@@ -668,6 +668,8 @@ static const struct bad bad_cases[] = {
 	{ "at 5000   # no action\n", "t.scn:1:8: missing action" },
 	{ "at 10 period\n", "t.scn:1:13: missing period" },
 	{ "at 10 period period=0\n", "t.scn:1:21: period out of range (1..2^63-1)" },
+	{ "event x period=0x8000000000000000\n",
+	  "t.scn:1:16: period out of range (0..2^63-1)" },
 	{ "event x period=5\nat 10 period period=0x8000000000000000\n",
 	  "t.scn:2:21: period out of range (1..2^63-1)" },
 	{ "at 10 period period=5\n",
@@ -680,6 +682,9 @@ static const struct bad bad_cases[] = {
 	  "with EINVAL)" },
 	{ "event x period=5\nat 10 refresh refresh=2147483648\n",
 	  "t.scn:2:23: refresh out of range (0..2147483647)" },
+	{ "event x freq=1000\nat 10 refresh\nat 20 period period=5\n",
+	  "t.scn:3:7: period of a frequency event (freq=) sets its "
+	  "sample_freq: not modelled" },
 	{ "at 10 refresh\n",
 	  "t.scn:1:7: refresh applies to a sampling event only: 'instructions' "
 	  "has no period= (the kernel's _perf_event_refresh() refuses a "
