@@ -1143,6 +1143,17 @@ void sm_kernel_read(struct sm_model *m, int i)
 
 /* ---- construction ---------------------------------------------------- */
 
+/* __perf_effective_state(): a sibling whose leader is OFF or in ERROR
+ * is in its leader's state; any other event in its own. */
+static enum sm_state effective_state(const struct sm_model *m, unsigned i)
+{
+	unsigned l = sm_leader_of(m->cfg, i);
+
+	if (l != i && m->k.ev[l].state < SM_INACTIVE)
+		return m->k.ev[l].state;
+	return m->k.ev[i].state;
+}
+
 static void init_event(struct sm_model *m, int i)
 {
 	struct sm_event *e = &m->k.ev[i];
@@ -1169,12 +1180,17 @@ static void init_event(struct sm_model *m, int i)
  * task, in order, each mmapped (if it is at the start) before the next is
  * opened, as `hw record` and most programs do: perf_event_open() ->
  * perf_install_in_context() -> __perf_install_in_context():
- * add_event_to_ctx(), then ctx_resched() for the new event, enabled or
- * not, so that the events already open on its PMU are scheduled out and
- * in again and their pages rewritten (on arm64 three writes each:
- * armpmu_del(), armpmu_start(), armpmu_add(); seen by `selfmon vm arm64
- * record`).  While event i is opened the events after it do not exist
- * yet: k.nopen is i + 1. */
+ * add_event_to_ctx(), then ctx_resched() for the new event, so that the
+ * events already open on its PMU are scheduled out and in again and their
+ * pages rewritten (on arm64 three writes each: armpmu_del(),
+ * armpmu_start(), armpmu_add(); seen by `selfmon vm arm64 record`).  An
+ * event that will not run (__perf_effective_state() OFF: disabled, or
+ * the sibling of a disabled leader) is only added, without the IPI and so
+ * without ctx_resched(), unless it is the context's first event
+ * (perf_install_in_context(): "can be initialized without IPI", with
+ * ctx->nr_events): the pages of the events before it are not written.
+ * While event i is opened the events after it do not exist yet: k.nopen
+ * is i + 1. */
 int sm_kernel_build(struct sm_model *m, char *err, size_t n)
 {
 	const struct sm_config *cfg = m->cfg;
@@ -1200,7 +1216,8 @@ int sm_kernel_build(struct sm_model *m, char *err, size_t n)
 		m->k.nopen = i + 1;
 		init_event(m, (int)i);
 		m->k.cause = SM_ACT_ENABLE;
-		resched(m, (int)i);
+		if (i == 0 || effective_state(m, i) != SM_OFF)
+			resched(m, (int)i);
 		/* PERF_EVENT_IOC_SET_OUTPUT right after the open: no page
 		 * write (perf_event_set_output() -> ring_buffer_attach()) */
 		m->k.ev[i].redirected = cfg->event[i].output != 0;

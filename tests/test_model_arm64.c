@@ -741,6 +741,43 @@ static void test_big_little_filter(void **state)
 	assert_int_equal(pc->offset, 100 + (0x7fffffffll - 100));
 }
 
+/* The open of a second event after the first, mmapped (one page write:
+ * perf_event_init_userpage() + perf_event_update_userpage(), lock 2).
+ * Enabled, it is installed with the IPI: __perf_install_in_context() ->
+ * ctx_resched() schedules the first out and in again, three more writes
+ * of its page (armpmu_del(), armpmu_start(), armpmu_add()): lock 8, as
+ * the real 6.12 kernel shows.  Disabled, or enabled but the sibling of a
+ * disabled leader, perf_install_in_context() only adds it (its effective
+ * state is OFF and the context has events): the first page stays at
+ * lock 2. */
+static void test_open_disabled_no_resched(void **state)
+{
+	(void)state;
+	struct {
+		bool enabled, grouped_under_off;
+		unsigned lock;
+	} cases[] = { { true, false, 8 }, { false, false, 2 }, { true, true, 2 } };
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct sm_config c = arm_cfg();
+		c.mux_interval = 0;
+		add_event(&c, "first", SM_EV_OTHER, SM_AUTO, false);
+		if (cases[k].grouped_under_off) {
+			int l = add_event(&c, "leader", SM_EV_OTHER, SM_AUTO, false);
+			c.event[l].enabled = false;
+			c.event[l].mmap = false;
+			int s = add_event(&c, "sibling", SM_EV_OTHER, SM_AUTO, false);
+			c.event[s].group = (unsigned)l + 1;
+			c.event[s].mmap = false;
+		} else {
+			int e = add_event(&c, "second", SM_EV_OTHER, SM_AUTO, false);
+			c.event[e].enabled = cases[k].enabled;
+			c.event[e].mmap = false;
+		}
+		init_model(&m, &c);
+		assert_int_equal(sm_model_page(m, 0)->lock, cases[k].lock);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -766,6 +803,7 @@ int main(void)
 		cmocka_unit_test(test_v72_sampling_clock_caps),
 		cmocka_unit_test(test_v72_smt_cycles),
 		cmocka_unit_test(test_v72_pmuacr),
+		cmocka_unit_test(test_open_disabled_no_resched),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
