@@ -32,15 +32,28 @@ uint64_t sm_ctx_now(const struct sm_model *m)
 	return m->k.ctx_time + (sm_model_ns(m, m->k.task_cpu, m->k.now) - m->k.ctx_stamp);
 }
 
-/* __perf_update_times(): enabled grows while INACTIVE or ACTIVE, running
- * while ACTIVE. */
+/* __perf_effective_state(): a sibling whose leader is OFF or in ERROR is
+ * in its leader's state; any other event in its own. */
+enum sm_state sm_effective_state(const struct sm_model *m, unsigned i)
+{
+	unsigned l = sm_leader_of(m->cfg, i);
+
+	if (l != i && m->k.ev[l].state < SM_INACTIVE)
+		return m->k.ev[l].state;
+	return m->k.ev[i].state;
+}
+
+/* __perf_update_times(): enabled grows while the effective state is
+ * INACTIVE or ACTIVE, running while ACTIVE (so a sibling's times stop
+ * while its leader is OFF or in ERROR).  e is one of m->k.ev[]. */
 void sm_event_times(const struct sm_model *m,
                            const struct sm_event *e, uint64_t *enabled, uint64_t *running)
 {
 	uint64_t delta = sm_ctx_now(m) - e->tstamp;
+	enum sm_state st = sm_effective_state(m, (unsigned)(e - m->k.ev));
 
-	*enabled = e->total_enabled + (e->state >= SM_INACTIVE ? delta : 0);
-	*running = e->total_running + (e->state == SM_ACTIVE ? delta : 0);
+	*enabled = e->total_enabled + (st >= SM_INACTIVE ? delta : 0);
+	*running = e->total_running + (st == SM_ACTIVE ? delta : 0);
 }
 
 void sm_update_times(struct sm_model *m, struct sm_event *e)
@@ -80,10 +93,20 @@ void sm_truth_sync(struct sm_model *m, struct sm_event *e)
 }
 
 /* perf_event_set_state(): times are brought up to date first. */
+/* perf_event_set_state(): the event's times brought up to now in its old
+ * state; a leader that goes from OFF or ERROR to INACTIVE or ACTIVE, or
+ * back, changes its siblings' effective state, so theirs are too
+ * (perf_event_update_sibling_time()). */
 void sm_set_state(struct sm_model *m, struct sm_event *e, enum sm_state s)
 {
+	unsigned i = (unsigned)(e - m->k.ev);
+
 	sm_truth_sync(m, e);
 	sm_update_times(m, e);
+	if ((e->state < SM_INACTIVE) != (s < SM_INACTIVE))
+		for (unsigned j = 0; j < m->k.nopen; j++)
+			if (j != i && sm_leader_of(m->cfg, j) == i)
+				sm_update_times(m, &m->k.ev[j]);
 	e->state = s;
 }
 

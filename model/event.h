@@ -37,6 +37,7 @@ static inline int64_t sm_wrap_add(int64_t a, uint64_t b)
 
 /* time */
 uint64_t sm_ctx_now(const struct sm_model *m);
+enum sm_state sm_effective_state(const struct sm_model *m, unsigned i);
 void sm_event_times(const struct sm_model *m, const struct sm_event *e,
                     uint64_t *enabled, uint64_t *running);
 void sm_update_times(struct sm_model *m, struct sm_event *e);

@@ -1088,7 +1088,8 @@ void sm_model_truth_span(const struct sm_model *m, int i, uint64_t from,
 	const struct sm_event e = m->k.ev[i];
 	const struct sm_cpu c = m->k.cpu[m->k.task_cpu];
 	const uint64_t ctx_time = m->k.ctx_time, ctx_stamp = m->k.ctx_stamp;
-	const bool active = e.state == SM_ACTIVE, on = e.state >= SM_INACTIVE;
+	const enum sm_state st = sm_effective_state(m, (unsigned)i);
+	const bool active = st == SM_ACTIVE, on = st >= SM_INACTIVE;
 	const bool tsc = !SM_RULES(m)->timer_sched_clock, task_on = m->k.task_on;
 	const uint64_t rate = e.cfg->rate;
 	const bool clock = sm_event_is_clock(e.cfg); /* ns: sm_truth_sync() */
@@ -1142,17 +1143,6 @@ void sm_kernel_read(struct sm_model *m, int i)
 }
 
 /* ---- construction ---------------------------------------------------- */
-
-/* __perf_effective_state(): a sibling whose leader is OFF or in ERROR
- * is in its leader's state; any other event in its own. */
-static enum sm_state effective_state(const struct sm_model *m, unsigned i)
-{
-	unsigned l = sm_leader_of(m->cfg, i);
-
-	if (l != i && m->k.ev[l].state < SM_INACTIVE)
-		return m->k.ev[l].state;
-	return m->k.ev[i].state;
-}
 
 static void init_event(struct sm_model *m, int i)
 {
@@ -1216,7 +1206,7 @@ int sm_kernel_build(struct sm_model *m, char *err, size_t n)
 		m->k.nopen = i + 1;
 		init_event(m, (int)i);
 		m->k.cause = SM_ACT_ENABLE;
-		if (i == 0 || effective_state(m, i) != SM_OFF)
+		if (i == 0 || sm_effective_state(m, i) != SM_OFF)
 			resched(m, (int)i);
 		/* PERF_EVENT_IOC_SET_OUTPUT right after the open: no page
 		 * write (perf_event_set_output() -> ring_buffer_attach()) */

@@ -204,6 +204,40 @@ static void test_leader_governs(void **state_)
 	assert_int_equal(state(L), SM_ACTIVE);
 }
 
+/* A sibling's times follow its leader's state (__perf_effective_state()
+ * in __perf_update_times()): enabled itself, it is OFF while its leader
+ * is, and its time_enabled stands still, as the real 6.12 kernel shows.
+ * L opened disabled, S enabled: at 1000 cycles S reads 0 counted, 0
+ * enabled, 0 running.  L enabled at 1000 puts both on (the enable's
+ * perf_event_set_state() of L brings S's times up first,
+ * perf_event_update_sibling_time(), so the OFF time stays out); at 2000
+ * S has run E = ns(START + 2000) - ns(START + 1000), enabled and running,
+ * and counted 1000.  L disabled at 2000: at 3000 S still reads E and E. */
+static void test_sibling_times_follow_leader(void **state_)
+{
+	struct sm_config c = x86(2);
+	uint64_t buf[3];
+	(void)state_;
+	int L = member(&c, "L", -1), S = member(&c, "S", 0);
+	c.event[L].enabled = false;
+	init_model(&m, &c);
+	sm_model_advance(m, 1000);
+	assert_int_equal(sm_model_read(m, S, buf, sizeof(buf)), 24);
+	uint64_t off[] = { 0, 0, 0 };
+	assert_memory_equal(buf, off, sizeof(off));
+	assert_int_equal(act(m, SM_ACT_ENABLE, L), 1);
+	sm_model_advance(m, 1000);
+	uint64_t E = ns(START + 2000) - ns(START + 1000);
+	assert_int_equal(sm_model_read(m, S, buf, sizeof(buf)), 24);
+	uint64_t on[] = { 1000, E, E };
+	assert_memory_equal(buf, on, sizeof(on));
+	assert_int_equal(act(m, SM_ACT_DISABLE, L), 1);
+	assert_int_equal(sm_model_page(m, S)->time_enabled, E);
+	sm_model_advance(m, 1000);
+	assert_int_equal(sm_model_read(m, S, buf, sizeof(buf)), 24);
+	assert_memory_equal(buf, on, sizeof(on));
+}
+
 /* rotate_out of a sibling takes its whole group off; rotate_in of the
  * sibling puts the group back; on x86-64 no counter may be asked for a
  * member (the commit places the group as a whole). */
@@ -276,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_read_group),
 		cmocka_unit_test(test_pinned_group_error),
 		cmocka_unit_test(test_leader_governs),
+		cmocka_unit_test(test_sibling_times_follow_leader),
 		cmocka_unit_test(test_rotate_moves_group),
 		cmocka_unit_test(test_arm64_no_txn),
 	};
