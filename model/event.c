@@ -93,6 +93,16 @@ void sm_truth_sync(struct sm_model *m, struct sm_event *e)
 }
 
 /* perf_event_set_state(): times are brought up to date first. */
+/* event_sched_in(): a throttled event is unthrottled (interrupts = 0),
+ * and pmu->add() that follows programs and starts its counter: stopped no
+ * more (throttle(); the x86 group transaction too, pmu_x86.c). */
+void sm_event_sched_in_unthrottle(struct sm_event *e)
+{
+	if (e->interrupts == SM_MAX_INTERRUPTS)
+		e->interrupts = 0;
+	e->throttled = false;
+}
+
 /* perf_event_set_state(): the event's times brought up to now in its old
  * state; a leader that goes from OFF or ERROR to INACTIVE or ACTIVE, or
  * back, changes its siblings' effective state, so theirs are too

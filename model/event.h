@@ -44,6 +44,7 @@ void sm_update_times(struct sm_model *m, struct sm_event *e);
 uint64_t sm_sw_clock_now(const struct sm_model *m, const struct sm_event *e);
 void sm_truth_sync(struct sm_model *m, struct sm_event *e);
 void sm_set_state(struct sm_model *m, struct sm_event *e, enum sm_state s);
+void sm_event_sched_in_unthrottle(struct sm_event *e);
 
 /* the page */
 void sm_page_write(struct sm_model *m, int i, bool stopped);

@@ -95,11 +95,7 @@ static bool sched_in(struct sm_model *m, int i, int want)
 {
 	struct sm_event *e = &m->k.ev[i];
 
-	/* event_sched_in(): a throttled event is unthrottled (interrupts =
-	 * 0) and pmu->add() starts its counter */
-	if (e->interrupts == SM_MAX_INTERRUPTS)
-		e->interrupts = 0;
-	e->throttled = false;
+	sm_event_sched_in_unthrottle(e);
 
 	if (e->cfg->type == SM_EV_SOFTWARE) {
 		/* perf_swevent_add(), cpu_clock_event_add() and
@@ -529,46 +525,76 @@ static void pmu_start_noreload(struct sm_model *m, int i)
 	SM_RULES(m)->start_noreload(m, i);
 }
 
-/* perf_event_task_tick() -> perf_adjust_freq_unthr_context() ->
- * perf_adjust_freq_unthr_events() over the active hardware events (the
- * software PMUs are not modelled here), in list order: a throttled event
- * is unthrottled (hw.interrupts = 0) and, unless it is a frequency
- * event, started again (pmu->start(event, 0)); a frequency event is
- * stopped with an update, its period adjusted to the events counted
- * since the last tick over TICK_NSEC (if any), and started again, with a
- * reload if it counted.  perf_throttled_seq moves on, so every event's
- * interrupts count from 0. */
+/* One event of perf_adjust_freq_unthr_events(): a throttled event is
+ * unthrottled and, unless it is a frequency event, started again
+ * (pmu->start(event, 0)); a frequency event is stopped with an update,
+ * its period adjusted to the events counted since the last tick over
+ * TICK_NSEC (if any), and started again, with a reload if it counted. */
+static int tick_event(struct sm_model *m, unsigned i, bool was)
+{
+	struct sm_event *e = &m->k.ev[i];
+	int done = 0;
+
+	if (e->state != SM_ACTIVE || e->counter < 0 ||
+	    e->cfg->type == SM_EV_SOFTWARE)
+		return 0;
+	if (was && e->throttled)
+		throttle(m, e, false);
+	if (was && !e->cfg->freq) {
+		pmu_start_noreload(m, (int)i);
+		done = 1;
+	}
+	if (!e->cfg->freq)
+		return done;
+	sm_event_update(m, e); /* pmu->stop(event, PERF_EF_UPDATE) */
+	uint64_t delta = e->count - e->freq_count_stamp;
+	e->freq_count_stamp = e->count;
+	if ((int64_t)delta > 0) {
+		adjust_period(m, (int)i, SM_TICK_NSEC, delta, false);
+		sm_pmu_start(m, (int)i);
+	} else {
+		pmu_start_noreload(m, (int)i);
+	}
+	return 1;
+}
+
+/* perf_event_task_tick() -> perf_adjust_freq_unthr_context(): for each
+ * PMU of the context (pmu_ctx_list: in the order their first events were
+ * opened), perf_adjust_freq_unthr_events() over its pinned_active list,
+ * then its flexible_active list.  Those lists hold group leaders only
+ * (merge_sched_in() adds the leader), in the order they went on: the
+ * pinned ones in open order, the flexible ones in the rotated order
+ * (flex_order).  A sibling is not visited: a throttled sibling stays
+ * throttled (its counter stopped, until a sched in), a frequency sibling
+ * keeps its period.  perf_throttled_seq moves on, so every event's next
+ * interrupt counts from 1 (__perf_event_account_interrupt()): interrupts
+ * is 0 here; whether the counter is stopped is e->throttled. */
 static int tick(struct sm_model *m)
 {
 	int done = 0;
+	bool was[SM_MAX_EVENTS];
+	unsigned pmus = 0;
 
 	if (!m->k.task_on)
 		return 0;
 	for (unsigned i = 0; i < m->k.nopen; i++) {
-		struct sm_event *e = &m->k.ev[i];
-		bool was = e->interrupts == SM_MAX_INTERRUPTS;
-		e->interrupts = 0;
-		if (e->state != SM_ACTIVE || e->counter < 0 ||
-		    e->cfg->type == SM_EV_SOFTWARE)
+		was[i] = m->k.ev[i].interrupts == SM_MAX_INTERRUPTS;
+		m->k.ev[i].interrupts = 0;
+	}
+	for (unsigned i = 0; i < m->k.nopen; i++) {
+		int pmu = pmu_of(&m->k.ev[i]);
+		if (pmus & (1u << pmu))
 			continue;
-		if (was && e->throttled)
-			throttle(m, e, false);
-		if (was && !e->cfg->freq) {
-			pmu_start_noreload(m, (int)i);
-			done = 1;
+		pmus |= 1u << pmu;
+		for (unsigned j = 0; j < m->k.nopen; j++)
+			if (m->k.ev[j].cfg->pinned && pmu_of(&m->k.ev[j]) == pmu &&
+			    sm_leader_of(m->cfg, j) == j)
+				done |= tick_event(m, j, was[j]);
+		for (unsigned k = 0; k < m->k.nflex; k++) {
+			unsigned j = m->k.flex_order[k];
+			if (j < m->k.nopen && pmu_of(&m->k.ev[j]) == pmu)
+				done |= tick_event(m, j, was[j]);
 		}
-		if (!e->cfg->freq)
-			continue;
-		sm_event_update(m, e); /* pmu->stop(event, PERF_EF_UPDATE) */
-		uint64_t delta = e->count - e->freq_count_stamp;
-		e->freq_count_stamp = e->count;
-		if ((int64_t)delta > 0) {
-			adjust_period(m, (int)i, SM_TICK_NSEC, delta, false);
-			sm_pmu_start(m, (int)i);
-		} else {
-			pmu_start_noreload(m, (int)i);
-		}
-		done = 1;
 	}
 	return done;
 }

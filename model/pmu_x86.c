@@ -290,6 +290,7 @@ static bool x86_group_sched_in(struct sm_model *m, unsigned l)
 		/* event_sched_in() of an OFF (or ERROR) sibling does nothing */
 		if (sm_leader_of(m->cfg, j) != l || e->state != SM_INACTIVE)
 			continue;
+		sm_event_sched_in_unthrottle(e); /* event_sched_in() */
 		sm_set_state(m, e, SM_ACTIVE);
 		e->added = ++m->k.adds;
 		e->collected = true;

@@ -238,6 +238,43 @@ static void test_sibling_times_follow_leader(void **state_)
 	assert_memory_equal(buf, on, sizeof(on));
 }
 
+/* The tick walks the active lists, which hold group leaders only
+ * (perf_adjust_freq_unthr_events() over pinned_active and
+ * flexible_active; merge_sched_in() adds the leader): a throttled sibling
+ * is not unthrottled by it.  S, a sibling with period 2 under a counting
+ * leader L, max_samples_per_tick 2: x86_perf_event_set_period()
+ * programs 2 events, so S interrupts at 2 and at 4 events, and the
+ * second throttles it (interrupts >= 2) and stops its counter: S has
+ * counted 4.  A tick leaves it stopped: 100 cycles later still 4, while
+ * L counted on (1000 + 100).  Disable and enable of L schedule the group
+ * out and in again, and event_sched_in() unthrottles S (pmu->add()
+ * starts its counter, in x86's group transaction too): 1 cycle later it
+ * has counted 5. */
+static void test_tick_leaves_sibling_throttled(void **state_)
+{
+	struct sm_config c = x86(2);
+	struct sm_truth t;
+	(void)state_;
+	int L = member(&c, "L", -1), S = member(&c, "S", 0);
+	c.event[S].period = 2;
+	c.max_samples = 2;
+	init_model(&m, &c);
+	sm_model_advance(m, 1000);
+	sm_model_truth(m, S, &t);
+	assert_int_equal(t.count, 4);
+	assert_int_equal(act(m, SM_ACT_TICK, 0), 0); /* nothing to do */
+	sm_model_advance(m, 100);
+	sm_model_truth(m, S, &t);
+	assert_int_equal(t.count, 4);
+	sm_model_truth(m, L, &t);
+	assert_int_equal(t.count, 1100);
+	assert_int_equal(act(m, SM_ACT_DISABLE, L), 1);
+	assert_int_equal(act(m, SM_ACT_ENABLE, L), 1);
+	sm_model_advance(m, 1);
+	sm_model_truth(m, S, &t);
+	assert_int_equal(t.count, 5);
+}
+
 /* rotate_out of a sibling takes its whole group off; rotate_in of the
  * sibling puts the group back; on x86-64 no counter may be asked for a
  * member (the commit places the group as a whole). */
@@ -311,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_pinned_group_error),
 		cmocka_unit_test(test_leader_governs),
 		cmocka_unit_test(test_sibling_times_follow_leader),
+		cmocka_unit_test(test_tick_leaves_sibling_throttled),
 		cmocka_unit_test(test_rotate_moves_group),
 		cmocka_unit_test(test_arm64_no_txn),
 	};
