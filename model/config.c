@@ -159,9 +159,10 @@ int sm_config_check(const struct sm_config *cfg, char *err, size_t n)
 		if (e->rate < 1)
 			return fail(err, n, "rate must be at least 1", e->name);
 		/* perf_event_set_output(): the target's buffer must be mapped
-		 * (rb->mmap_count), the event's own must not be (mmap_count:
-		 * -EINVAL), the clocks must agree; the model also keeps the
-		 * target an earlier event with a buffer of its own */
+		 * (rb->mmap_count: the buffer at the end of the chain), the
+		 * event's own must not be (mmap_count: -EINVAL), the clocks
+		 * must agree; the model also keeps the target an earlier
+		 * event */
 		const struct sm_event_cfg *t = e->output ? &cfg->event[e->output - 1]
 		                                         : NULL;
 		/* attr.sample_period and attr.sample_freq are one field;
@@ -171,11 +172,11 @@ int sm_config_check(const struct sm_config *cfg, char *err, size_t n)
 		                e->type == SM_EV_SOFTWARE))
 			return fail(err, n, "freq= is 1..100000, not with period= "
 			            "and not on a software event", e->name);
-		if (t && (e->output > i || !t->mmap || t->output || e->mmap ||
-		          t->clockid != e->clockid))
-			return fail(err, n, "output= needs an earlier mmapped event "
-			            "of the same clock, itself not redirected, "
-			            "and no mmap of its own", e->name);
+		if (t && (e->output > i || e->mmap || t->clockid != e->clockid ||
+		          !cfg->event[sm_rb_event(cfg->event, e->output - 1)].mmap))
+			return fail(err, n, "output= needs an earlier event of the "
+			            "same clock whose buffer is mapped, and no mmap "
+			            "of its own", e->name);
 		/* a software clock counts ns (task_clock_event_update(),
 		 * cpu_clock_event_update()): no rate */
 		if (sm_event_is_clock(e) && e->rate != 1)

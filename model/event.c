@@ -155,7 +155,8 @@ void sm_page_write(struct sm_model *m, int i, bool stopped)
 	const struct sm_pmu_rules *r = SM_RULES(m);
 	struct sm_store st[SM_MAX_STORES];
 	struct perf_event_mmap_page shadow;
-	int pg = e->redirected ? (int)e->cfg->output - 1 : i; /* rb's page */
+	int pg = e->redirected ? (int)sm_rb_event(m->cfg->event, (unsigned)i)
+	                       : i; /* rb's page */
 
 	if (!m->k.ev[pg].mapped)
 		return;

@@ -110,10 +110,22 @@ struct sm_event_cfg {
 	unsigned pmu;      /* hybrid: the CPU type whose PMU it was opened
 	                    * on (1-based, cfg->pmu_type_name[pmu - 1]) */
 	unsigned output;   /* PERF_EVENT_IOC_SET_OUTPUT right after its open:
-	                    * 1 + the earlier, mmapped event whose buffer it
-	                    * writes into; 0 = none */
+	                    * 1 + the earlier event whose buffer it writes
+	                    * into (itself redirected or mmapped); 0 = none */
 	uint64_t freq;     /* attr.freq with attr.sample_freq (Hz); 0 = none */
 };
+
+/* The event whose buffer event i writes into: i, or the end of its chain
+ * of output= (perf_event_set_output() takes ring_buffer_get() of its
+ * output event, which is that event's target's buffer when it is
+ * redirected itself).  Each output= names an earlier event, so the chain
+ * ends; the bound keeps a bad configuration from looping. */
+static inline unsigned sm_rb_event(const struct sm_event_cfg *ev, unsigned i)
+{
+	for (unsigned k = 0; k < 64 && ev[i].output && ev[i].output - 1 < i; k++)
+		i = ev[i].output - 1;
+	return i;
+}
 
 /* attr.read_format bits (the uapi's PERF_FORMAT_*, same values). */
 #define SM_RF_TOTAL_TIME_ENABLED (1u << 0)

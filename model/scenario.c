@@ -1070,8 +1070,8 @@ static int event_pmu(struct parser *p, struct sm_event_cfg *e,
 
 /* perf_event_set_output() refuses (EINVAL) an event that has a mapping
  * of its own (mmap_count), a target whose buffer is not mapped
- * (rb->mmap_count) and a target of another clock.  The model redirects
- * to a target with a buffer of its own only. */
+ * (rb->mmap_count: a redirected target's is its own target's) and a
+ * target of another clock. */
 static int event_output(struct parser *p, const struct sm_event_cfg *e)
 {
 	unsigned col = key_col(p, KEYS(event_keys), "output");
@@ -1083,12 +1083,11 @@ static int event_output(struct parser *p, const struct sm_event_cfg *e)
 	if (e->mmap)
 		return fail(p, col, "output= needs mmap=no: the kernel refuses "
 		            "to redirect an event that is mmapped");
-	if (t->output)
-		return fail(p, col, "output=%s: '%s' is itself redirected (name "
-		            "its target)", t->name, t->name);
-	if (!t->mmap)
+	const struct sm_event_cfg *rb =
+		&p->cfg->event[sm_rb_event(p->cfg->event, e->output - 1)];
+	if (!rb->mmap)
 		return fail(p, col, "output=%s needs '%s' mmapped (mmap=yes): its "
-		            "buffer must exist", t->name, t->name);
+		            "buffer must exist", t->name, rb->name);
 	if (t->clockid != e->clockid)
 		return fail(p, col, "output=%s: clockid differs (the kernel "
 		            "refuses to mix clocks in one buffer)", t->name);

@@ -1057,6 +1057,40 @@ static void test_hybrid_filter(void **state)
 	assert_int_equal(atom->offset, 500);
 }
 
+/* A chain of SET_OUTPUT: `c` (5 events a cycle) redirected to `br`,
+ * itself redirected to `instructions`.  perf_event_set_output() takes
+ * ring_buffer_get(br), which is instructions' buffer: c's page writes
+ * land in instructions' page, c has none of its own.  After 1000 cycles
+ * an IOC_RESET of c (perf_event_update_userpage(c)) writes c's values
+ * there: its counter's index (a general counter: instructions is on
+ * fixed 0, br on another), a count of 0 with prev_count the raw counter
+ * value (perf_event_reset() leaves it), so the page's offset pairs with
+ * the zero-extended counter: 0, then 50 ten cycles on. */
+static void test_set_output_chain(void **state)
+{
+	struct sm_config c;
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	add_event(&c, "instructions", SM_EV_INSTRUCTIONS, SM_AUTO, false);
+	int br = add_event(&c, "br", SM_EV_OTHER, SM_AUTO, false);
+	c.event[br].output = 1;
+	c.event[br].mmap = false;
+	int ce = add_event(&c, "c", SM_EV_OTHER, SM_AUTO, false);
+	c.event[ce].output = (unsigned)br + 1;
+	c.event[ce].mmap = false;
+	c.event[ce].rate = 5;
+	init_model(&m, &c);
+	sm_model_advance(m, 1000);
+	assert_int_equal(act(m, SM_ACT_RESET, ce), 1);
+	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
+	assert_int_equal(sm_model_page(m, ce)->lock, 0);
+	uint32_t idx = pc->index;
+	assert_true(idx >= 1 && idx <= 4); /* a general counter */
+	assert_int_equal((uint64_t)pc->offset + zext(rdpmc(idx - 1), W), 0);
+	sm_model_advance(m, 10);
+	assert_int_equal((uint64_t)pc->offset + zext(rdpmc(idx - 1), W), 50);
+}
+
 /* PERF_EVENT_IOC_SET_OUTPUT: `br` (3 events a cycle) redirected into the
  * buffer of `instructions`.  The build: instructions opened and mmapped
  * (lock 2); br's open reschedules the PMU: instructions out (lock 4),
@@ -1084,9 +1118,9 @@ static void test_set_output(void **state)
 	c.event[br].rate = 3;
 	c.event[br].output = 1;
 	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
-	assert_string_equal(err, "br: output= needs an earlier mmapped event "
-	                    "of the same clock, itself not redirected, and no "
-	                    "mmap of its own");
+	assert_string_equal(err, "br: output= needs an earlier event of the "
+	                    "same clock whose buffer is mapped, and no mmap of "
+	                    "its own");
 	c.event[br].mmap = false;
 	init_model(&m, &c);
 	const struct perf_event_mmap_page *pc = sm_model_page(m, 0);
@@ -1218,6 +1252,7 @@ int main(void)
 		cmocka_unit_test(test_v72_sampling_clock_caps),
 		cmocka_unit_test(test_hybrid_filter),
 		cmocka_unit_test(test_set_output),
+		cmocka_unit_test(test_set_output_chain),
 		cmocka_unit_test(test_freq_and_throttle),
 		cmocka_unit_test(test_software_clocks_count_ns),
 	};
