@@ -254,11 +254,15 @@ void sm_event_update(struct sm_model *m, struct sm_event *e)
 /* x86_perf_event_set_period() / armpmu_event_set_period() /
  * riscv_pmu_event_set_period(): consume the period, clamp, load the
  * counter with -left and remember (u64)-left as prev_count, then
- * perf_event_update_userpage(). */
-void sm_set_period(struct sm_model *m, int i, bool stopped)
+ * perf_event_update_userpage().  True (the functions' 1) only when a
+ * period ended (left <= 0): a wrap that ends only the clamped part of a
+ * longer period (max_period; arm64 periods over 2^31 - 1; narrow riscv64
+ * counters) leaves left > 0 and is no overflow. */
+bool sm_set_period(struct sm_model *m, int i, bool stopped)
 {
 	struct sm_event *e = &m->k.ev[i];
 	int64_t left = e->period_left, period = (int64_t)e->period;
+	bool ended = false;
 
 	/* hw.last_period = period where a period starts: read by the
 	 * model for frequency events only (account_interrupt()) */
@@ -266,11 +270,13 @@ void sm_set_period(struct sm_model *m, int i, bool stopped)
 		left = period;
 		e->period_left = left;
 		e->last_period = e->cfg->freq ? (uint64_t)period : 0;
+		ended = true;
 	}
 	if (left <= 0) {
 		left = sm_wrap_add(left, (uint64_t)period);
 		e->period_left = left;
 		e->last_period = e->cfg->freq ? (uint64_t)period : 0;
+		ended = true;
 	}
 	left = SM_RULES(m)->clamp_left(m->cfg, e, left);
 	e->prev_count = 0 - (uint64_t)left;
@@ -278,6 +284,7 @@ void sm_set_period(struct sm_model *m, int i, bool stopped)
 	                 SM_RULES(m)->to_reg(m->cfg, e, e->counter,
 	                                     e->prev_count));
 	sm_page_write(m, i, stopped);
+	return ended;
 }
 
 /* pmu->start(PERF_EF_RELOAD) of a hardware event that has its counter,

@@ -56,7 +56,7 @@ void sm_counter_write(struct sm_model *m, int c, uint64_t v);
 void sm_counter_release(struct sm_model *m, int c);
 bool sm_counter_free(const struct sm_model *m, int c);
 void sm_event_update(struct sm_model *m, struct sm_event *e);
-void sm_set_period(struct sm_model *m, int i, bool stopped);
+bool sm_set_period(struct sm_model *m, int i, bool stopped);
 void sm_pmu_start(struct sm_model *m, int i);
 
 #endif

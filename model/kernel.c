@@ -624,8 +624,13 @@ static void overflow_irq(struct sm_model *m, int i)
 	const struct sm_pmu_rules *r = SM_RULES(m);
 
 	sm_event_update(m, e);
-	sm_set_period(m, i, r->irq_stopped);
-	account_interrupt(m, i); /* perf_event_overflow() */
+	/* the handlers go on to perf_event_overflow() only when set_period
+	 * says a period ended (x86 handle_pmi_common() and
+	 * x86_pmu_handle_irq(), armv8pmu_handle_irq(): `continue`;
+	 * pmu_sbi_ovf_handler(): `if (riscv_pmu_event_set_period())`) */
+	bool ended = sm_set_period(m, i, r->irq_stopped);
+	if (ended)
+		account_interrupt(m, i); /* perf_event_overflow() */
 	if (r->irq_restart) /* riscv64: pmu_sbi_start_overflow_mask() */
 		r->irq_restart(m, i);
 	/* __perf_event_overflow() of a sampling event: with an event_limit
@@ -636,7 +641,8 @@ static void overflow_irq(struct sm_model *m, int i)
 	 * (perf_pending_disable() -> perf_event_disable_local() ->
 	 * __perf_event_disable()): scheduled out, its page written with
 	 * index 0, OFF. */
-	if (sm_is_sampling(e->cfg) && e->event_limit && --e->event_limit == 0)
+	if (ended && sm_is_sampling(e->cfg) && e->event_limit &&
+	    --e->event_limit == 0)
 		disable(m, i);
 }
 

@@ -778,6 +778,41 @@ static void test_open_disabled_no_resched(void **state)
 	}
 }
 
+/* A period longer than a wrap: 3647483647 on a 32-bit PMEVCNTR with
+ * IOC_REFRESH 1, as tried on the real arm64 6.12 kernel.
+ * armpmu_event_set_period() programs at most max_period >> 1 =
+ * 2^31 - 1 = 2147483647 events, so the counter wraps there with
+ * period_left 3647483647 - 2147483647 = 1500000000 > 0: set_period
+ * returns 0, armv8pmu_handle_irq() goes on to the next counter, and the
+ * wrap is no overflow (the page rewritten, the index kept, the refresh
+ * not used).  The period ends 1500000000 events later, at 3647483647:
+ * that overflow uses the refresh and the event is disabled (index 0,
+ * the count stays 3647483647). */
+static void test_clamped_wrap_not_overflow(void **state)
+{
+	struct sm_config c = arm_cfg();
+	struct sm_action a = { .kind = SM_ACT_REFRESH, .event = 0,
+	                       .cpu = SM_AUTO, .counter = SM_AUTO, .refresh = 1 };
+	uint64_t v[3];
+	char err[128];
+	(void)state;
+	c.mux_interval = 0;
+	int e = add_event(&c, "branches", SM_EV_OTHER, SM_AUTO, false);
+	c.event[e].period = 3647483647ull;
+	c.event[e].enabled = false;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_apply(m, &a, err, sizeof(err)), 1);
+	assert_int_not_equal(sm_model_page(m, 0)->index, 0);
+	sm_model_advance(m, 2147483647ull + 1000);
+	assert_int_not_equal(sm_model_page(m, 0)->index, 0);
+	assert_int_equal(sm_model_read(m, 0, v, sizeof(v)), 24);
+	assert_int_equal(v[0], 2147483647ull + 1000);
+	sm_model_advance(m, 1500000000ull);
+	assert_int_equal(sm_model_page(m, 0)->index, 0);
+	assert_int_equal(sm_model_read(m, 0, v, sizeof(v)), 24);
+	assert_int_equal(v[0], 3647483647ull);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -804,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_v72_smt_cycles),
 		cmocka_unit_test(test_v72_pmuacr),
 		cmocka_unit_test(test_open_disabled_no_resched),
+		cmocka_unit_test(test_clamped_wrap_not_overflow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
