@@ -250,8 +250,8 @@ static const char *const setting_notes[SM_NARCH][3] = {
 static const char *const state_notes[] = {
 	[SM_OFF] = "disabled: not counting, index 0",
 	[SM_ERROR] = "could not go on its PMU (pinned): read(2) gives EOF",
-	[SM_INACTIVE] = "enabled but off the PMU (multiplexed out, or the "
-	                "task is off the CPU): index 0",
+	[SM_INACTIVE] = ("enabled but off the PMU (multiplexed out, or the "
+	                 "task is off the CPU): index 0"),
 	[SM_ACTIVE] = "on a counter, counting",
 };
 

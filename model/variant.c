@@ -28,20 +28,20 @@ static const struct sm_variant variants[SM_NVARIANTS] = {
 		"PERF_EVENT_IOC_RESET leaves prev_count sign-extended, as a "
 		"reload does, so the page's offset suits a sign-extending reader",
 		"perf mailing list, 2023: \"perf/x86: fixes a potential "
-		"perf_event reset failure\" (_perf_event_reset())" },
+		"perf_event reset failure\" (_perf_event_reset())", 0 },
 	[SM_KV_RISCV_KEEP_SCOUNTEREN] = {
 		"riscv_keep_scounteren", RV,
 		"stopping a mapped event's counter keeps its scounteren bit: a "
 		"racing reader reads a stale value instead of taking SIGILL",
 		"proposal against drivers/perf/riscv_pmu_sbi.c "
-		"pmu_sbi_ctr_stop() (clear only in pmu_sbi_event_unmapped())" },
+		"pmu_sbi_ctr_stop() (clear only in pmu_sbi_event_unmapped())", 0 },
 	[SM_KV_USERPAGE_WMB] = {
 		"userpage_wmb", ARM | RV,
 		"perf_event_update_userpage() puts smp_wmb() around the field "
 		"stores: the closing ++lock cannot land before them (lock_early "
 		"does not apply)",
 		"proposal against kernel/events/core.c "
-		"perf_event_update_userpage() (barrier() -> smp_wmb())" },
+		"perf_event_update_userpage() (barrier() -> smp_wmb())", 0 },
 	[SM_KV_LINUX_7_2] = {
 		"7.2", X86 | ARM | RV,
 		"Linux 7.2.13 as the base instead of 6.12: no software-clock "

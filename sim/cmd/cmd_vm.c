@@ -359,13 +359,13 @@ static int load_users(struct vm_opts *o, struct sm_cpio_entry *files,
 			                USER_BYTES_MAX >> 20);
 		size_t len;
 		void *f = sm_guest_reader_pack(&g, u->img.mem, &len);
-		char *name = malloc(16);
+		char *name = malloc(24); /* "reader/" and a 32-bit number */
 		if (!f || !name) {
 			free(f);
 			free(name);
 			return sm_error("vm: out of memory");
 		}
-		snprintf(name, 16, "reader/%u", k);
+		snprintf(name, 24, "reader/%u", k);
 		files[(*nfiles)++] = (struct sm_cpio_entry){ name, 0100644, 0, 0,
 		                                             f, len };
 	}
