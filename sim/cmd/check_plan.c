@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -340,6 +341,11 @@ static void progress(struct plan *p, double t0, bool tty)
 	fflush(stderr);
 }
 
+/* Wakes the loop that watches the workers: posted by a worker that
+ * exits and by the signal handler (sem_post() is async-signal-safe), so
+ * that the loop ends when the last worker does, not at its next tick. */
+static sem_t wake;
+
 static void *worker(void *arg)
 {
 	struct plan *p = arg;
@@ -351,6 +357,7 @@ static void *worker(void *arg)
 		atomic_fetch_add(&p->done, 1);
 	}
 	atomic_fetch_add(&p->exited, 1);
+	sem_post(&wake);
 	return NULL;
 }
 
@@ -363,10 +370,27 @@ static void on_signal(int sig)
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 
 	caught = sig;
+	sem_post(&wake);
 	sigaction(sig, &dfl, NULL); /* a second one ends the process */
 }
 
 #define PROGRESS_EVERY 10.0 /* s, between the lines of a non-terminal */
+#define REFRESH_NS 200000000L /* the terminal's progress line, every 0.2 s */
+
+/* Waits for a post of `wake` or REFRESH_NS, whichever comes first. */
+static void wait_a_little(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_nsec += REFRESH_NS;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	while (sem_timedwait(&wake, &t) < 0 && errno == EINTR)
+		;
+}
 
 void check_run_all(struct plan *p)
 {
@@ -383,6 +407,7 @@ void check_run_all(struct plan *p)
 
 	p->o.x.progress = &p->runs;
 	p->o.x.stop = &p->stop;
+	sem_init(&wake, 0, 0);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -402,7 +427,7 @@ void check_run_all(struct plan *p)
 			progress(p, t0, false);
 			last = now();
 		}
-		usleep(200000);
+		wait_a_little();
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(t[i], NULL);
@@ -412,6 +437,7 @@ void check_run_all(struct plan *p)
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sem_destroy(&wake);
 	if (show && tty)
 		fputs("\r\033[K", stderr);
 }

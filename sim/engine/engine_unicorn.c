@@ -151,7 +151,7 @@ void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
 {
 	struct ueng *e = s->eng;
 
-	snprintf(e->answered, sizeof(e->answered), "%s", what);
+	e->answered = what;
 	sm_session_observe(s, step);
 	if (s->tracer)
 		s->tracer->trap(s, what, arg, value);
@@ -389,7 +389,7 @@ bool sm_uc_progress(struct sm_session *s, uint64_t pc)
 {
 	struct ueng *e = s->eng;
 
-	if (e->answered[0] && pc == e->prev_pc) {
+	if (e->answered && pc == e->prev_pc) {
 		s->res.steps = s->run.step;
 		sm_result_set(&s->res, SM_V_ERROR, "selfmon error: the emulator "
 		              "executes again the instruction at 0x%" PRIx64 " (%s) "
@@ -400,7 +400,7 @@ bool sm_uc_progress(struct sm_session *s, uint64_t pc)
 		return false;
 	}
 	e->prev_pc = pc;
-	e->answered[0] = '\0';
+	e->answered = NULL;
 	return true;
 }
 
@@ -435,7 +435,7 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 		e->in_stub = true;
 		import_stub(s, pc);
 		e->in_stub = false;
-		e->answered[0] = '\0'; /* it moved on: its return set the pc */
+		e->answered = NULL; /* it moved on: its return set the pc */
 		return;
 	}
 	uint64_t off = pc - SM_CODE_BASE;
@@ -1000,7 +1000,7 @@ static void u_begin(struct sm_session *s)
 	e->pmselr_pc = 0;
 	e->copied = 0;
 	e->prev_pc = 0;
-	e->answered[0] = '\0';
+	e->answered = NULL;
 	e->done = false;
 	e->stopped = false;
 	if (s->tracer && !e->listing && list_loads(s) < 0) {

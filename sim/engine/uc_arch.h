@@ -46,7 +46,9 @@ struct ueng {
 	uint32_t pmselr_seen;
 	uint64_t pmselr_pc;
 	uint64_t prev_pc;       /* the instruction before this one */
-	char answered[32];      /* what selfmon answered there, or "" */
+	const char *answered;   /* what selfmon answered there (a trap's name,
+	                         * which lives as long as the program), or
+	                         * NULL */
 	bool stopped, done;
 	bool in_stub;           /* an import stub runs: it makes its own
 	                         * observation points (mem_op()) */

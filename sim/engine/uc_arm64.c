@@ -38,14 +38,20 @@ static enum sysreg decode(const uc_arm64_cp_reg *r, unsigned *counter)
 	return SR_OTHER;
 }
 
-static const char *counter_name(unsigned c, bool stale, char *buf, size_t n)
-{
-	if (c == SM_ARM64_CYCLE)
-		snprintf(buf, n, "%smrs PMCCNTR_EL0", stale ? "stale " : "");
-	else
-		snprintf(buf, n, "%smrs PMEVCNTR%u_EL0", stale ? "stale " : "", c);
-	return buf;
-}
+/* The trap names of the counter reads (traces, errors), a table so that no
+ * trapped read formats one (#44): [stale][counter]. */
+#define EV(n) "mrs PMEVCNTR" #n "_EL0"
+#define EV8(a, b, c, d, e, f, g, h) EV(a), EV(b), EV(c), EV(d), EV(e), EV(f), EV(g), EV(h)
+#define SEV(n) "stale mrs PMEVCNTR" #n "_EL0"
+#define SEV8(a, b, c, d, e, f, g, h) SEV(a), SEV(b), SEV(c), SEV(d), SEV(e), SEV(f), SEV(g), SEV(h)
+static const char *const counter_names[2][SM_ARM64_CYCLE + 1] = {
+	{ EV8(0, 1, 2, 3, 4, 5, 6, 7), EV8(8, 9, 10, 11, 12, 13, 14, 15),
+	  EV8(16, 17, 18, 19, 20, 21, 22, 23), EV(24), EV(25), EV(26), EV(27),
+	  EV(28), EV(29), EV(30), "mrs PMCCNTR_EL0" },
+	{ SEV8(0, 1, 2, 3, 4, 5, 6, 7), SEV8(8, 9, 10, 11, 12, 13, 14, 15),
+	  SEV8(16, 17, 18, 19, 20, 21, 22, 23), SEV(24), SEV(25), SEV(26),
+	  SEV(27), SEV(28), SEV(29), SEV(30), "stale mrs PMCCNTR_EL0" },
+};
 
 /* ---- The stale selection ----------------------------------------------
  * A write to PMSELR_EL0 is only guaranteed to reach a later read of
@@ -123,7 +129,6 @@ static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
 {
 	unsigned c = 0;
 	bool stale = false;
-	char name[32];
 
 	*handled = true;
 	switch (decode(cp, &c)) {
@@ -146,8 +151,7 @@ static bool answer(struct sm_session *s, const uc_arm64_cp_reg *cp,
 			return false;
 		}
 		s->run.counter_last = true; /* the counter path (session.h) */
-		sm_uc_trapped(s, step, counter_name(c, stale, name, sizeof(name)),
-		              c, *v);
+		sm_uc_trapped(s, step, counter_names[stale][c & 31], c, *v);
 		return true;
 	default:
 		*handled = false;
