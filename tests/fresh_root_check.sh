@@ -15,7 +15,8 @@
 # mirror (the network); without root or mmdebstrap it exits 77 (ctest:
 # skipped).  The downloaded packages are kept between runs in the
 # cache's fresh-root folder (scripts/cache.sh; BUILD_DIR/fresh-root-cache
-# when the cache is off), so a fresh clone downloads them once;
+# when the cache is off), so a fresh clone downloads them once, and step
+# 2's ccache folder in its fresh-root-ccache folder;
 # the root itself is made in a temporary directory, its mounts live in a
 # private mount namespace, and both are gone on every exit path.
 set -eu
@@ -35,6 +36,11 @@ command -v unshare >/dev/null || { say "skipped: needs unshare"; exit 77; }
 cache=$(cache_dir fresh-root)
 [ -n "$cache" ] || cache=$build/fresh-root-cache
 mkdir -p "$cache"
+# ccache's folder for step 2's build (dev.sh compiles through ccache): a
+# hit still needs the compiler and every header the object was made from
+# (ccache's direct mode checks each), so a package the set-up lacks still
+# fails the build; without the cache, a folder of this run's.
+ccache=$(cache_dir fresh-root-ccache)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/selfmon-fresh.XXXXXX")
 # Every mount below is made in a private mount namespace, mmdebstrap's
 # own too, so none is left on the host to be removed through; every
@@ -110,8 +116,11 @@ in_root() {
 		mount -t proc proc "$root/proc"
 		mount --rbind /dev "$root/dev"
 		mount --bind "$2" "$root/var/cache/apt/archives"
+		mkdir -p "$root/ccache"
+		[ -z "$3" ] || mount --bind "$3" "$root/ccache"
 		exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LANG=C.UTF-8 /bin/sh -euc "$3"' sh "$root" "$cache" "$1"
+			HOME=/root LANG=C.UTF-8 CCACHE_DIR=/ccache /bin/sh -euc "$4"' \
+		sh "$root" "$cache" "$ccache" "$1"
 }
 
 rc=0
