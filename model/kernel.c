@@ -480,6 +480,36 @@ static void throttle(struct sm_model *m, struct sm_event *e, bool on)
 	sm_counter_write(m, e->counter, v); /* frozen there, or counting on */
 }
 
+/* Can the core stop and start this event's counter (pmu->stop(),
+ * pmu->start())?  Only an active hardware event on a counter. */
+static bool on_counter(const struct sm_event *e)
+{
+	return e->state == SM_ACTIVE && e->counter >= 0 &&
+	       e->cfg->type != SM_EV_SOFTWARE;
+}
+
+/* Linux 7.2 perf_event_throttle_group() (commit 9734e25fbf5a, "perf: Fix
+ * the throttle logic for a group"): the core throttles the leader and
+ * every sibling, each through perf_event_throttle(), which skips an event
+ * that is not ACTIVE, sets hw.interrupts = MAX_INTERRUPTS and stops the
+ * counter (pmu->stop(event, 0)).  The stop is the core's now, not the
+ * handler's; riscv64's handler still restarts every overflowed counter
+ * after it (pmu_sbi_start_overflow_mask()), so there, as in 6.12, no
+ * counter stays stopped (throttle_stops). */
+static void throttle_group(struct sm_model *m, unsigned i)
+{
+	unsigned leader = sm_leader_of(m->cfg, i);
+
+	for (unsigned x = 0; x < m->k.nopen; x++) {
+		struct sm_event *e = &m->k.ev[x];
+		if (sm_leader_of(m->cfg, x) != leader || e->state != SM_ACTIVE)
+			continue;
+		e->interrupts = SM_MAX_INTERRUPTS;
+		if (on_counter(e) && SM_RULES(m)->throttle_stops && !e->throttled)
+			throttle(m, e, true);
+	}
+}
+
 /* __perf_event_account_interrupt() (from perf_event_overflow() of a
  * sampling event): hw.interrupts counts the interrupts of this tick
  * (perf_throttled_seq; MAX_INTERRUPTS + 1 wraps to 0); at
@@ -511,7 +541,11 @@ static void account_interrupt(struct sm_model *m, int i)
 		if (delta > 0 && delta < (int64_t)(2 * SM_TICK_NSEC))
 			adjust_period(m, i, (uint64_t)delta, e->last_period, true);
 	}
-	if (throttled && SM_RULES(m)->throttle_stops) /* the handler's stop */
+	if (!throttled)
+		return;
+	if (sm_kernel_at_least(m->cfg, 7, 2))
+		throttle_group(m, i);
+	else if (SM_RULES(m)->throttle_stops) /* the handler's stop */
 		throttle(m, e, true);
 }
 
@@ -525,6 +559,34 @@ static void pmu_start_noreload(struct sm_model *m, int i)
 	SM_RULES(m)->start_noreload(m, i);
 }
 
+/* Linux 7.2 perf_adjust_freq_unthr_events(): a leader at MAX_INTERRUPTS
+ * is unthrottled with its group (perf_event_unthrottle_group(event,
+ * is_event_in_freq_mode(event))): each ACTIVE sibling gets hw.interrupts
+ * = 0 (done for all at the tick's start, below) and pmu->start(event, 0);
+ * the leader itself as in 6.12 (tick_event()), started unless it is a
+ * frequency event.  1 if a counter started. */
+static int unthrottle_siblings(struct sm_model *m, unsigned leader)
+{
+	int done = 0;
+
+	for (unsigned x = 0; x < m->k.nopen; x++) {
+		struct sm_event *e = &m->k.ev[x];
+		if (x == leader || sm_leader_of(m->cfg, x) != leader ||
+		    !on_counter(e))
+			continue;
+		/* stopped at the throttle; on x86 a start of a running counter
+		 * does nothing (x86_pmu_start(): !PERF_HES_STOPPED) */
+		bool stopped = e->throttled;
+		if (stopped)
+			throttle(m, e, false);
+		if (stopped || !SM_RULES(m)->throttle_stops) {
+			pmu_start_noreload(m, (int)x);
+			done = 1;
+		}
+	}
+	return done;
+}
+
 /* One event of perf_adjust_freq_unthr_events(): a throttled event is
  * unthrottled and, unless it is a frequency event, started again
  * (pmu->start(event, 0)); a frequency event is stopped with an update,
@@ -535,9 +597,10 @@ static int tick_event(struct sm_model *m, unsigned i, bool was)
 	struct sm_event *e = &m->k.ev[i];
 	int done = 0;
 
-	if (e->state != SM_ACTIVE || e->counter < 0 ||
-	    e->cfg->type == SM_EV_SOFTWARE)
-		return 0;
+	if (was && sm_kernel_at_least(m->cfg, 7, 2))
+		done = unthrottle_siblings(m, i);
+	if (!on_counter(e))
+		return done;
 	if (was && e->throttled)
 		throttle(m, e, false);
 	if (was && !e->cfg->freq) {

@@ -47,7 +47,8 @@ static const struct sm_variant variants[SM_NVARIANTS] = {
 		"Linux 7.2.13 as the base instead of 6.12: no software-clock "
 		"capability overlay; arm64 PMUv3.9 counters not owned by a "
 		"user-read event read 0 at EL0 (pmu pmuv3p9=yes), cycles "
-		"avoid PMCCNTR on SMT cores (pmu smt=yes)",
+		"avoid PMCCNTR on SMT cores (pmu smt=yes); a throttle stops "
+		"the whole group and the tick restarts it",
 		"Debian linux-source-7.2 7.2.13-1 (README \"Kernel versions\")",
 		0x0702 },
 };

@@ -275,6 +275,40 @@ static void test_tick_leaves_sibling_throttled(void **state_)
 	assert_int_equal(t.count, 5);
 }
 
+/* Linux 7.2 throttles the whole group (perf_event_throttle_group() from
+ * __perf_event_account_interrupt()) and the tick restarts it
+ * (perf_adjust_freq_unthr_events(): the leader at MAX_INTERRUPTS,
+ * perf_event_unthrottle_group()).  The case above under --kernel 7.2: at
+ * S's second interrupt (4 events) L stops with it, so after 1000 cycles
+ * both have counted 4.  The tick starts both (L is no frequency event):
+ * hw.interrupts is 0 again, so S interrupts at 2 more events (one) and at
+ * 4 more (two: the group throttled again), and 100 cycles later both have
+ * counted 4 + 4 = 8.  The next tick does it again: 12. */
+static void test_72_throttles_group(void **state_)
+{
+	struct sm_config c = x86(2);
+	struct sm_truth t;
+	(void)state_;
+	int L = member(&c, "L", -1), S = member(&c, "S", 0);
+	c.event[S].period = 2;
+	c.max_samples = 2;
+	c.kernel = 1u << SM_KV_LINUX_7_2;
+	init_model(&m, &c);
+	sm_model_advance(m, 1000);
+	sm_model_truth(m, S, &t);
+	assert_int_equal(t.count, 4);
+	sm_model_truth(m, L, &t);
+	assert_int_equal(t.count, 4);
+	for (unsigned k = 2; k <= 3; k++) {
+		assert_int_equal(act(m, SM_ACT_TICK, 0), 1);
+		sm_model_advance(m, 100);
+		sm_model_truth(m, S, &t);
+		assert_int_equal(t.count, 4 * k);
+		sm_model_truth(m, L, &t);
+		assert_int_equal(t.count, 4 * k);
+	}
+}
+
 /* rotate_out of a sibling takes its whole group off; rotate_in of the
  * sibling puts the group back; on x86-64 no counter may be asked for a
  * member (the commit places the group as a whole). */
@@ -349,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_leader_governs),
 		cmocka_unit_test(test_sibling_times_follow_leader),
 		cmocka_unit_test(test_tick_leaves_sibling_throttled),
+		cmocka_unit_test(test_72_throttles_group),
 		cmocka_unit_test(test_rotate_moves_group),
 		cmocka_unit_test(test_arm64_no_txn),
 	};
