@@ -78,6 +78,17 @@ static bool same_clock(const struct sm_clock_cfg *a,
 	       a->epoch_cyc == b->epoch_cyc && a->epoch_ns == b->epoch_ns;
 }
 
+/* Can some counter of the PMU count event e? */
+static bool some_counter(const struct sm_config *cfg,
+                         const struct sm_event_cfg *e)
+{
+	for (int c = 0; c < SM_MAX_COUNTERS; c++)
+		if (sm_counter_exists(cfg, c) &&
+		    sm_pmu_of(cfg->arch)->counter_ok(cfg, e, c))
+			return true;
+	return false;
+}
+
 int sm_config_check(const struct sm_config *cfg, char *err, size_t n)
 {
 	if (cfg->arch >= SM_NARCH)
@@ -186,6 +197,13 @@ int sm_config_check(const struct sm_config *cfg, char *err, size_t n)
 		    !(sm_counter_exists(cfg, e->counter) &&
 		      sm_pmu_of(cfg->arch)->counter_ok(cfg, e, e->counter)))
 			return fail(err, n, "counter cannot count this event", e->name);
+		/* x86_pmu_event_init() -> validate_event(): an event whose
+		 * constraint allows no counter of this PMU (ref-cycles without
+		 * fixed counter 2) is EINVAL at perf_event_open() */
+		if (cfg->arch == SM_X86_64 && e->type != SM_EV_SOFTWARE &&
+		    e->counter == SM_AUTO && !some_counter(cfg, e))
+			return fail(err, n, "no counter of this PMU can count this "
+			            "event (perf_event_open() fails: EINVAL)", e->name);
 		if (cfg->arch == SM_ARM64 && e->long64 && !cfg->long_counters &&
 		    (e->type != SM_EV_CYCLES ||
 		     sm_arm64_cycles_avoid_pmccntr(cfg)))

@@ -1104,6 +1104,25 @@ static void test_set_output_chain(void **state)
  * GP 0, index 1, offset 3000 - (u64)-(MAXP - 3000) = MAXP).  A reader
  * of the page: MAXP + sext48(rdpmc(0)) = 3000, br's count, while
  * instructions counted 1000. */
+/* x86_pmu_event_init() -> validate_event(): ref-cycles counts only on
+ * fixed counter 2, so on a PMU without it no counter can take it and
+ * perf_event_open() fails (EINVAL); with it, it opens on fixed 2. */
+static void test_no_counter_refused(void **state)
+{
+	struct sm_config c;
+	char err[160];
+	(void)state;
+	sm_config_default(&c, SM_X86_64);
+	c.fixed = 0;
+	add_event(&c, "ref", SM_EV_REF_CYCLES, SM_AUTO, false);
+	assert_int_equal(model_init(&m, &c, NULL, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "ref: no counter of this PMU can count this "
+	                    "event (perf_event_open() fails: EINVAL)");
+	c.fixed = 3;
+	init_model(&m, &c);
+	assert_int_equal(sm_model_page(m, 0)->index, (1u << 30 | 2) + 1);
+}
+
 static void test_set_output(void **state)
 {
 	struct sm_config c;
@@ -1251,6 +1270,7 @@ int main(void)
 		cmocka_unit_test(test_sampling_clock_caps),
 		cmocka_unit_test(test_v72_sampling_clock_caps),
 		cmocka_unit_test(test_hybrid_filter),
+		cmocka_unit_test(test_no_counter_refused),
 		cmocka_unit_test(test_set_output),
 		cmocka_unit_test(test_set_output_chain),
 		cmocka_unit_test(test_freq_and_throttle),
