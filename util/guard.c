@@ -1,6 +1,7 @@
 /*
  * guard.c — see guard.h.  One guarded call per thread at a time; the
  * timer is the thread's own CPU clock, so other threads are not touched.
+ * A guarded call costs one system call (arming the timer; #44 lever 1).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -17,8 +18,19 @@ static _Thread_local volatile sig_atomic_t caught;
 static _Thread_local timer_t cpu_timer;
 static _Thread_local int have_timer; /* 0 not tried, 1 yes, -1 failed */
 
+static _Thread_local volatile sig_atomic_t in_call; /* fn runs */
+
+/* In a guarded call: leave it.  Outside one: a CPU-time alarm of a timer
+ * left armed (sm_guard_run() does not disarm) is ignored; a fault is
+ * selfmon's own, and takes the default action when the instruction
+ * runs again. */
 static void on_signal(int sig)
 {
+	if (!in_call) {
+		if (sig != SIGALRM)
+			signal(sig, SIG_DFL);
+		return;
+	}
 	caught = sig;
 	siglongjmp(escape, sig);
 }
@@ -31,7 +43,9 @@ static void arm(unsigned cpu_ms)
 	if (!have_timer) { /* once per thread: handlers and the timer */
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_signal;
-		sa.sa_flags = SA_NODEFER;
+		/* no mask change (the escape need not restore one), and a call
+		 * an ignored alarm interrupts goes on */
+		sa.sa_flags = SA_NODEFER | SA_RESTART;
 		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 			sigaction(sigs[i], &sa, NULL);
 		struct sigevent ev;
@@ -49,7 +63,7 @@ static void arm(unsigned cpu_ms)
 	}
 }
 
-static void disarm(void)
+void sm_guard_end(void)
 {
 	if (have_timer > 0) {
 		struct itimerspec t = { 0 };
@@ -61,10 +75,15 @@ int sm_guard_run(sm_guarded_fn fn, void *arg, unsigned cpu_ms)
 {
 	caught = 0;
 	arm(cpu_ms);
-	int how = sigsetjmp(escape, 1);
-	if (how == 0)
+	/* one syscall a call (the timer's): the handlers leave the signal
+	 * mask alone (SA_NODEFER, an empty sa_mask), so the escape saves
+	 * none, and the timer is not disarmed after (sm_guard_end()) */
+	int how = sigsetjmp(escape, 0);
+	if (how == 0) {
+		in_call = 1;
 		fn(arg);
-	disarm();
+	}
+	in_call = 0;
 	return how;
 }
 

@@ -304,14 +304,20 @@ static double now(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static void run_job(struct plan *p, struct job *j)
+/* One cell on the worker's session *sp (made at its first cell, kept
+ * for the next: sm_session_init() keeps the engine where it can; dropped
+ * after a failed init). */
+static void run_job(struct plan *p, struct job *j, struct sm_session **sp)
 {
 	double t0 = now();
-	struct sm_session *s = sm_session_new();
 
+	if (!*sp)
+		*sp = sm_session_new();
+	struct sm_session *s = *sp;
 	if (!s || sm_session_init(s, j->scn, j->reader, p->o.engine, j->error,
 	                          sizeof(j->error)) < 0) {
 		sm_session_free(s);
+		*sp = NULL;
 		if (!j->error[0])
 			snprintf(j->error, sizeof(j->error), "out of memory");
 		return;
@@ -319,7 +325,6 @@ static void run_job(struct plan *p, struct job *j)
 	sm_explore(s, &p->o.x, &j->cell);
 	if (j->cell.verdict == SM_V_ERROR) /* selfmon's, not the reader's */
 		snprintf(j->error, sizeof(j->error), "%s", j->cell.res.detail);
-	sm_session_free(s);
 	j->seconds = now() - t0;
 }
 
@@ -349,13 +354,15 @@ static sem_t wake;
 static void *worker(void *arg)
 {
 	struct plan *p = arg;
+	struct sm_session *s = NULL;
 
 	for (unsigned i; !atomic_load(&p->stop) &&
 	     (i = atomic_fetch_add(&p->next, 1)) < p->njobs;) {
-		run_job(p, &p->jobs[i]);
+		run_job(p, &p->jobs[i], &s);
 		p->jobs[i].finished = !p->jobs[i].cell.interrupted;
 		atomic_fetch_add(&p->done, 1);
 	}
+	sm_session_free(s);
 	atomic_fetch_add(&p->exited, 1);
 	sem_post(&wake);
 	return NULL;

@@ -142,6 +142,7 @@ static int n_open(struct sm_session *s, char *err, size_t n)
 static void n_close(struct sm_session *s)
 {
 	(void)s;
+	sm_guard_end();
 }
 
 const struct sm_engine_ops sm_engine_native = {

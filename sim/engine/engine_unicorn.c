@@ -900,7 +900,45 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	    uc_context_alloc(e->uc, &e->hctx) != UC_ERR_OK)
 		return snprintf(err, n, "cannot save the emulator context"), -1;
 	e->hctx_size = uc_context_size(e->uc);
+	e->own_code = s->reader->image != NULL;
+	e->ready = true;
 	return 0;
+}
+
+/* The next cell of the same session on the emulator it has (check's
+ * workers keep one session: sm_session_init()): the built-in readers of
+ * one arch are one image, mapped the same way, and every hook's user
+ * data is this session, so a cell of another built-in reader or another
+ * scenario on that arch needs only the reader's entry points; begin()
+ * resets registers and memory for each run as always.  Opening an
+ * emulator (uc_open(), its mappings) costs as much as a thousand runs
+ * under the sanitizers (#41 item 6).  Not a user's image (its data
+ * segments are the image's own), nor after a listing (--explain remaps
+ * the page). */
+static bool keep_engine(struct sm_session *s, char *err, size_t n, int *rc)
+{
+	struct ueng *e = s->eng;
+	struct sm_image view;
+
+	if (!e->ready || e->own_code || e->listing || s->reader->image ||
+	    e->arch != arches[s->scn->cfg.arch])
+		return false;
+	if (load_code(s, &view, err, n) < 0) {
+		*rc = -1;
+		return true;
+	}
+	e->entry = view.entry;
+	e->entry2 = view.entry2;
+	*rc = 0;
+	if (sm_abi_two_calls(s->reader->abi) && !e->entry2) {
+		snprintf(err, n, "the %s ABI needs two functions (PATH:FIRST,READ)",
+		         sm_abi_name(s->reader->abi));
+		*rc = -1;
+	}
+	/* what the trap decoder learnt of this code holds for the arch, but
+	 * is cheap to learn again */
+	memset(e->plain, 0, e->code_size / 8 + 1);
+	return true;
 }
 
 static void u_close(struct sm_session *s)
@@ -933,8 +971,12 @@ static int u_open(struct sm_session *s, char *err, size_t n)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&once, guard_once);
+	int rc = 0;
+	if (s->eng && keep_engine(s, err, n, &rc))
+		return rc;
+	u_close(s);
 	in_unicorn = true;
-	int rc = open_engine(s, err, n);
+	rc = open_engine(s, err, n);
 	in_unicorn = false;
 	return rc;
 }

@@ -46,6 +46,7 @@ void sm_session_free(struct sm_session *s)
 	if (!s)
 		return;
 	sm_engine_ops(s->engine)->close(s);
+	sm_snapshot_free(s->at_call);
 	free(s->samples);
 	free(s->scratch);
 	sm_model_free(s->model);
@@ -56,13 +57,17 @@ int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
                     const struct sm_reader *r, enum sm_engine_kind e,
                     char *err, size_t n)
 {
+	/* an engine of the same kind stays: its open() keeps what it can
+	 * for the new cell (engine_unicorn.c: the emulator, for the same
+	 * code) */
+	if (s->eng && s->engine != e)
+		sm_engine_ops(s->engine)->close(s);
 	s->scn = scn;
 	s->reader = r;
 	s->engine = e;
 	s->run.sched = NULL;
 	s->tracer = NULL;
 	s->trace = NULL;
-	s->eng = NULL;
 	/* One sample per step (and at the start and the return), two per
 	 * kernel action: scripted ones, and at most SM_MAX_BOUND scheduled
 	 * plus SM_MAX_BOUND applied by the explorer. */
@@ -80,6 +85,10 @@ int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
 		return snprintf(err, n, "%s: %s", scn->name, why), -1;
 	if (model_at_call(s, err, n) < 0)
 		return -1;
+	if (!s->at_call && !(s->at_call = sm_snapshot_new()))
+		return snprintf(err, n, "out of memory"), -1;
+	sm_model_save(s->model, s->at_call);
+	s->at_call_timed_next = s->run.timed_next;
 	return sm_engine_ops(e)->open(s, err, n);
 }
 
@@ -117,15 +126,23 @@ void sm_session_settle(struct sm_session *s)
 	r->owed_n = 0;
 }
 
-/* Reset to the call: engines call this from begin(). */
+/* Reset to the call: engines call this from begin().  The model as
+ * model_at_call() made it at init: its snapshot restored, the same state
+ * at a fraction of a rebuild's cost (#44 lever 1); a session never
+ * initialised (a test's) rebuilds. */
 void sm_session_start(struct sm_session *s)
 {
 	char err[256];
 
-	model_at_call(s, err, sizeof(err)); /* succeeded in init */
+	if (s->at_call) {
+		sm_model_restore(s->model, s->at_call);
+		s->run.timed_next = s->at_call_timed_next;
+	} else {
+		model_at_call(s, err, sizeof(err)); /* succeeded in init */
+	}
 	s->run = (struct sm_run){
 		.sched = s->run.sched, /* the caller's, for replay */
-		.timed_next = s->run.timed_next, /* model_at_call() set it */
+		.timed_next = s->run.timed_next, /* as at the call */
 		.deadline = sm_model_next_activity(s->model),
 	};
 	memset(&s->res, 0, sizeof(s->res));

@@ -120,6 +120,10 @@ struct sm_session {
 	/* the run */
 	struct sm_model *model;     /* the kernel; its pages stay where they
 	                             * are (sm_model_rebuild()) */
+	/* the model at the call, made once at init and restored at each
+	 * start (the native engine re-executes every schedule from it) */
+	struct sm_snapshot *at_call;
+	uint64_t at_call_timed_next;
 	struct sm_run run;
 	/* observation points: steps that load the page or trap; stale[i]:
 	 * points[i] is also a choice the CPU has (sm_session_stale_point()) */
@@ -167,7 +171,9 @@ const struct sm_engine_ops *sm_engine_ops(enum sm_engine_kind e);
 struct sm_session *sm_session_new(void);
 void sm_session_free(struct sm_session *s);
 
-/* Shared by the engines (session.c). */
+/* Shared by the engines (session.c).  Init may be called again on the
+ * same session for the next cell: an engine of the same kind keeps what
+ * it can (the emulator, for the same code: engine_unicorn.c). */
 int sm_session_init(struct sm_session *s, const struct sm_scenario *scn,
                     const struct sm_reader *r, enum sm_engine_kind e,
                     char *err, size_t n);

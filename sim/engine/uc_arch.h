@@ -56,6 +56,8 @@ struct ueng {
 	/* how far up each device RAM (below) was stored to */
 	uint32_t dev_hi[SM_UC_NDEV];
 	/* the engine, fixed while it is open */
+	bool ready;             /* open_engine() completed */
+	bool own_code;          /* a user's image (else the built-in readers') */
 	uc_engine *uc;
 	uc_context *fresh;      /* registers as after uc_open */
 	uc_context *hctx;       /* the registers now, for u_hash() */
