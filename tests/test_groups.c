@@ -250,15 +250,26 @@ static void test_sibling_times_follow_leader(void **state_)
  * out and in again, and event_sched_in() unthrottles S (pmu->add()
  * starts its counter, in x86's group transaction too): 1 cycle later it
  * has counted 5. */
-static void test_tick_leaves_sibling_throttled(void **state_)
+/* The group of the two throttle tests: a counting leader L, a sibling S
+ * with period 2, max_samples_per_tick 2, on the given kernel. */
+static void throttling_group(unsigned kernel, int *L, int *S)
 {
 	struct sm_config c = x86(2);
-	struct sm_truth t;
-	(void)state_;
-	int L = member(&c, "L", -1), S = member(&c, "S", 0);
-	c.event[S].period = 2;
+
+	*L = member(&c, "L", -1);
+	*S = member(&c, "S", 0);
+	c.event[*S].period = 2;
 	c.max_samples = 2;
+	c.kernel = kernel;
 	init_model(&m, &c);
+}
+
+static void test_tick_leaves_sibling_throttled(void **state_)
+{
+	struct sm_truth t;
+	int L, S;
+	(void)state_;
+	throttling_group(0, &L, &S);
 	sm_model_advance(m, 1000);
 	sm_model_truth(m, S, &t);
 	assert_int_equal(t.count, 4);
@@ -286,14 +297,10 @@ static void test_tick_leaves_sibling_throttled(void **state_)
  * counted 4 + 4 = 8.  The next tick does it again: 12. */
 static void test_72_throttles_group(void **state_)
 {
-	struct sm_config c = x86(2);
 	struct sm_truth t;
+	int L, S;
 	(void)state_;
-	int L = member(&c, "L", -1), S = member(&c, "S", 0);
-	c.event[S].period = 2;
-	c.max_samples = 2;
-	c.kernel = 1u << SM_KV_LINUX_7_2;
-	init_model(&m, &c);
+	throttling_group(1u << SM_KV_LINUX_7_2, &L, &S);
 	sm_model_advance(m, 1000);
 	sm_model_truth(m, S, &t);
 	assert_int_equal(t.count, 4);

@@ -835,6 +835,20 @@ static void guard_once(void)
 	sigaction(SIGABRT, &sa, NULL);
 }
 
+/* The reader's entry points in its image; a two-call ABI needs both. */
+static int take_entries(struct sm_session *s, const struct sm_image *view,
+                        char *err, size_t n)
+{
+	struct ueng *e = s->eng;
+
+	e->entry = view->entry;
+	e->entry2 = view->entry2;
+	if (sm_abi_two_calls(s->reader->abi) && !e->entry2)
+		return snprintf(err, n, "the %s ABI needs two functions "
+		                "(PATH:FIRST,READ)", sm_abi_name(s->reader->abi)), -1;
+	return 0;
+}
+
 static int open_engine(struct sm_session *s, char *err, size_t n)
 {
 	struct ueng *e = calloc(1, sizeof(*e));
@@ -848,11 +862,8 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	if (load_code(s, &view, err, n) < 0)
 		return -1;
 	e->code = view.mem;
-	e->entry = view.entry;
-	e->entry2 = view.entry2;
-	if (sm_abi_two_calls(s->reader->abi) && !e->entry2)
-		return snprintf(err, n, "the %s ABI needs two functions "
-		                "(PATH:FIRST,READ)", sm_abi_name(s->reader->abi)), -1;
+	if (take_entries(s, &view, err, n) < 0)
+		return -1;
 	e->code_size = view.size;
 	e->arch = arches[s->scn->cfg.arch];
 	if (!(e->plain = calloc(e->code_size / 8 + 1, 1)))
@@ -927,14 +938,7 @@ static bool keep_engine(struct sm_session *s, char *err, size_t n, int *rc)
 		*rc = -1;
 		return true;
 	}
-	e->entry = view.entry;
-	e->entry2 = view.entry2;
-	*rc = 0;
-	if (sm_abi_two_calls(s->reader->abi) && !e->entry2) {
-		snprintf(err, n, "the %s ABI needs two functions (PATH:FIRST,READ)",
-		         sm_abi_name(s->reader->abi));
-		*rc = -1;
-	}
+	*rc = take_entries(s, &view, err, n);
 	/* what the trap decoder learnt of this code holds for the arch, but
 	 * is cheap to learn again */
 	memset(e->plain, 0, e->code_size / 8 + 1);
