@@ -66,6 +66,7 @@ expect_not "check --scenario x86_re" arm64_bias
 expect "check --arch " x86_64 arm64 riscv64 all
 expect "check --without reset,ov" reset,overflow
 expect "check --actions " rotate_out lock_early
+expect "check --without st" stale_select
 expect "check --kernel " base reset_prev_count userpage_wmb
 expect "check --kernel-diff 6.12..7" 6.12..7.2
 expect "check --kernel-diff 6.12..7.2,user" 6.12..7.2,userpage_wmb

@@ -386,6 +386,57 @@ static void test_cli(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* --without stale_select: the CPU's stale read is never chosen, so the
+ * mutant, whose only fault is its missing isb, passes arm64_swapped;
+ * the cell where a choice point's stale read was left out is held to no
+ * expectation, and the filter is in the header.  --actions without it
+ * leaves it out as well, --actions stale_select on x86_64 is refused,
+ * and list names it. */
+static void test_without_stale(void **state)
+{
+	struct jr_value doc;
+	char err[256];
+	(void)state;
+
+	if (!arch_built("arm64"))
+		return;
+	run("check arm64_pmselr_no_isb reference --arch arm64 --scenario "
+	    "arm64_swapped --without stale_select --json --no-traces");
+	assert_int_equal(r.status, 0);
+	if (jr_parse(r.out, strlen(r.out), &doc, err, sizeof(err)) < 0)
+		fail_msg("bad JSON: %s", err);
+	const struct jr_value *f = jr_get(&doc, "filter");
+	assert_non_null(f);
+	assert_string_equal(jr_str(jr_get(f, "without")), "stale_select");
+	const struct jr_value *cells = jr_get(&doc, "cells");
+	const struct jr_value *m = cell_of(cells, "arm64_pmselr_no_isb");
+	assert_null(jr_get(m, "missing_isb"));
+	assert_string_equal(jr_str(jr_get(m, "verdict")), "PASS");
+	assert_string_equal(jr_str(jr_get(m, "expected")), "-");
+	/* the reference has no choice point: still judged, and PASS */
+	const struct jr_value *ref = cell_of(cells, "reference");
+	assert_string_equal(jr_str(jr_get(ref, "verdict")), "PASS");
+	assert_string_equal(jr_str(jr_get(ref, "expected")), "PASS");
+	jr_free(&doc);
+
+	/* --actions without it: no stale read either */
+	run("check arm64_pmselr_no_isb --arch arm64 --scenario arm64_swapped "
+	    "--actions overflow --json --no-traces");
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, ";stale_select="));
+	assert_null(strstr(r.out, "\"missing_isb\""));
+	/* ... and with it, as by default */
+	run("check arm64_pmselr_no_isb --arch arm64 --scenario arm64_swapped "
+	    "--actions overflow,stale_select --json --no-traces");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, ";stale_select="));
+	expect_usage_error("check --arch x86_64 --actions stale_select",
+	                   "--actions stale_select does not apply to x86_64");
+	run("list --names actions");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\nstale_select\n"));
+}
+
 /* merge reads the missing isb back: two shards make the whole sweep's
  * JSON, byte for byte; a shard whose missing_isb check could not have
  * written is refused, one line, exit 2. */
@@ -444,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_mutant),
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_without_stale),
 		cmocka_unit_test(test_merge),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

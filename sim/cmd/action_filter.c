@@ -23,6 +23,8 @@ static int parse_list(const char *opt, const char *list, unsigned *set,
 		char name[32];
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);
 		int kind = len < sizeof(name) ? sm_action_from_name(name) : -1;
+		if (kind < 0 && !strcmp(name, SM_AF_STALE_NAME))
+			kind = SM_NACTIONS; /* SM_AF_STALE */
 		if (kind < 0)
 			return snprintf(err, n, "%s: unknown action '%.*s' (see "
 			                "'selfmon list')", opt, len > 40 ? 40 : (int)len,
@@ -56,6 +58,12 @@ bool sm_action_filter_given(const struct sm_action_filter *f)
 	return f->only || f->without || f->drop_scripted;
 }
 
+bool sm_action_filter_no_stale(const struct sm_action_filter *f)
+{
+	return (f->only && !(f->only & SM_AF_STALE)) ||
+	       (f->without & SM_AF_STALE);
+}
+
 bool sm_action_filter_excludes(const struct sm_action_filter *f,
                                enum sm_action_kind kind)
 {
@@ -70,8 +78,8 @@ unsigned sm_action_filter_apply(const struct sm_action_filter *f,
 	unsigned kept = 0, dropped, set = 0;
 
 	if (f->only)
-		s->explore = f->only;
-	s->explore &= ~f->without;
+		s->explore = f->only & ~SM_AF_STALE;
+	s->explore &= ~(f->without | SM_AF_STALE);
 	for (unsigned k = 0; k < s->nactions; k++)
 		if (!f->drop_scripted ||
 		    !sm_action_filter_excludes(f, s->act[k].act.kind))
@@ -95,6 +103,9 @@ const char *sm_action_set_text(unsigned set, char *buf, size_t n)
 			used += (size_t)snprintf(buf + used, n - used, "%s%s",
 			                         used ? "," : "",
 			                         sm_action_name((enum sm_action_kind)k));
+	if ((set & SM_AF_STALE) && used < n)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s",
+		                         used ? "," : "", SM_AF_STALE_NAME);
 	if (!used)
 		snprintf(buf, n, "none");
 	return buf;

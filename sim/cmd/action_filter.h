@@ -14,6 +14,16 @@
 #include "options.h"
 #include "scenario.h"
 
+/* The CPU's choice of an arm64 counter read that may still see the
+ * previous PMSELR_EL0 selection (explore.c: no ISB between the select
+ * and the read) is not a kernel action, but it is filtered as one: this
+ * bit beside the actions' (1 << kind), its name in the lists. */
+#define SM_AF_STALE (1u << SM_NACTIONS)
+#define SM_AF_STALE_NAME "stale_select"
+#define SM_AF_STALE_WHAT                                                     \
+	"the CPU reads an arm64 event counter before the ISB that orders its " \
+	"PMSELR_EL0 select: the previous selection's counter"
+
 struct sm_action_filter {
 	unsigned only;      /* --actions: 1 << kind; 0 not given */
 	unsigned without;   /* --without */
@@ -25,7 +35,8 @@ struct sm_action_filter {
 	"                  overflow,rotate_out,rotate_in), instead of each\n"      \
 	"                  scenario's explore= set\n"                              \
 	"  --without LIST  never inject these (e.g. reset, for a library that\n"   \
-	"                  never issues PERF_EVENT_IOC_RESET)\n"                   \
+	"                  never issues PERF_EVENT_IOC_RESET; stale_select: no\n"  \
+	"                  arm64 read before its ISB)\n"                           \
 	"  --drop-scripted also skip the scenarios' scripted 'at' lines of the\n"  \
 	"                  actions left out (the table says how many)\n"
 
@@ -41,6 +52,8 @@ enum { SM_AF_ACTIONS = 0x180, SM_AF_WITHOUT, SM_AF_DROP };
 int sm_action_filter_opt(struct sm_action_filter *f, int opt,
                          const char *val, char *err, size_t n);
 bool sm_action_filter_given(const struct sm_action_filter *f);
+/* Are the CPU's stale reads (SM_AF_STALE) left out? */
+bool sm_action_filter_no_stale(const struct sm_action_filter *f);
 /* Is this action left out? */
 bool sm_action_filter_excludes(const struct sm_action_filter *f,
                                enum sm_action_kind kind);

@@ -358,6 +358,7 @@ int check_parse_opts(int argc, char **argv, struct opts *o)
 	while ((c = sm_opt_next(&op)) != -1)
 		if ((rc = take(o, c, op.arg, &seeded)) != 0)
 			return rc;
+	o->x.no_stale = sm_action_filter_no_stale(&o->af);
 	if (o->nusers && o->abi < 0)
 		return sm_error("check: %s needs --abi %s", o->users[0],
 		                sm_abi_list(all, sizeof(all), "|", "|", false));

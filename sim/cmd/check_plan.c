@@ -109,6 +109,12 @@ static int check_actions(const struct plan *p, const struct sm_scenario *s)
 			                   "(scenario %s; choose another arch with "
 			                   "--arch)", sm_action_name((enum sm_action_kind)k),
 			                   sm_arch_name(s->cfg.arch), s->name);
+	/* the CPU's stale read is arm64's (a PMSELR_EL0 select) */
+	if ((p->o.af.only & SM_AF_STALE) && s->cfg.arch != SM_ARM64 &&
+	    (p->o.arch < 0 || p->o.arch == (int)s->cfg.arch))
+		return sm_error("check: --actions " SM_AF_STALE_NAME " does not "
+		                "apply to %s (scenario %s; choose another arch with "
+		                "--arch)", sm_arch_name(s->cfg.arch), s->name);
 	return 0;
 }
 
@@ -323,6 +329,12 @@ static void run_job(struct plan *p, struct job *j, struct sm_session **sp)
 		return;
 	}
 	sm_explore(s, &p->o.x, &j->cell);
+	/* --without stale_select took a choice the CPU has away: the rows
+	 * (and a hazard's expect) were found with it, so hold the cell to
+	 * none (a user's reader is still held to PASS) */
+	if (j->cell.stale_left_out &&
+	    (j->row || (j->reader->image && j->scn->expect >= 0)))
+		j->unjudged = true;
 	if (j->cell.verdict == SM_V_ERROR) /* selfmon's, not the reader's */
 		snprintf(j->error, sizeof(j->error), "%s", j->cell.res.detail);
 	j->seconds = now() - t0;

@@ -65,9 +65,10 @@ struct work {
 
 /* Explore one scenario for r: true with *cell when it fails. */
 static bool fails_in(const struct sm_reader *r, struct sm_scenario *scn,
-                     struct sm_cell *cell)
+                     const struct sm_action_filter *af, struct sm_cell *cell)
 {
-	struct sm_explore_opts o = { .bound = SM_DEFAULT_BOUND };
+	struct sm_explore_opts o = { .bound = SM_DEFAULT_BOUND,
+	                             .no_stale = sm_action_filter_no_stale(af) };
 	char err[512];
 	struct sm_session *s = sm_session_new();
 
@@ -112,7 +113,7 @@ static int search(const struct sm_reader *r, enum sm_arch arch,
 			continue; /* a kernel hazard explains no reader's bug */
 		unsigned dropped, own = scn->explore;
 		unsigned lines = sm_action_filter_apply(af, scn, &dropped);
-		if (!fails_in(r, scn, &cell))
+		if (!fails_in(r, scn, af, &cell))
 			continue;
 		struct sm_example *e = add_example(w);
 		if (!e) {

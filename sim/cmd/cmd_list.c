@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "action_filter.h"
 #include "bundled.h"
 #include "commands.h"
 #include "explore.h"
@@ -77,6 +78,8 @@ static void actions(void)
 	for (int k = 0; k < SM_NACTIONS; k++)
 		printf("  %-12s %s\n", sm_action_name((enum sm_action_kind)k),
 		       sm_action_desc((enum sm_action_kind)k)->what);
+	printf("  %-12s %s (the CPU's choice, not the kernel's; arm64)\n",
+	       SM_AF_STALE_NAME, SM_AF_STALE_WHAT);
 }
 
 static void capabilities(void)
@@ -137,6 +140,7 @@ static int names(const char *kind)
 	} else if (!strcmp(kind, "actions")) {
 		for (int k = 0; k < SM_NACTIONS; k++)
 			puts(sm_action_name((enum sm_action_kind)k));
+		puts(SM_AF_STALE_NAME);
 	} else if (!strcmp(kind, "kernels")) {
 		const struct sm_variant *v;
 		puts("base");

@@ -117,6 +117,11 @@ static int schedule(const struct args *a, struct sm_schedule_line *sl)
 			                   "--actions/--without leave out",
 			                   sm_action_name(sl->sched.item[k].kind));
 		}
+	if (sl->sched.nstale && sm_action_filter_no_stale(&a->af)) {
+		sm_schedule_line_free(sl);
+		return sm_error("plot: --schedule has " SM_AF_STALE_NAME ", which "
+		                "--actions/--without leave out");
+	}
 	return 0;
 }
 

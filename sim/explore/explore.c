@@ -33,6 +33,8 @@ struct ctx {
 	const struct sm_explore_opts *o;
 	unsigned bound;         /* of this exhaustive exploration */
 	struct sm_cell *cell;
+	bool stale_left_out;    /* a stale read not taken (opts.no_stale),
+	                         * in any pass: the cell's, when it ends */
 	enum sm_action_kind actions[SM_NACTIONS];
 	unsigned nactions;
 	/* snapshots per depth, reused by every sibling: a branch's state
@@ -254,7 +256,8 @@ static bool dfs_snap(struct ctx *c, const struct sm_schedule *sch,
 			c->win[d + 1] = c->win[d];
 			failed = dfs_snap(c, &child, 0);
 		}
-		if (stale[k] && !failed) {
+		c->stale_left_out |= stale[k] && c->o->no_stale;
+		if (stale[k] && !failed && !c->o->no_stale) {
 			c->ops->restore(s, *cursor);
 			s->run.stale_at = pts[k] + 1; /* the CPU's other outcome */
 			struct sm_schedule child = *sch;
@@ -349,6 +352,8 @@ static void random_runs(struct ctx *c)
 			uint64_t p = s->points[i];
 			bool st = s->stale[i] &&
 			          (!sch.nstale || p > sch.stale[sch.nstale - 1]);
+			c->stale_left_out |= st && c->o->no_stale;
+			st = st && !c->o->no_stale;
 			unsigned pick = (unsigned)(rnd(&x) % (c->nactions + st));
 			if (pick == c->nactions)
 				add_stale(&sch, p);
@@ -490,6 +495,7 @@ void sm_explore(struct sm_session *s, const struct sm_explore_opts *o,
 		c.ops->free_snap(c.cursor[d]);
 	}
 	s->terse = false;
+	cell->stale_left_out = c.stale_left_out;
 	if ((cell->interrupted = stopped(&c))) /* no result: not minimised */
 		return;
 	if (sm_verdict_selfmon(cell->verdict)) {

@@ -22,6 +22,8 @@ struct sm_explore_opts {
 	unsigned time_limit;   /* seconds for one cell; 0: none */
 	bool no_prune;         /* run every schedule, even from a state
 	                        * already explored (prune.h) */
+	bool no_stale;         /* never choose the CPU's stale read at a
+	                        * choice point (--without stale_select) */
 	/* optional (NULL: none), shared by the cells explored at once: each
 	 * schedule run adds 1 to *progress (for a progress line, read by
 	 * another thread), and once *stop is set (Ctrl-C) the exploration
@@ -45,6 +47,8 @@ struct sm_cell {
 	/* of runs, those that returned a value derived from a counter read
 	 * (sm_run.counter_path), pruned ones counted as runs are */
 	uint64_t counter_path;
+	bool stale_left_out; /* a choice point's stale read was not taken
+	                      * (opts.no_stale): the CPU could have */
 	bool pruning;        /* the exploration pruned (snapshots, hash) */
 	bool prune_full;     /* its table filled: later equal states were run */
 	struct sm_schedule found, min;
