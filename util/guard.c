@@ -56,9 +56,16 @@ static void arm(unsigned cpu_ms)
 		have_timer = timer_create(CLOCK_THREAD_CPUTIME_ID, &ev,
 		                          &cpu_timer) == 0 ? 1 : -1;
 	}
+	if (!cpu_ms)
+		cpu_ms = 1; /* an it_value of 0 would disarm it */
 	if (have_timer > 0) {
-		struct itimerspec t = { .it_value = { cpu_ms / 1000,
-		                                      (long)(cpu_ms % 1000) * 1000000 } };
+		/* and again every 10 ms after: an expiry in the instants between
+		 * this and the call's start is ignored (on_signal()), and the
+		 * next one stops the call */
+		struct itimerspec t = {
+			.it_value = { cpu_ms / 1000, (long)(cpu_ms % 1000) * 1000000 },
+			.it_interval = { 0, 10 * 1000000 },
+		};
 		timer_settime(cpu_timer, 0, &t, NULL);
 	}
 }

@@ -415,6 +415,23 @@ static void provenance(const struct vm_opts *o, const char *kernel,
 	fprintf(f, "# machine: %s\n", m);
 }
 
+/* The last line the guest wrote that is not blank, printable and cut to
+ * fit buf: what a time-out's message shows of where the guest stopped. */
+static void last_line(const char *out, size_t len, char *buf, size_t n)
+{
+	size_t end = len, start;
+
+	while (end && (out[end - 1] == '\n' || out[end - 1] == '\r' ||
+	               out[end - 1] == ' '))
+		end--;
+	for (start = end; start && out[start - 1] != '\n'; start--)
+		;
+	size_t k = end - start < n - 1 ? end - start : n - 1;
+	memcpy(buf, out + start, k);
+	buf[k] = '\0';
+	sm_printable(buf);
+}
+
 /* Boot the guest: 0 with its console in res, or 2 after the message. */
 static int boot(struct vm_opts *o, const char *kernel,
                 struct sm_vm_result *res)
@@ -448,10 +465,14 @@ static int boot(struct vm_opts *o, const char *kernel,
 	free(initrd);
 	if (rc < 0)
 		return sm_error("vm: %s", err);
-	if (res->timed_out)
+	if (res->timed_out) {
+		char last[160];
+		last_line(res->out, res->len, last, sizeof(last));
 		return sm_error("vm: the %s guest did not power off within %u s "
-		                "(QEMU killed; --timeout S allows more)", an,
-		                o->timeout);
+		                "(QEMU killed; --timeout S allows more); its last "
+		                "line: \"%s\"", an, o->timeout,
+		                last[0] ? last : "(none)");
+	}
 	if (res->too_long)
 		return sm_error("vm: the %s guest wrote more than 16 MiB (QEMU "
 		                "killed)", an);

@@ -256,6 +256,7 @@ void hw_check_reader(const struct sm_reader *r, struct hw_event *e,
 	check_reads(r, e, iterations, ncpus, &bu, t);
 	/* a reader that died or hung is not timed */
 	t->read_ns = reader_ns(r, e, &bu, t);
+	sm_guard_end(); /* no alarm after the reader's last call */
 	t->cpu_ns = hw_thread_cpu_ns() - bu.start;
 	t->syscall_ns = median_ns(NULL, e);
 }
