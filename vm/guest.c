@@ -3,7 +3,8 @@
  * on the real kernel the VM boots, printed as wire lines on the console
  * (sim/hw/hw_run.h), then the machine powers off.
  *
- * Owns only what a process that is init must do itself (mount /proc, set
+ * Owns only what a process that is init must do itself (say it started
+ * with the line "@selfmon-init", mount /proc, set
  * kernel.perf_user_access, read its orders from the kernel command line,
  * power off); the checks are sim/hw's and the readers sim/readers' (built
  * for the guest's arch with SELFMON_GUEST).  Built statically with the
@@ -179,6 +180,9 @@ int main(void)
 	char buf[1024], *list;
 	unsigned n = 0, iterations = 1000, slow = 1, nusers = 0;
 
+	/* the host's sign that the boot reached /init (cmd_vm.c) */
+	fputs("@selfmon-init\n", stdout);
+	fflush(stdout);
 	mount("proc", "/proc", "proc", 0, NULL);
 	read_cmdline();
 	user_access();

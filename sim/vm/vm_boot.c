@@ -110,13 +110,21 @@ static int collect(int fd, pid_t pid, const struct sm_vm_spec *s,
                    struct sm_vm_result *r, double t0)
 {
 	size_t cap = 64 * 1024;
+	bool wait_start = s->started && s->start_s < s->timeout_s;
+	size_t from = 0, mark = wait_start ? strlen(s->started) : 0;
 
 	if (!(r->out = malloc(cap + 1)))
 		return -1;
 	for (;;) {
-		double left = s->timeout_s - (now_s() - t0);
+		if (wait_start) { /* each byte looked at once or so */
+			r->out[r->len] = '\0';
+			wait_start = !strstr(r->out + from, s->started);
+			from = r->len > mark ? r->len - mark : 0;
+		}
+		double left = (wait_start ? s->start_s : s->timeout_s) -
+		              (now_s() - t0);
 		if (left <= 0) {
-			r->timed_out = true;
+			*(wait_start ? &r->not_started : &r->timed_out) = true;
 			break;
 		}
 		struct pollfd p = { fd, POLLIN, 0 };
@@ -145,7 +153,7 @@ static int collect(int fd, pid_t pid, const struct sm_vm_spec *s,
 		r->len += (size_t)got;
 	}
 	r->out[r->len] = '\0';
-	if (r->timed_out || r->too_long)
+	if (r->timed_out || r->too_long || r->not_started)
 		kill(pid, SIGKILL);
 	return 0;
 }

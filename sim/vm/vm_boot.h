@@ -28,6 +28,10 @@ struct sm_vm_spec {
 	unsigned cpus, mem_mb;
 	bool icount;              /* -icount shift=0: instructions count */
 	unsigned timeout_s;       /* killed after this many seconds */
+	const char *started;      /* a line the guest writes first (NULL:
+	                           * none): killed if it has not within
+	                           * start_s seconds (start_s < timeout_s) */
+	unsigned start_s;
 	size_t max_output;        /* killed past this many bytes */
 	bool version;             /* run `QEMU -version` instead of a boot */
 };
@@ -38,6 +42,7 @@ struct sm_vm_result {
 	size_t len;
 	int status;               /* QEMU's exit status; -1 killed */
 	bool timed_out, too_long;
+	bool not_started;         /* no `started` line within start_s */
 	double seconds;           /* from the spawn to the end */
 };
 
