@@ -466,10 +466,10 @@ static int boot(struct vm_opts *o, const char *kernel,
 	spec.initrd = initrd;
 	spec.initrd_size = isize;
 	spec.append = append;
-	/* A boot takes seconds; one in some tens of riscv64's under QEMU's
-	 * TCG on two CPUs stops before /init starts (seen on QEMU 7.2, with
-	 * nothing after OpenSBI's banner), which is the machine's, not the
-	 * reader's: such a boot is killed at START_S and made once again. */
+	/* A boot reaches /init in seconds; one that has not in START_S is
+	 * the machine's trouble (QEMU's TCG, the kernel), not the reader's:
+	 * it is killed and made once again.  (A riscv64 boot once stopped
+	 * with nothing after OpenSBI's banner; where is not known.) */
 	spec.started = VM_STARTED;
 	spec.start_s = START_S;
 	int rc = sm_vm_boot(&spec, res, err, sizeof(err));
