@@ -176,6 +176,42 @@ static void user_readers(const char *arch, const char *cc, bool so)
 	assert_true(!so || wrong_hw > 0);
 }
 
+/* A reader that takes its process down (the values function of the
+ * user's reference called as --abi raw: its fd and out are whatever the
+ * registers hold) is that reader's failure on every event, and the
+ * built-in reader beside it is still checked and reported: each reader
+ * runs in a process of its own in the guest (vm/guest.c). */
+static void test_arm64_reader_contained(void **state)
+{
+	char ref[512], cmd[1024], spec[600];
+	struct row x[128];
+	(void)state;
+
+	if (!compile_reader(SELFMON_CC_ARM64, "-O2", "../../reader/selfmon.c",
+	                    "vm-ref-raw.o", ref, sizeof(ref)))
+		fail_msg("cannot build reader/selfmon.c for arm64");
+	snprintf(cmd, sizeof(cmd), "vm arm64 reference %s:selfmon_read --abi "
+	         "raw --iterations 100 --timeout 300", ref);
+	run(cmd);
+	if (r.status != 1)
+		fail_msg("%s: exit %d\n%s%s", cmd, r.status, r.out, r.err);
+	snprintf(spec, sizeof(spec), "%s:selfmon_read", ref);
+	unsigned n = rows(x, 128), refs = 0, mine = 0, failed = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(x[i].reader, "reference")) {
+			refs++;
+			assert_true(x[i].checks > 100);
+			assert_int_equal(x[i].wrong, 0);
+		} else {
+			assert_string_equal(x[i].reader, spec);
+			mine++;
+			failed += x[i].wrong > 0;
+		}
+	assert_true(refs >= 4);
+	assert_int_equal(mine, refs); /* a row on every event */
+	assert_true(failed >= 1);
+}
+
 static void test_arm64_user_readers(void **state)
 {
 	(void)state;
@@ -266,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_arm64_no_user_access),
 		cmocka_unit_test(test_arm64_catches_no_sext),
 		cmocka_unit_test(test_arm64_user_readers),
+		cmocka_unit_test(test_arm64_reader_contained),
 		cmocka_unit_test(test_riscv64_user_reader),
 		cmocka_unit_test(test_arm64_record),
 		cmocka_unit_test(test_riscv64_record),

@@ -6,7 +6,8 @@
  * Owns only what a process that is init must do itself (say it started
  * with the line "@selfmon-init", mount /proc, set
  * kernel.perf_user_access, read its orders from the kernel command line,
- * power off); the checks are sim/hw's and the readers sim/readers' (built
+ * power off, and each reader's checks in a process of its own, within a
+ * time limit); the checks are sim/hw's and the readers sim/readers' (built
  * for the guest's arch with SELFMON_GUEST).  Built statically with the
  * cross compiler (CMakeLists.txt), never run on the host.
  *
@@ -21,13 +22,18 @@
  * lines and "@selfmon-trace-end lines=N".
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "guest_reader.h"
@@ -124,6 +130,121 @@ static bool user_reader(unsigned k, struct sm_reader *r, char *name,
 	return true;
 }
 
+/* What a reader's own process hands back (shared memory). */
+struct slot {
+	volatile int done;
+	unsigned n;
+	struct hw_run_check c[HW_RUN_MAX_EVENTS];
+};
+
+static double mono_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Reader r's checks, run in a process of its own (its events opened
+ * there: a perf mmap is not inherited), onto run->checks: a reader that
+ * kills its process (or corrupts it), or runs past limit_s seconds, is
+ * that reader's failure on every event, and the next one still runs. */
+static void contained(const struct sm_reader *r, struct hw_run *run,
+                      struct slot *sl, unsigned iterations, unsigned slow,
+                      unsigned limit_s)
+{
+	int st = 0;
+	bool killed = false;
+
+	sl->done = 0;
+	sl->n = 0;
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct hw_run one;
+		const struct sm_reader *only[1] = { r };
+		if (hw_run_here(&one, only, 1, iterations, slow) == 0) {
+			for (unsigned i = 0; i < one.nchecks && i < HW_RUN_MAX_EVENTS;
+			     i++)
+				sl->c[sl->n++] = one.checks[i];
+			sl->done = 1;
+		}
+		_exit(0);
+	}
+	for (double end = mono_s() + limit_s; pid > 0;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (mono_s() > end) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			killed = true;
+			break;
+		}
+		struct timespec nap = { 0, 20 * 1000000 };
+		nanosleep(&nap, NULL);
+	}
+	if (pid > 0 && !killed && WIFEXITED(st) && sl->done) {
+		for (unsigned i = 0; i < sl->n && sl->c[i].event < run->nev; i++)
+			run->checks[run->nchecks++] = sl->c[i];
+		return;
+	}
+	char why[200];
+	if (pid < 0)
+		snprintf(why, sizeof(why), "no process to run it in: %s",
+		         strerror(errno));
+	else if (killed)
+		snprintf(why, sizeof(why), "hangs: its process did not end within "
+		         "%u s (killed)", limit_s);
+	else if (WIFSIGNALED(st))
+		snprintf(why, sizeof(why), "its process was ended by signal %d (%s)",
+		         WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(why, sizeof(why), "its process exited with status %d "
+		         "before its checks ended", WEXITSTATUS(st));
+	for (unsigned i = 0; i < run->nev; i++)
+		if (!run->ev[i].err) {
+			struct hw_run_check *c = &run->checks[run->nchecks++];
+			memset(c, 0, sizeof(*c));
+			c->reader = r;
+			c->event = i;
+			c->t.died = true;
+			c->t.hung = killed;
+			c->t.runs = c->t.fails = 1; /* the one that failed */
+			snprintf(c->t.first, sizeof(c->t.first), "%s", why);
+		}
+}
+
+/* Every reader's checks, each in its own process: the machine and the
+ * events (opened, their pages taken, closed) here, then the readers one
+ * at a time, each given a wall-time limit of four times its events' CPU
+ * budgets and 30 s.  0, or -1 out of memory. */
+static int run_contained(struct hw_run *run,
+                         const struct sm_reader *const *readers, unsigned n,
+                         unsigned iterations, unsigned slow)
+{
+	if (hw_run_here(run, readers, 0, iterations, slow) < 0)
+		return -1;
+	free(run->checks);
+	run->checks = calloc((size_t)n * run->nev + 1, sizeof(*run->checks));
+	struct slot *sl = mmap(NULL, sizeof(*sl), PROT_READ | PROT_WRITE,
+	                       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!run->checks || sl == MAP_FAILED) {
+		free(run->checks);
+		run->checks = NULL;
+		return -1;
+	}
+	unsigned opened = 0;
+	for (unsigned i = 0; i < run->nev; i++)
+		opened += !run->ev[i].err;
+	uint64_t ms = hw_budget_ms(iterations, slow) * (opened ? opened : 1);
+	unsigned limit_s = (unsigned)(4 * ms / 1000) + 30;
+	for (unsigned k = 0; k < n; k++)
+		contained(readers[k], run, sl, iterations, slow, limit_s);
+	munmap(sl, sizeof(*sl));
+	return 0;
+}
+
 /* `hw record` in the guest: the trace on the console, line by line. */
 static void record(const char *events)
 {
@@ -215,7 +336,7 @@ int main(void)
 			power_off();
 		readers[n++] = &users[k];
 	}
-	if (hw_run_here(&run, readers, n, iterations, slow) == 0)
+	if (run_contained(&run, readers, n, iterations, slow) == 0)
 		hw_run_write(stdout, &run);
 	else
 		puts("@selfmon-note out of memory");
