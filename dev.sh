@@ -155,8 +155,10 @@ quick)
 sanitize)
 	build build-asan -DSELFMON_SANITIZE=ON
 	# the slow sweeps and test_vm run in the plain build (./dev.sh test)
+	# and the docs and packaging tests (label plain) run in the plain
+	# builds: their commands are the other tests' (tests/CMakeLists.txt)
 	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan \
-		--output-on-failure -LE slow -j "$TESTJOBS"
+		--output-on-failure -LE 'slow|plain' -j "$TESTJOBS"
 	;;
 fresh-root)
 	# the source tree, not a build: its downloads go to the cache
