@@ -4,7 +4,7 @@
  * (sim/hw/hw_run.h), then the machine powers off.
  *
  * Owns only what a process that is init must do itself (say it started
- * with the line "@selfmon-init", mount /proc, set
+ * (SM_VM_GUEST_STARTED), mount /proc, set
  * kernel.perf_user_access, read its orders from the kernel command line,
  * power off, and each reader's checks in a process of its own, within a
  * time limit); the checks are sim/hw's and the readers sim/readers' (built
@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest_image.h"
 #include "guest_reader.h"
 #include "hw_record.h"
 #include "hw_run.h"
@@ -137,13 +138,6 @@ struct slot {
 	struct hw_run_check c[HW_RUN_MAX_EVENTS];
 };
 
-static double mono_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Reader r's checks, run in a process of its own (its events opened
  * there: a perf mmap is not inherited), onto run->checks: a reader that
  * kills its process (or corrupts it), or runs past limit_s seconds, is
@@ -170,11 +164,11 @@ static void contained(const struct sm_reader *r, struct hw_run *run,
 		}
 		_exit(0);
 	}
-	for (double end = mono_s() + limit_s; pid > 0;) {
+	for (uint64_t end = hw_now_ns() + limit_s * 1000000000ull; pid > 0;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;
-		if (mono_s() > end) {
+		if (hw_now_ns() > end) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 				;
@@ -301,8 +295,7 @@ int main(void)
 	char buf[1024], *list;
 	unsigned n = 0, iterations = 1000, slow = 1, nusers = 0;
 
-	/* the host's sign that the boot reached /init (cmd_vm.c) */
-	fputs("@selfmon-init\n", stdout);
+	fputs(SM_VM_GUEST_STARTED, stdout); /* the boot reached /init */
 	fflush(stdout);
 	mount("proc", "/proc", "proc", 0, NULL);
 	read_cmdline();

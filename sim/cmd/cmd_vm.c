@@ -382,9 +382,7 @@ static void free_files(struct sm_cpio_entry *files, unsigned from,
 		}
 }
 
-/* The guest's first line (vm/guest.c), and how long a boot may take to
- * write it. */
-#define VM_STARTED "@selfmon-init\n"
+/* How long a boot may take to write the guest's first line. */
 #define START_S 120
 
 /* The machine every boot of arch o->a runs. */
@@ -470,7 +468,7 @@ static int boot(struct vm_opts *o, const char *kernel,
 	 * the machine's trouble (QEMU's TCG, the kernel), not the reader's:
 	 * it is killed and made once again.  (A riscv64 boot once stopped
 	 * with nothing after OpenSBI's banner; where is not known.) */
-	spec.started = VM_STARTED;
+	spec.started = SM_VM_GUEST_STARTED;
 	spec.start_s = START_S;
 	int rc = sm_vm_boot(&spec, res, err, sizeof(err));
 	if (rc == 0 && res->not_started) {

@@ -10,6 +10,10 @@
 
 #include "model.h"
 
+/* The line the guest writes first, as /init starts: the host's sign that
+ * the boot reached it (cmd_vm.c). */
+#define SM_VM_GUEST_STARTED "@selfmon-init\n"
+
 /* The static ELF program for arch a, or NULL when this selfmon was built
  * without that arch's cross compiler. */
 const unsigned char *sm_vm_guest(enum sm_arch a, size_t *size);
