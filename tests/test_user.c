@@ -175,13 +175,14 @@ static void test_bad_user_readers(void **state)
 	         "--engine native", obj);
 	expect_usage_error(args, "unicorn engine only");
 	unlink(obj);
-	/* code ld.so would run first: refused at load, not run without it */
+	/* load-time code only a link could place: refused at load, not run
+	 * without it (a .o's .init_array runs: test_solib) */
 	snprintf(obj, sizeof(obj), "%s/user-ctor.o", tmpdir());
-	assert_true(compile(gcc, "tests/elf/unrun.c", obj, "-O2 -DUNRUN_CTOR",
+	assert_true(compile(gcc, "tests/elf/unrun.c", obj, "-O2 -DUNRUN_CTORS",
 	                    false));
 	snprintf(args, sizeof(args), "check %s:reader --abi raw", obj);
-	expect_usage_error(args, "section '.init_array' holds code to run at "
-	                   "load time");
+	expect_usage_error(args, "section '.ctors' holds code to run at "
+	                   "load time whose place only a link gives");
 	unlink(obj);
 }
 

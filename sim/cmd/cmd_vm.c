@@ -319,6 +319,14 @@ static void command_line(const struct vm_opts *o, bool named, char *buf,
 		                      o->readers[i]->name);
 }
 
+_Static_assert(SM_GUEST_NSTUBS == SM_NSTUBS &&
+               SM_GUEST_READER_INITS == SM_INIT_MAX &&
+               (int)SM_GUEST_INIT_CALL == (int)SM_INIT_CALL &&
+               (int)SM_GUEST_INIT_SLOT == (int)SM_INIT_SLOT &&
+               (int)SM_GUEST_INIT_ENTRY == (int)SM_INIT_ENTRY &&
+               (int)SM_GUEST_INIT_ENTRY2 == (int)SM_INIT_ENTRY2,
+               "the guest's reader file says what elf_load.h says");
+
 /* The user's readers, loaded and relocated for the guest (the ELF loader
  * is the host's, as for `check`), each packed as file reader/K: 0, or 2
  * after the message. */
@@ -357,8 +365,17 @@ static int load_users(struct vm_opts *o, struct sm_cpio_entry *files,
 			return sm_error("vm: the PATH:SYMBOL readers' images are over "
 			                "%zu MiB together (the guest has 1 GiB)",
 			                USER_BYTES_MAX >> 20);
+		struct sm_guest_init *init = calloc(u->img.ninit + 1, sizeof(*init));
+		for (size_t i = 0; init && i < u->img.ninit; i++)
+			init[i] = (struct sm_guest_init){
+				.kind = (uint32_t)u->img.init[i].kind,
+				.fn = u->img.init[i].fn, .place = u->img.init[i].place,
+				.addend = u->img.init[i].addend };
+		g.ninit = (uint32_t)u->img.ninit;
 		size_t len;
-		void *f = sm_guest_reader_pack(&g, u->img.mem, &len);
+		void *f = init ? sm_guest_reader_pack(&g, u->img.mem, init, &len)
+		               : NULL;
+		free(init);
 		char *name = malloc(24); /* "reader/" and a 32-bit number */
 		if (!f || !name) {
 			free(f);

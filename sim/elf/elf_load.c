@@ -6,8 +6,9 @@
  * as one image at `base`; resolving symbols; binding the imports selfmon
  * provides to stub addresses; applying relocations, driven by one table per
  * arch (what each type computes and which instruction or data field it
- * patches); refusing what ld.so would run and selfmon does not (IFUNC
- * resolvers, constructors); and the loader's one-line error messages.
+ * patches); listing the code ld.so would run at load time (IFUNC
+ * resolvers, initialisers: struct sm_init) for the engine, and refusing
+ * what cannot be listed so; and the loader's one-line error messages.
  *
  * Must not touch: the engines, the model or the session.  It runs nothing
  * and maps nothing in Unicorn.  It keeps no global mutable state (every
@@ -39,6 +40,7 @@
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -63,6 +65,13 @@ const char *const sm_stub_names[SM_NSTUBS] = {
 	[SM_STUB_ERRNO] = "__errno_location",
 	[SM_STUB_MEMCPY] = "memcpy",
 	[SM_STUB_MEMSET] = "memset",
+	[SM_STUB_CLOCK_GETTIME] = "clock_gettime",
+	[SM_STUB_SYSCONF] = "sysconf",
+	[SM_STUB_GETPID] = "getpid",
+	[SM_STUB_STACK_CHK_FAIL] = "__stack_chk_fail",
+	[SM_STUB_ABORT] = "abort",
+	[SM_STUB_STACK_CHK_GUARD] = "__stack_chk_guard",
+	[SM_STUB_CXA_ATEXIT] = "__cxa_atexit",
 };
 
 /* ---- relocation tables -------------------------------------------------- */
@@ -83,6 +92,7 @@ enum rval {
 	V_PAGE_G,   /* Page(G) - Page(P) */
 	V_G,        /* G */
 	V_PCREL_LO, /* riscv: the value of the HI20 relocation at address S */
+	V_IREL,     /* the result of the resolver at B + A (a .so's IRELATIVE) */
 };
 
 /* Where the value goes. */
@@ -117,7 +127,7 @@ enum rop { OP_SET, OP_ADD, OP_SUB }; /* data fields: store, +=, -= */
 
 #define RF_VENEER 1u /* a call or jump: may go through a veneer */
 #define RF_HI 2u     /* riscv HI20 that PCREL_LO12 relocations refer to */
-#define RF_IFUNC 4u  /* an IFUNC's: refused with why (unrun()) */
+#define RF_IFUNC 4u  /* an IFUNC's IRELATIVE: only in a .so */
 
 struct rtype {
 	uint32_t type;
@@ -130,7 +140,7 @@ struct rtype {
 #define RS(t, sh) { t, #t, V_S_A, F_A64_LO12, OP_SET, sh, 0 }
 #define ROP(t, f, op) { t, #t, V_S_A, f, op, 0, 0 }
 #define RU(t) { t, #t, V_UNSUP, F_NONE, OP_SET, 0, 0 }
-#define RI(t) { t, #t, V_UNSUP, F_NONE, OP_SET, 0, RF_IFUNC }
+#define RI(t) { t, #t, V_IREL, F_W64, OP_SET, 0, RF_IFUNC }
 
 static const struct rtype x86_64_types[] = {
 	R(R_X86_64_NONE, V_NONE, F_NONE),
@@ -322,6 +332,9 @@ struct ld {
 	size_t ncom;
 	/* ET_DYN */
 	uint64_t lo; /* vaddr of mem[0] */
+	/* the code to run at load time, in the order ld.so runs it */
+	struct sm_init *init;
+	size_t ninit, initcap;
 };
 
 /* One relocation section being applied. */
@@ -630,12 +643,59 @@ static void stub_list(char *buf, size_t n)
 	}
 }
 
+static bool is_stub(const char *name)
+{
+	for (int k = 0; k < SM_NSTUBS; k++)
+		if (!strcmp(name, sm_stub_names[k]))
+			return true;
+	return false;
+}
+
+/* The error for an undefined symbol selfmon does not provide: it names
+ * every such symbol of the object's table, not only the first met. */
+static int unknown_imports(struct ld *L, const char *first)
+{
+	unsigned type = L->eh.e_type == ET_REL ? SHT_SYMTAB : SHT_DYNSYM;
+	char list[160], names[400];
+	size_t k = 0, count = 0;
+
+	names[0] = '\0';
+	for (size_t sec = 1; sec < L->shnum; sec++) {
+		struct symtab t;
+		if (L->sh[sec].sh_type != type || symtab_open(L, sec, &t) < 0)
+			continue;
+		for (size_t i = 1; i < t.n; i++) {
+			GElf_Sym sy;
+			const char *n;
+			if (sym_get(L, &t, i, &sy, &n) < 0)
+				break;
+			if (sy.st_shndx != SHN_UNDEF || !*n || is_stub(n) ||
+			    GELF_ST_BIND(sy.st_info) == STB_WEAK ||
+			    (type == SHT_SYMTAB && !strcmp(n, "_GLOBAL_OFFSET_TABLE_")))
+				continue;
+			if (k < sizeof(names) - 48) {
+				int w = snprintf(names + k, sizeof(names) - k, "%s'%.40s'",
+				                 count ? ", " : "", n);
+				k += w > 0 ? (size_t)w : 0;
+			} else if (k < sizeof(names) - 8) {
+				k += (size_t)snprintf(names + k, sizeof(names) - k,
+				                      ", ...");
+			}
+			count++;
+		}
+	}
+	stub_list(list, sizeof(list));
+	if (count <= 1)
+		return fail(L, "undefined symbol '%s' (selfmon provides %s)", first,
+		            list);
+	return fail(L, "undefined symbols %s (%zu of them; selfmon provides %s)",
+	            names, count, list);
+}
+
 /* An undefined symbol: one of selfmon's imports, or a weak 0. */
 static int import_addr(struct ld *L, const char *name, unsigned bind,
                        uint64_t *out)
 {
-	char list[96];
-
 	for (int k = 0; k < SM_NSTUBS; k++)
 		if (!strcmp(name, sm_stub_names[k])) {
 			*out = L->stub_base + 16 * (uint64_t)k;
@@ -649,9 +709,7 @@ static int import_addr(struct ld *L, const char *name, unsigned bind,
 		*out = L->got_addr;
 		return 0;
 	}
-	stub_list(list, sizeof(list));
-	return fail(L, "undefined symbol '%s' (selfmon provides %s)", name,
-	            list);
+	return unknown_imports(L, name);
 }
 
 static int common_addr(struct ld *L, uint64_t sym, uint64_t *out)
@@ -719,8 +777,8 @@ static bool is_function(struct ld *L, const GElf_Sym *s)
 {
 	unsigned type = GELF_ST_TYPE(s->st_info);
 
-	if (type == STT_FUNC)
-		return true;
+	if (type == STT_FUNC || (type == STT_GNU_IFUNC && L->eh.e_type == ET_DYN))
+		return true; /* an IFUNC: its resolver is run (struct sm_init) */
 	return type == STT_NOTYPE && s->st_shndx < L->shnum &&
 	       s->st_shndx < SHN_LORESERVE &&
 	       (L->sh[s->st_shndx].sh_flags & SHF_EXECINSTR);
@@ -801,88 +859,179 @@ static int find_entries(struct ld *L, const char *symbol, char *first,
 	return find_entry(L, first);
 }
 
-/* ---- code the dynamic loader would run, which selfmon does not -------- */
+/* ---- code the dynamic loader runs at load time --------------------------- */
 
-/* An IFUNC (GNU indirect function) is a resolver that ld.so calls to
- * choose the implementation: selfmon calls no resolver, so a call to the
- * symbol would run the resolver and return its function pointer as the
- * result.  Constructors (.init_array, .preinit_array, .ctors, .init; a
- * C++ static initialiser is one) would leave the reader's data as never
- * initialised.  Both are refused at load time.  Destructors (.fini_array,
- * .dtors, .fini) would run after the call, if ever: they change nothing
- * selfmon judges, and are left alone (gcc's C runtime brings one). */
-#define IFUNC_WHY "selfmon does not call IFUNC resolvers as ld.so does " \
-                  "(a call to the IFUNC would run its resolver and return " \
-                  "a function pointer): call the implementation directly"
-#define CTOR_WHY "code to run at load time (a constructor or static " \
-                 "initialiser), which selfmon does not run"
+/* ld.so runs code of a shared object before any of its functions is
+ * called: the IFUNC resolvers its relocations name (glibc elf/dl-reloc.c,
+ * elf_machine_rela(): R_*_IRELATIVE, and a GLOB_DAT, JUMP_SLOT or 64-bit
+ * word against an STT_GNU_IFUNC symbol), then DT_INIT and the
+ * DT_INIT_ARRAY entries in order (elf/dl-init.c call_init()).  They are
+ * listed here (struct sm_init) and the engine runs them.  A .o has no
+ * dynamic section: its .init_array sections are run as ld would lay
+ * them out (SORT_BY_INIT_PRIORITY(.init_array.*), then .init_array).
+ * What is refused: a .so's DT_PREINIT_ARRAY (ld.so runs it only for the
+ * executable), and in a .o the pieces whose order or meaning only a link
+ * gives (.ctors, .preinit_array, .init fragments, IFUNC symbols, which
+ * need a PLT).  Destructors would run after the call, if ever: they
+ * change nothing selfmon judges, and are left alone. */
+#define REL_IFUNC_WHY "selfmon runs the IFUNC resolvers of a shared " \
+                      "object, as ld.so does, not of a .o (its calls " \
+                      "need a PLT): link it with gcc -shared"
+#define REL_CTOR_WHY "code to run at load time whose place only a link " \
+                     "gives (selfmon runs a .o's .init_array): link it " \
+                     "with gcc -shared"
 
-/* Is section `name` of type `type` one of constructors? */
-static bool ctor_section(const char *name, unsigned type)
+static int add_init(struct ld *L, enum sm_init_kind kind, uint64_t fn,
+                    uint64_t place, uint64_t addend, const char *what)
 {
-	static const struct { const char *name; bool numbered; } names[] = {
-		{ ".init_array", true }, { ".preinit_array", true },
-		{ ".ctors", true }, { ".init", false },
-	};
+	struct sm_init *v;
 
-	if (type == SHT_INIT_ARRAY || type == SHT_PREINIT_ARRAY)
-		return true;
-	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
-		size_t n = strlen(names[i].name);
-		if (!strncmp(name, names[i].name, n) &&
-		    (!name[n] || (names[i].numbered && name[n] == '.')))
-			return true; /* also .init_array.00100, .ctors.65535 */
-	}
-	return false;
+	if (L->ninit == SM_INIT_MAX)
+		return fail(L, "more than %u functions to run at load time "
+		            "(initialisers and IFUNC resolvers)", SM_INIT_MAX);
+	if (!(v = grow(L->init, L->ninit, &L->initcap, sizeof(*v))))
+		return fail(L, "out of memory");
+	L->init = v;
+	v[L->ninit] = (struct sm_init){ kind, fn, place, addend, "" };
+	snprintf(v[L->ninit].what, sizeof(v[L->ninit].what), "%s", what);
+	L->ninit++;
+	return 0;
 }
 
-/* A .so's hint: gcc's C runtime brings constructors of its own. */
-static const char *so_hint(const struct ld *L)
-{
-	return L->eh.e_type == ET_DYN ? "; a .so linked without -nostdlib has "
-	                                "the C runtime's" : "";
-}
-
-/* Non-empty constructor sections, IFUNC symbols. */
-static int unrun_sections(struct ld *L)
+/* The section name for messages, or NULL. */
+static const char *sec_name(struct ld *L, size_t sec)
 {
 	size_t shstr = 0;
 
-	if (L->shnum && elf_getshdrstrndx(L->elf, &shstr) < 0)
-		shstr = 0;
+	if (elf_getshdrstrndx(L->elf, &shstr) < 0 || !shstr)
+		return NULL;
+	return elf_strptr(L->elf, shstr, L->sh[sec].sh_name);
+}
+
+/* Does section `name` start with `prefix`, alone or numbered
+ * (.init_array.00100, .ctors.65535)?  The number, or -1 if alone. */
+static bool named(const char *name, const char *prefix, long *num)
+{
+	size_t n = strlen(prefix);
+
+	*num = -1;
+	if (!name || strncmp(name, prefix, n))
+		return false;
+	if (!name[n])
+		return true;
+	if (name[n] != '.')
+		return false;
+	char *end;
+	*num = strtol(name + n + 1, &end, 10);
+	return *end == '\0' && *num >= 0;
+}
+
+/* A .o: refuse what only a link could place; IFUNC symbols. */
+static int rel_refusals(struct ld *L)
+{
+	static const char *const refused[] = { ".ctors", ".preinit_array",
+	                                       ".init" };
+	long num;
+
 	for (size_t sec = 1; sec < L->shnum; sec++) {
-		const GElf_Shdr *s = &L->sh[sec];
-		const char *name = shstr ? elf_strptr(L->elf, shstr, s->sh_name)
-		                         : NULL;
-		if (s->sh_size && ctor_section(name, s->sh_type))
-			return fail(L, "section '%s' holds %s%s",
-			            name ? name : "?", CTOR_WHY, so_hint(L));
+		const char *name = sec_name(L, sec);
+		bool bad = L->sh[sec].sh_type == SHT_PREINIT_ARRAY;
+		for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
+			bad |= named(name, refused[k], &num) &&
+			       (k != 2 || num < 0);
+		if (L->sh[sec].sh_size && bad)
+			return fail(L, "section '%s' holds %s", name ? name : "?",
+			            REL_CTOR_WHY);
 	}
-	for (size_t sec = 1; sec < L->shnum; sec++) {
-		struct symtab t;
-		if (L->sh[sec].sh_type != SHT_SYMTAB &&
-		    L->sh[sec].sh_type != SHT_DYNSYM)
-			continue;
-		if (symtab_open(L, sec, &t) < 0)
+	if (!L->sym.sec)
+		return 0;
+	for (size_t i = 1; i < L->sym.n; i++) {
+		GElf_Sym sy;
+		if (sym_get(L, &L->sym, i, &sy, NULL) < 0)
 			return -1;
-		for (size_t i = 1; i < t.n; i++) {
-			GElf_Sym s;
-			if (sym_get(L, &t, i, &s, NULL) < 0)
-				return -1;
-			if (GELF_ST_TYPE(s.st_info) == STT_GNU_IFUNC)
-				return fail(L, "symbol '%s' is an IFUNC (GNU indirect "
-				            "function): %s", sym_name(L, &t, i), IFUNC_WHY);
-		}
+		if (GELF_ST_TYPE(sy.st_info) == STT_GNU_IFUNC)
+			return fail(L, "symbol '%s' is an IFUNC (GNU indirect "
+			            "function): %s", sym_name(L, &L->sym, i),
+			            REL_IFUNC_WHY);
 	}
 	return 0;
 }
 
+/* The 8-byte words [addr, addr + 8 n) of the (relocated) image. */
+static int image_words(struct ld *L, uint64_t addr, uint64_t bytes,
+                       const char *what, const uint8_t **out)
+{
+	if (bytes % 8 || addr < L->img.base ||
+	    addr - L->img.base > L->img.size ||
+	    bytes > L->img.size - (addr - L->img.base))
+		return corrupt(L, "%s outside the image", what);
+	*out = L->img.mem + (addr - L->img.base);
+	return 0;
+}
+
+static int add_array(struct ld *L, uint64_t addr, uint64_t bytes,
+                     const char *label)
+{
+	const uint8_t *w = NULL;
+	char what[64];
+
+	if (image_words(L, addr, bytes, label, &w) < 0)
+		return -1;
+	for (uint64_t k = 0; k < bytes / 8; k++) {
+		snprintf(what, sizeof(what), "%s[%" PRIu64 "]", label, k);
+		if (add_init(L, SM_INIT_CALL, get_le(w + 8 * k, 8), 0, 0,
+		             what) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int prio_cmp(const void *a, const void *b)
+{
+	const long *x = a, *y = b;
+	/* (priority, section): unnumbered (-1) after every numbered one */
+	long px = x[0] < 0 ? LONG_MAX : x[0], py = y[0] < 0 ? LONG_MAX : y[0];
+	return px != py ? (px > py) - (px < py) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* A .o's .init_array sections (relocated), in ld's order. */
+static int rel_inits(struct ld *L)
+{
+	long (*order)[2] = calloc(L->shnum ? L->shnum : 1, sizeof(*order));
+	size_t n = 0;
+	int r = 0;
+
+	if (!order)
+		return fail(L, "out of memory");
+	for (size_t sec = 1; sec < L->shnum; sec++) {
+		long num;
+		if (L->sh[sec].sh_size && (L->sh[sec].sh_type == SHT_INIT_ARRAY ||
+		    named(sec_name(L, sec), ".init_array", &num))) {
+			named(sec_name(L, sec), ".init_array", &num);
+			order[n][0] = num;
+			order[n++][1] = (long)sec;
+		}
+	}
+	qsort(order, n, sizeof(*order), prio_cmp);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		size_t sec = (size_t)order[i][1];
+		const char *name = sec_name(L, sec);
+		r = add_array(L, L->secaddr[sec], L->sh[sec].sh_size,
+		              name ? name : ".init_array");
+	}
+	free(order);
+	return r;
+}
+
 static int phdr_count(struct ld *L, size_t *phnum); /* shared objects */
 
-/* A .so's dynamic entries that run code at load time: what ld.so reads,
- * sections or none. */
-static int unrun_dynamic(struct ld *L)
+/* A .so's dynamic entries that run code at load time, as ld.so reads
+ * them (sections or none): DT_INIT and DT_INIT_ARRAY listed, after the
+ * relocations (which hold the array's addresses). */
+static int dyn_inits(struct ld *L)
 {
+	uint64_t init = 0, arr = 0, arrsz = 0;
+	bool has_init = false;
 	size_t phnum;
 
 	if (phdr_count(L, &phnum) < 0)
@@ -898,23 +1047,36 @@ static int unrun_dynamic(struct ld *L)
 			memcpy(&d, L->file + p.p_offset + k, sizeof(d));
 			if (d.d_tag == DT_NULL)
 				break;
-			if (d.d_tag == DT_INIT ||
-			    ((d.d_tag == DT_INIT_ARRAYSZ ||
-			      d.d_tag == DT_PREINIT_ARRAYSZ) && d.d_un.d_val))
-				return fail(L, "dynamic entry %s: %s%s",
-				            d.d_tag == DT_INIT ? "DT_INIT"
-				            : d.d_tag == DT_INIT_ARRAYSZ ? "DT_INIT_ARRAY"
-				            : "DT_PREINIT_ARRAY", CTOR_WHY, so_hint(L));
+			if (d.d_tag == DT_PREINIT_ARRAYSZ && d.d_un.d_val)
+				return fail(L, "dynamic entry DT_PREINIT_ARRAY: ld.so "
+				            "runs it only for an executable, not for "
+				            "a shared object");
+			if (d.d_tag == DT_INIT)
+				has_init = true, init = d.d_un.d_ptr;
+			if (d.d_tag == DT_INIT_ARRAY)
+				arr = d.d_un.d_ptr;
+			if (d.d_tag == DT_INIT_ARRAYSZ)
+				arrsz = d.d_un.d_val;
 		}
 	}
+	if (has_init && add_init(L, SM_INIT_CALL, L->bias + init, 0, 0,
+	                         "DT_INIT") < 0)
+		return -1;
+	if (arrsz && (arr > UINT64_MAX - L->bias ||
+	              add_array(L, L->bias + arr, arrsz, "DT_INIT_ARRAY") < 0))
+		return arr > UINT64_MAX - L->bias
+		       ? corrupt(L, "DT_INIT_ARRAY outside the image") : -1;
 	return 0;
 }
 
-static int unrun(struct ld *L)
+/* Is symbol i of t an IFUNC defined here? */
+static bool is_ifunc(const struct symtab *t, uint64_t i)
 {
-	if (unrun_sections(L) < 0)
-		return -1;
-	return L->eh.e_type == ET_DYN ? unrun_dynamic(L) : 0;
+	GElf_Sym sy;
+
+	return i && t->sec && i < t->n && gelf_getsym(t->data, (int)i, &sy) &&
+	       GELF_ST_TYPE(sy.st_info) == STT_GNU_IFUNC &&
+	       sy.st_shndx != SHN_UNDEF;
 }
 
 /* ---- relocation values and fields -------------------------------------- */
@@ -941,9 +1103,6 @@ static bool static_only(const struct rtype *t)
 static int unsupported(struct ld *L, uint32_t type, const struct rtype *t,
                        const char *why)
 {
-	if (t && (t->flags & RF_IFUNC))
-		return fail(L, "unsupported relocation %s (type %" PRIu32 "), an "
-		            "IFUNC's: %s", t->name, type, IFUNC_WHY);
 	if (t)
 		return fail(L, "unsupported relocation %s (type %" PRIu32 ")%s",
 		            t->name, type, why);
@@ -959,6 +1118,9 @@ static int rtype_get(struct ld *L, uint32_t type, const struct rtype **out)
 		return unsupported(L, type, t, "");
 	if (L->eh.e_type == ET_DYN && static_only(t))
 		return unsupported(L, type, t, " in a shared object");
+	if (L->eh.e_type == ET_REL && (t->flags & RF_IFUNC))
+		return unsupported(L, type, t, " in a .o (an IFUNC's, which "
+		                   "ld.so resolves in a shared object)");
 	*out = t;
 	return 0;
 }
@@ -1185,6 +1347,7 @@ static int reloc_value(struct ld *L, const struct rsec *rs,
 	case V_PAGE_G: *v = page_down(G) - page_down(P); break;
 	case V_G: *v = G; break;
 	case V_PCREL_LO: return pcrel_lo(L, rs, S, v);
+	case V_IREL: *v = L->bias + A; break; /* the resolver: apply_all() */
 	default: *v = 0; break;
 	}
 	return 0;
@@ -1259,6 +1422,43 @@ static int collect_hi(struct ld *L, struct rsec *rs)
 	return 0;
 }
 
+/* A relocation whose value is an IFUNC resolver's result: listed for the
+ * engine to run (the word 0 until then); 1 if so, 0 if not, -1 error.
+ * elf_machine_rela() in glibc's sysdeps/<arch>/dl-machine.h: IRELATIVE
+ * stores resolver(), a GLOB_DAT/JUMP_SLOT/64 against an IFUNC symbol
+ * stores resolver() + A.  v: the relocation's value as computed. */
+static int ifunc_slot(struct ld *L, const struct rsec *rs,
+                      const struct rtype *t, const GElf_Rela *r, uint64_t P,
+                      uint64_t v)
+{
+	uint64_t sym = GELF_R_SYM(r->r_info), fn, addend = 0;
+	char what[64];
+
+	if (t->val == V_IREL) {
+		fn = v;
+		snprintf(what, sizeof(what), "the IRELATIVE at 0x%" PRIx64, P);
+	} else if (L->eh.e_type == ET_DYN && (t->val == V_S || t->val == V_S_A)
+	           && is_ifunc(&rs->sym, sym)) {
+		if (t->field != F_W64)
+			return fail(L, "relocation %s at 0x%" PRIx64 " against the "
+			            "IFUNC '%s' is not a 64-bit word", t->name, P,
+			            sym_name(L, &rs->sym, sym));
+		addend = t->val == V_S_A ? (uint64_t)r->r_addend : 0;
+		fn = v - addend;
+		snprintf(what, sizeof(what), "the IFUNC '%.40s'",
+		         sym_name(L, &rs->sym, sym));
+	} else {
+		return 0;
+	}
+	if (fn < L->img.base || fn - L->img.base >= L->img.size)
+		return corrupt(L, "IFUNC resolver at 0x%" PRIx64 " outside the "
+		               "image", fn);
+	if (add_init(L, SM_INIT_SLOT, fn, P, addend, what) < 0)
+		return -1;
+	field_put(t, L->img.mem + (P - L->img.base), 0);
+	return 1;
+}
+
 static int apply_all(struct ld *L, struct rsec *rs)
 {
 	if (collect_hi(L, rs) < 0)
@@ -1275,6 +1475,10 @@ static int apply_all(struct ld *L, struct rsec *rs)
 		P = rs->addr + r.r_offset;
 		if (reloc_value(L, rs, t, &r, P, &v) < 0)
 			return -1;
+		if ((why = ifunc_slot(L, rs, t, &r, P, v)) < 0)
+			return -1;
+		if (why == 1)
+			continue;
 		if ((why = field_check(t, v)) != FIT_OK)
 			return reloc_error(L, rs, t, &r, P, why);
 		field_put(t, L->img.mem + (P - L->img.base), v);
@@ -1537,10 +1741,10 @@ static int load_rel(struct ld *L)
 		    symtab_open(L, sec, &L->sym) < 0)
 			return -1;
 	L->bias = L->base;
-	if (prescan(L) < 0 || layout_rel(L) < 0 ||
-	    fill_got_and_veneers(L) < 0)
+	if (rel_refusals(L) < 0 || prescan(L) < 0 || layout_rel(L) < 0 ||
+	    fill_got_and_veneers(L) < 0 || relocate_rel(L) < 0)
 		return -1;
-	return relocate_rel(L);
+	return rel_inits(L);
 }
 
 /* ---- shared objects (.so) ----------------------------------------------- */
@@ -1681,7 +1885,9 @@ static int load_dyn(struct ld *L)
 	if (r < 0)
 		return -1;
 	L->bias = L->base - L->lo;
-	return relocate_dyn(L);
+	if (relocate_dyn(L) < 0)
+		return -1;
+	return dyn_inits(L);
 }
 
 /* ---- the interface ------------------------------------------------------ */
@@ -1696,6 +1902,7 @@ static void ld_free(struct ld *L)
 	free(L->got.v);
 	free(L->ven.v);
 	free(L->com);
+	free(L->init);
 }
 
 /* A .o's placed sections, for its source lines. */
@@ -1720,7 +1927,7 @@ static int load(struct ld *L, const char *symbol)
 		            L->base);
 	if ((!L->file && read_file(L) < 0) || check_ident(L) < 0 ||
 	    open_elf(L) < 0 ||
-	    load_sections(L) < 0 || unrun(L) < 0 ||
+	    load_sections(L) < 0 ||
 	    find_entries(L, symbol, first, sizeof(first), &second) < 0)
 		return -1;
 	L->img.arch = L->arch->arch;
@@ -1732,7 +1939,16 @@ static int load(struct ld *L, const char *symbol)
 		return -1;
 	if (second && entry_addr(L, &L->entry2, second, &L->img.entry2) < 0)
 		return -1;
-	return entry_addr(L, &L->entry, first, &L->img.entry);
+	if (entry_addr(L, &L->entry, first, &L->img.entry) < 0 ||
+	    (GELF_ST_TYPE(L->entry.st_info) == STT_GNU_IFUNC &&
+	     add_init(L, SM_INIT_ENTRY, L->img.entry, 0, 0, first) < 0) ||
+	    (second && GELF_ST_TYPE(L->entry2.st_info) == STT_GNU_IFUNC &&
+	     add_init(L, SM_INIT_ENTRY2, L->img.entry2, 0, 0, second) < 0))
+		return -1;
+	L->img.init = L->init;
+	L->img.ninit = L->ninit;
+	L->init = NULL;
+	return 0;
 }
 
 int sm_elf_load(const char *path, const char *symbol, uint64_t base,
@@ -1787,5 +2003,6 @@ void sm_image_free(struct sm_image *img)
 	free(img->mem);
 	free(img->path);
 	free(img->sec);
+	free(img->init);
 	memset(img, 0, sizeof(*img));
 }

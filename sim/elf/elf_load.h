@@ -6,9 +6,13 @@
  * laying its allocated sections (ET_REL) or PT_LOAD segments (ET_DYN) out
  * as one image at `base`, resolving symbols, applying the relocations
  * compiled C readers need, and binding the few undefined symbols selfmon
- * provides to stub addresses that the engine hooks.  It runs nothing, so
- * it refuses objects that need code run at load time: IFUNCs (their
- * resolvers) and constructors (.init_array, .preinit_array, .ctors, .init).
+ * provides to stub addresses that the engine hooks.  It runs nothing:
+ * the code ld.so would run at load time (a .so's IFUNC resolvers, its
+ * DT_INIT and DT_INIT_ARRAY; a .o's .init_array) is listed in the image,
+ * in ld.so's order, for the engine to run before the reader (struct
+ * sm_init).  What ld.so would not run either, or what a lone .o cannot
+ * say how to run (.preinit_array in a .so, a .o's .ctors, .init,
+ * .preinit_array and IFUNCs), is refused in one line.
  */
 #ifndef SELFMON_ELF_LOAD_H
 #define SELFMON_ELF_LOAD_H
@@ -20,8 +24,10 @@
 
 /* Imports a reader may use, answered by the engine from the model.  Stub k
  * is at stub_base + 16 * k. */
-enum sm_stub { SM_STUB_READ, SM_STUB_SYSCALL, SM_STUB_ERRNO, SM_STUB_MEMCPY, SM_STUB_MEMSET,
-               SM_NSTUBS };
+enum sm_stub { SM_STUB_READ, SM_STUB_SYSCALL, SM_STUB_ERRNO, SM_STUB_MEMCPY,
+               SM_STUB_MEMSET, SM_STUB_CLOCK_GETTIME, SM_STUB_SYSCONF,
+               SM_STUB_GETPID, SM_STUB_STACK_CHK_FAIL, SM_STUB_ABORT,
+               SM_STUB_STACK_CHK_GUARD, SM_STUB_CXA_ATEXIT, SM_NSTUBS };
 extern const char *const sm_stub_names[SM_NSTUBS];
 
 #define SM_PROT_R 1
@@ -40,6 +46,21 @@ struct sm_image_section {
 	uint64_t addr, size;
 };
 
+/* Code to run at load time, as ld.so runs it: first every IFUNC
+ * resolver a relocation names (elf/dl-reloc.c, in relocation order), its
+ * result stored at `place` plus `addend`; then DT_INIT, then each
+ * DT_INIT_ARRAY entry (elf/dl-init.c call_init()); then the resolvers of
+ * the requested entry points, as a dlsym() after dlopen() would. */
+enum sm_init_kind { SM_INIT_CALL, SM_INIT_SLOT, SM_INIT_ENTRY, SM_INIT_ENTRY2 };
+struct sm_init {
+	enum sm_init_kind kind;
+	uint64_t fn;          /* the function or resolver's address */
+	uint64_t place;       /* SM_INIT_SLOT: the 8-byte word it sets */
+	uint64_t addend;
+	char what[64];        /* "DT_INIT_ARRAY[2]", "the IFUNC 'f'" */
+};
+#define SM_INIT_MAX 256u   /* more is refused at load */
+
 struct sm_image {
 	enum sm_arch arch;
 	uint64_t base;       /* load address of mem[0] */
@@ -54,6 +75,8 @@ struct sm_image {
 	uint64_t vaddr_lo;   /* a .so: the vaddr of mem[0] */
 	struct sm_image_section *sec; /* a .o: its placed sections */
 	size_t nsec;
+	struct sm_init *init; /* code to run at load time (malloc'ed) */
+	size_t ninit;
 };
 
 /* symbol is one function's name, or "FIRST,SECOND" for a two-call ABI

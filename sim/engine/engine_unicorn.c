@@ -146,11 +146,33 @@ void sm_uc_refused(struct sm_session *s, uint64_t pc, const char *what)
 	sm_result_fault(&s->res, SM_FK_INSTRUCTION, true, pc, false, 0);
 }
 
+/* The image's load-time code (run_inits()) did what only the reader's
+ * call may: it ends there with the reason, as a fault of the load.  True
+ * if so. */
+static bool init_refuses(struct sm_session *s, const char *what)
+{
+	struct ueng *e = s->eng;
+
+	if (!e->initing)
+		return false;
+	if (!e->done)
+		sm_uc_fault(s, "%s: selfmon runs load-time code before the event "
+		            "is open, and answers no counter, timer or page read "
+		            "in it", what);
+	return true;
+}
+
 void sm_uc_trapped(struct sm_session *s, uint64_t step, const char *what,
                    uint64_t arg, uint64_t value)
 {
 	struct ueng *e = s->eng;
 
+	if (e->initing) {
+		char why[96];
+		snprintf(why, sizeof(why), "executes %s", what);
+		init_refuses(s, why);
+		return;
+	}
 	e->answered = what;
 	sm_session_observe(s, step);
 	if (s->tracer)
@@ -286,7 +308,8 @@ static bool mem_op(struct sm_session *s, bool copy, uint64_t dst,
 		return true;
 	if (copy)
 		piece = copy_piece(src, done, n, &on_page);
-	if (on_page && page_gone(s, src + done))
+	if (on_page && (init_refuses(s, "copies from the perf page") ||
+	                page_gone(s, src + done)))
 		return true;
 	if (on_page) {
 		sm_session_observe(s, s->run.step - 1);
@@ -346,6 +369,45 @@ static void stub_return(struct sm_session *s, uint64_t value)
 	uc_reg_write(e->uc, a->reg_pc, &ret);
 }
 
+/* clock_gettime(clk, ts), as Linux answers it (kernel/time/posix-timers.c
+ * and its vDSO): the clocks a process may name, all read from the model's
+ * clock (the task's CPU's sched_clock, in ns); another clock EINVAL, a ts
+ * it may not write EFAULT.  An observation point in the call, as a
+ * counter read is. */
+static int64_t clock_stub(struct sm_session *s, uint64_t clk, uint64_t ts)
+{
+	struct ueng *e = s->eng;
+
+	if (clk > 11 || clk == 10) /* 10: CLOCK_SGI_CYCLE, gone */
+		return -22;
+	if (!allowed(e, ts, 16, UC_PROT_WRITE))
+		return -14;
+	if (!e->initing)
+		sm_session_settle(s);
+	uint64_t ns = sm_model_ns(s->model, sm_model_task_cpu(s->model),
+	                          sm_model_now(s->model));
+	int64_t t[2] = { (int64_t)(ns / 1000000000u),
+	                 (int64_t)(ns % 1000000000u) };
+	uc_mem_write(e->uc, ts, t, sizeof(t));
+	if (!e->initing)
+		sm_uc_trapped(s, s->run.step - 1, "clock_gettime", clk, ns);
+	return 0;
+}
+
+/* sysconf(name): the few names a reader asks (glibc's
+ * sysdeps/unix/sysv/linux/sysconf.c), EINVAL otherwise. */
+static int64_t sysconf_stub(struct sm_session *s, uint64_t name)
+{
+	switch (name) {
+	case 2: return 100;  /* _SC_CLK_TCK: USER_HZ */
+	case 30: return 4096; /* _SC_PAGESIZE */
+	case 83: /* _SC_NPROCESSORS_CONF */
+	case 84: /* _SC_NPROCESSORS_ONLN */
+		return sm_model_config(s->model)->ncpus;
+	default: return -22;
+	}
+}
+
 /* The imports a user reader may call (elf_load.h), answered here. */
 static void import_stub(struct sm_session *s, uint64_t pc)
 {
@@ -375,6 +437,28 @@ static void import_stub(struct sm_session *s, uint64_t pc)
 		}
 		v = a[0];
 		break;
+	case SM_STUB_CLOCK_GETTIME:
+		v = libc_result(e, clock_stub(s, a[0], a[1]));
+		break;
+	case SM_STUB_SYSCONF:
+		v = libc_result(e, sysconf_stub(s, a[0]));
+		break;
+	case SM_STUB_GETPID:
+		v = SM_UC_PID;
+		break;
+	case SM_STUB_CXA_ATEXIT: /* a destructor to run at exit: never */
+		v = 0;
+		break;
+	case SM_STUB_STACK_CHK_FAIL:
+	case SM_STUB_ABORT:
+		sm_uc_fault(s, "%s (its process ends with SIGABRT)",
+		            (pc - SM_UC_STUB_ADDR) / 16 == SM_STUB_ABORT
+		            ? "the reader called abort()"
+		            : "stack smashing detected: the reader's stack "
+		              "protector found its canary overwritten "
+		              "(__stack_chk_fail)");
+		sm_result_fault(&s->res, SM_FK_CALL, false, 0, false, 0);
+		return;
 	default:
 		sm_uc_fault(s, "call to 0x%" PRIx64 " (no import there) from step %"
 		            PRIu64, pc, s->run.step);
@@ -404,6 +488,30 @@ bool sm_uc_progress(struct sm_session *s, uint64_t pc)
 	return true;
 }
 
+/* A step of the image's load-time code (run_inits()): bounded, its
+ * imports answered, its traps refused (init_refuses()). */
+static void init_step(struct sm_session *s, uint64_t pc)
+{
+	struct ueng *e = s->eng;
+
+	if (++e->init_steps > SM_UC_INIT_BUDGET) {
+		sm_uc_fault(s, "ran past %u instructions (at 0x%" PRIx64 ")",
+		            SM_UC_INIT_BUDGET, pc);
+		return;
+	}
+	if (pc >= SM_UC_STUB_ADDR && pc < SM_UC_STUB_ADDR + 4096) {
+		e->in_stub = true;
+		import_stub(s, pc);
+		e->in_stub = false;
+		e->answered = NULL;
+		return;
+	}
+	uint64_t off = pc - SM_CODE_BASE;
+	if (!(e->plain[off >> 3] & (1u << (off & 7))) &&
+	    !e->arch->trap(s, pc, e->code + off))
+		e->plain[off >> 3] |= (uint8_t)(1u << (off & 7));
+}
+
 static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
 	struct sm_session *s = user;
@@ -414,6 +522,10 @@ static void hook_code(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 		return; /* the return address, where emulation stops */
 	if (!sm_uc_progress(s, pc))
 		return;
+	if (__builtin_expect(e->initing, 0)) {
+		init_step(s, pc);
+		return;
+	}
 
 	if (e->ticked != s->run.step + 1) {
 		sm_session_tick(s);
@@ -461,7 +573,7 @@ static uint64_t page_read(uc_engine *uc, uint64_t off, unsigned size,
 	uint64_t v = 0;
 	(void)uc;
 
-	if (page_gone(s, PAGE_ADDR + off))
+	if (init_refuses(s, "reads the perf page") || page_gone(s, PAGE_ADDR + off))
 		return 0;
 	if (off < 4096 && size <= 8 && size <= 4096 - off)
 		memcpy(&v, (const uint8_t *)sm_model_page_mem(s->model, 0) + off, size);
@@ -522,6 +634,8 @@ int64_t sm_uc_syscall(struct sm_session *s, uint64_t nr_read, uint64_t nr,
 	size_t need = sm_model_read_size(s->model, 0);
 	int64_t ret;
 
+	if (e->initing) /* no event is open yet */
+		return nr == nr_read ? -9 : -38;
 	if (nr == nr_read && fd == SM_EVENT_FD) /* whatever it returns */
 		s->run.counter_last = false; /* the counter path (session.h) */
 	if (nr != nr_read)
@@ -904,7 +1018,8 @@ static int open_engine(struct sm_session *s, char *err, size_t n)
 	                1, 0) ||
 	    e->arch->add_hooks(s, e->uc))
 		return snprintf(err, n, "cannot add the emulator hooks"), -1;
-	if (to_user(e) < 0)
+	uint64_t tp = SM_UC_TLS_ADDR;
+	if (to_user(e) < 0 || uc_reg_write(e->uc, e->arch->reg_tls, &tp))
 		return snprintf(err, n, "cannot run the reader at user level"), -1;
 	if (uc_context_alloc(e->uc, &e->fresh) != UC_ERR_OK ||
 	    uc_context_save(e->uc, e->fresh) != UC_ERR_OK ||
@@ -962,11 +1077,15 @@ static void u_close(struct sm_session *s)
 	free(e->errno_mem);
 	free(e->bounce);
 	free(e->plain);
-	for (unsigned i = 0; i < e->ndata; i++)
+	for (unsigned i = 0; i < e->ndata; i++) {
 		free(e->data[i].host);
+		free(e->data[i].after_init);
+	}
 	free(e);
 	s->eng = NULL;
 }
+
+static int run_inits(struct sm_session *s, char *err, size_t n);
 
 /* The call by the arch's C convention; the return address is outside the
  * code, where emulation stops. */
@@ -982,7 +1101,7 @@ static int u_open(struct sm_session *s, char *err, size_t n)
 	in_unicorn = true;
 	rc = open_engine(s, err, n);
 	in_unicorn = false;
-	return rc;
+	return rc < 0 ? rc : run_inits(s, err, n);
 }
 
 /* Call the function at pc with args, returning to RET_ADDR. */
@@ -999,6 +1118,134 @@ static void call(struct ueng *e, uint64_t pc, const uint64_t args[4])
 	for (int i = 0; i < 4; i++)
 		uc_reg_write(e->uc, a->reg_arg[i], &args[i]);
 	uc_reg_write(e->uc, a->reg_pc, &pc);
+}
+
+/* Why load-time code item `in` failed, into err; -1. */
+static int init_failed(struct sm_session *s, const struct sm_init *in,
+                       char *err, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int init_failed(struct sm_session *s, const struct sm_init *in,
+                       char *err, size_t n, const char *fmt, ...)
+{
+	const struct sm_image *img = s->reader->image;
+	char why[1100];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(err, n, "%s: %s%s (at 0x%" PRIx64 "), run at load time as "
+	         "ld.so would: %s", img->path ? img->path : s->reader->name,
+	         in->kind == SM_INIT_CALL ? "" : "the resolver of ",
+	         in->kind == SM_INIT_ENTRY || in->kind == SM_INIT_ENTRY2
+	         ? "the entry point" : in->what, in->fn, why);
+	return -1;
+}
+
+/* What an IFUNC resolver is called with (glibc's elf_ifunc_invoke():
+ * x86-64 nothing; arm64 AT_HWCAP | _IFUNC_ARG_HWCAP and a pointer to
+ * __ifunc_arg_t {size, hwcap, hwcap2}; riscv64 AT_HWCAP and no
+ * __riscv_hwprobe); an initialiser (elf/dl-init.c call_init()) gets
+ * argc, argv and envp: 0 and empty lists.  In the out-parameters' page,
+ * which every run clears. */
+static void init_args(struct ueng *e, const struct sm_init *in,
+                      uint64_t args[4])
+{
+	const uint64_t lists = OUT_ADDR + 0x400, arg = OUT_ADDR + 0x440;
+	uint64_t ifunc_arg[3] = { 24, e->arch->hwcap, 0 };
+
+	memset(args, 0, 4 * sizeof(*args));
+	memset(e->out, 0, OUT_SIZE);
+	if (in->kind == SM_INIT_CALL) {
+		args[1] = args[2] = lists;
+		return;
+	}
+	args[0] = e->arch->hwcap;
+	if (e->arch->ifunc_arg) {
+		args[0] |= 1ull << 62;
+		args[1] = arg;
+		memcpy(e->out + (arg - OUT_ADDR), ifunc_arg, sizeof(ifunc_arg));
+	}
+}
+
+/* Where a resolver's result goes: a word of the image, or an entry. */
+static int init_result(struct sm_session *s, const struct sm_init *in,
+                       uint64_t ret, char *err, size_t n)
+{
+	struct ueng *e = s->eng;
+	uint64_t v = ret + in->addend;
+
+	switch (in->kind) {
+	case SM_INIT_CALL:
+		return 0;
+	case SM_INIT_SLOT:
+		if (!allowed(e, in->place, 8, UC_PROT_WRITE) ||
+		    uc_mem_write(e->uc, in->place, &v, 8) != UC_ERR_OK)
+			return init_failed(s, in, err, n, "its word at 0x%" PRIx64
+			                   " is not writable memory", in->place);
+		return 0;
+	case SM_INIT_ENTRY:
+	case SM_INIT_ENTRY2:
+		if (ret - SM_CODE_BASE >= e->code_size ||
+		    !allowed(e, ret, 1, UC_PROT_EXEC))
+			return init_failed(s, in, err, n, "it returned 0x%" PRIx64
+			                   ", not an address of the object's code",
+			                   ret);
+		*(in->kind == SM_INIT_ENTRY ? &e->entry : &e->entry2) = ret;
+		return 0;
+	}
+	return 0;
+}
+
+/* The image's load-time code (elf_load.h, struct sm_init), once as the
+ * emulator opens, in ld.so's order, at user level with the reader's
+ * imports (init_step()); every run then starts from the writable
+ * segments as it left them, as each process of the library's users
+ * would. */
+static int run_inits(struct sm_session *s, char *err, size_t n)
+{
+	struct ueng *e = s->eng;
+	const struct sm_image *img = s->reader->image;
+	uint64_t args[4], pc, ret;
+
+	if (!img || !img->ninit)
+		return 0;
+	e->initing = true;
+	e->init_steps = 0;
+	reset_data(e); /* the segments as loaded, the stack zeroes */
+	memset(e->stack, 0, STACK_SIZE);
+	for (size_t i = 0; i < img->ninit; i++) {
+		const struct sm_init *in = &img->init[i];
+		uc_context_restore(e->uc, e->fresh);
+		init_args(e, in, args);
+		call(e, in->fn, args);
+		memset(&s->res, 0, sizeof(s->res));
+		e->done = false;
+		e->prev_pc = 0;
+		e->answered = NULL;
+		in_unicorn = true;
+		uc_err r = uc_emu_start(e->uc, in->fn, RET_ADDR, 0, 0);
+		in_unicorn = false;
+		uc_reg_read(e->uc, e->arch->reg_pc, &pc);
+		if (e->done)
+			return init_failed(s, in, err, n, "%s", s->res.detail);
+		if (r != UC_ERR_OK || pc != RET_ADDR)
+			return init_failed(s, in, err, n, "emulation error %u at 0x%"
+			                   PRIx64, (unsigned)r, pc);
+		uc_reg_read(e->uc, e->arch->reg_ret, &ret);
+		if (init_result(s, in, ret, err, n) < 0)
+			return -1;
+	}
+	e->initing = false;
+	memset(&s->res, 0, sizeof(s->res));
+	for (unsigned i = 0; i < e->ndata; i++) {
+		if (!(e->data[i].after_init = malloc(e->data[i].size)))
+			return snprintf(err, n, "out of memory"), -1;
+		memcpy(e->data[i].after_init, e->data[i].host, e->data[i].size);
+		e->data[i].init = e->data[i].after_init;
+		e->data[i].ninit = e->data[i].size;
+	}
+	return 0;
 }
 
 /* A two-call ABI's first function returned: the read is called at the

@@ -26,6 +26,11 @@
 #define SM_UC_RET_ADDR 0x50000000ull   /* return address: read-execute, never run */
 #define SM_UC_STUB_ADDR SM_STUB_BASE    /* imports of user readers (elf_load.h) */
 #define SM_UC_ERRNO_ADDR 0x60001000ull /* the stubs' errno, read-write */
+/* The thread pointer, in the errno page: x86's canary, %fs:0x28, is 0. */
+#define SM_UC_TLS_ADDR (SM_UC_ERRNO_ADDR + 0x800)
+#define SM_UC_PID 4242u /* what getpid() answers */
+/* Instructions the image's load-time code may take, all of it together */
+#define SM_UC_INIT_BUDGET 4000000u
 /* x86 GDT and iretq frame: just past the canonical user half, where a
  * Linux process has nothing (an access there is #GP, SIGSEGV); a reader's
  * load from 0x70000000, where the GDT used to be, faults as on Linux */
@@ -57,6 +62,9 @@ struct ueng {
 	uint32_t dev_hi[SM_UC_NDEV];
 	/* the engine, fixed while it is open */
 	bool ready;             /* open_engine() completed */
+	bool initing;           /* the image's load-time code runs
+	                         * (run_inits()), not the reader */
+	uint64_t init_steps;
 	bool own_code;          /* a user's image (else the built-in readers') */
 	uc_engine *uc;
 	uc_context *fresh;      /* registers as after uc_open */
@@ -87,6 +95,8 @@ struct ueng {
 		uint8_t *host;
 		const uint8_t *init;  /* the loaded bytes, ninit of them */
 		uint64_t ninit, size; /* the rest of size is zeroes (.bss) */
+		uint8_t *after_init;  /* as the load-time code left them (owned;
+		                       * then init, size bytes), or NULL */
 	} data[16];
 	unsigned ndata;
 	uint64_t data_bytes;
@@ -99,6 +109,14 @@ struct sm_uc_arch {
 	uc_mode mode;
 	int reg_pc, reg_sp, reg_link; /* reg_link < 0: return address on stack */
 	int reg_arg[4], reg_ret;
+	int reg_tls;                  /* the thread pointer (fs base, TPIDR_EL0,
+	                               * tp): where x86's stack protector reads
+	                               * its canary, %fs:0x28 */
+	/* what ld.so passes an IFUNC resolver (glibc's elf_ifunc_invoke()):
+	 * the hwcaps of the CPU the model emulates (AT_HWCAP), and on arm64
+	 * _IFUNC_ARG_HWCAP with a pointer to __ifunc_arg_t beside them */
+	uint64_t hwcap;
+	bool ifunc_arg;
 	unsigned nr_read;             /* __NR_read */
 	/* hooks beyond the generic ones (syscall, system registers) */
 	int (*add_hooks)(struct sm_session *s, uc_engine *uc);

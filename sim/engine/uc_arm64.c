@@ -364,7 +364,8 @@ const struct sm_uc_arch sm_uc_arm64 = {
 	.reg_arg = { UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2,
 	             UC_ARM64_REG_X3 },
 	.nr_read = 63,
-	.reg_ret = UC_ARM64_REG_X0,
+	.reg_ret = UC_ARM64_REG_X0, .reg_tls = UC_ARM64_REG_TPIDR_EL0,
+	.hwcap = 0x3, .ifunc_arg = true, /* HWCAP_FP | HWCAP_ASIMD */
 	.add_hooks = arm64_hooks, .trap = arm64_trap,
 	.tramp = { 0xe0, 0x03, 0x9f, 0xd6 }, .tramp_len = 4, /* eret */
 	.prepare_user = arm64_prepare_user, .unsupported = arm64_unsupported,

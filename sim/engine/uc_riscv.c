@@ -147,7 +147,10 @@ const struct sm_uc_arch sm_uc_riscv64 = {
 	.reg_arg = { UC_RISCV_REG_A0, UC_RISCV_REG_A1, UC_RISCV_REG_A2,
 	             UC_RISCV_REG_A3 },
 	.nr_read = 63,
-	.reg_ret = UC_RISCV_REG_A0,
+	.reg_ret = UC_RISCV_REG_A0, .reg_tls = UC_RISCV_REG_TP,
+	/* COMPAT_HWCAP_ISA_I, _M, _A, _F, _D, _C: one bit per letter */
+	.hwcap = (1u << ('i' - 'a')) | (1u << ('m' - 'a')) | (1u << 0) |
+	         (1u << ('f' - 'a')) | (1u << ('d' - 'a')) | (1u << ('c' - 'a')),
 	.add_hooks = rv_hooks, .trap = rv_trap,
 	.tramp = { 0x73, 0x00, 0x20, 0x30 }, .tramp_len = 4, /* mret */
 	.prepare_user = rv_prepare_user, .unsupported = rv_unsupported,

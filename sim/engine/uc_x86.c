@@ -198,7 +198,7 @@ const struct sm_uc_arch sm_uc_x86_64 = {
 	.reg_arg = { UC_X86_REG_RDI, UC_X86_REG_RSI, UC_X86_REG_RDX,
 	             UC_X86_REG_RCX },
 	.nr_read = 0,
-	.reg_ret = UC_X86_REG_RAX,
+	.reg_ret = UC_X86_REG_RAX, .reg_tls = UC_X86_REG_FS_BASE,
 	.add_hooks = x86_hooks, .trap = x86_trap,
 	.tramp = { 0x48, 0xcf }, .tramp_len = 2, /* iretq */
 	.prepare_user = x86_prepare_user, .unsupported = x86_unsupported,

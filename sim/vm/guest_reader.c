@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "guest_reader.h"
@@ -19,9 +21,10 @@
 static const char magic[8] = "SMGUEST1";
 
 void *sm_guest_reader_pack(const struct sm_guest_reader *r, const void *mem,
-                           size_t *len)
+                           const struct sm_guest_init *init, size_t *len)
 {
-	size_t n = sizeof(magic) + sizeof(*r) + r->size;
+	size_t inits = (size_t)r->ninit * sizeof(*init);
+	size_t n = sizeof(magic) + sizeof(*r) + r->size + inits;
 	unsigned char *f = malloc(n);
 
 	if (!f)
@@ -29,6 +32,8 @@ void *sm_guest_reader_pack(const struct sm_guest_reader *r, const void *mem,
 	memcpy(f, magic, sizeof(magic));
 	memcpy(f + sizeof(magic), r, sizeof(*r));
 	memcpy(f + sizeof(magic) + sizeof(*r), mem, r->size);
+	if (inits)
+		memcpy(f + sizeof(magic) + sizeof(*r) + r->size, init, inits);
 	*len = n;
 	return f;
 }
@@ -44,12 +49,24 @@ static long stub_syscall(long nr, long a, long b, long c)
 	return -1;
 }
 
-/* In the order of enum sm_stub (elf_load.h). */
+void __stack_chk_fail(void); /* libc's, declared by no header */
+
+static int stub_atexit(void (*fn)(void *), void *arg, void *dso)
+{
+	(void)fn, (void)arg, (void)dso;
+	return 0;
+}
+
+/* In the order of enum sm_stub (elf_load.h); the guard is data. */
 static void *const import_fn[] = {
 	(void *)read, (void *)stub_syscall, (void *)__errno_location,
-	(void *)memcpy, (void *)memset,
+	(void *)memcpy, (void *)memset, (void *)clock_gettime,
+	(void *)sysconf, (void *)getpid, (void *)__stack_chk_fail,
+	(void *)abort, (void *)(uintptr_t)0x5e1f0000cafe0000ull,
+	(void *)stub_atexit,
 };
 #define NSTUBS (sizeof(import_fn) / sizeof(import_fn[0]))
+_Static_assert(NSTUBS == SM_GUEST_NSTUBS, "a guest stub for every import");
 
 int sm_guest_stubs_map(uint64_t stub_base, char *err, size_t n)
 {
@@ -90,7 +107,9 @@ void *sm_guest_reader_map(const void *file, size_t len,
 	if (len < sizeof(magic) + sizeof(*r) || memcmp(f, magic, sizeof(magic)))
 		return snprintf(err, n, "not a reader file"), NULL;
 	memcpy(r, f + sizeof(magic), sizeof(*r));
-	if (r->size != len - sizeof(magic) - sizeof(*r) || !r->size ||
+	if (r->ninit > SM_GUEST_READER_INITS ||
+	    r->size != len - sizeof(magic) - sizeof(*r) -
+	               r->ninit * sizeof(struct sm_guest_init) || !r->size ||
 	    r->size % 4096 || r->nseg > SM_GUEST_READER_SEGS ||
 	    r->entry < r->base || r->entry >= r->base + r->size)
 		return snprintf(err, n, "a reader file that does not add up"), NULL;
@@ -117,5 +136,55 @@ void *sm_guest_reader_map(const void *file, size_t len,
 			                strerror(errno)), NULL;
 	}
 	return (void *)(uintptr_t)r->entry;
+}
+
+/* What ld.so passes load-time code (glibc elf/dl-init.c call_init(): argc,
+ * argv, envp; elf_ifunc_invoke(): arm64 AT_HWCAP | _IFUNC_ARG_HWCAP and
+ * __ifunc_arg_t, riscv64 AT_HWCAP), with this kernel's hwcaps. */
+void *sm_guest_reader_init(const void *file, size_t len, void *entry,
+                           char *err, size_t n)
+{
+	const unsigned char *f = file;
+	struct sm_guest_reader r;
+	static char *empty[1];
+	unsigned long hwcap = getauxval(AT_HWCAP);
+
+	memcpy(&r, f + sizeof(magic), sizeof(r));
+	(void)len; /* sm_guest_reader_map() checked it */
+	for (uint32_t i = 0; i < r.ninit; i++) {
+		struct sm_guest_init in;
+		memcpy(&in, f + sizeof(magic) + sizeof(r) + r.size +
+		       i * sizeof(in), sizeof(in));
+		if (in.fn < r.base || in.fn >= r.base + r.size)
+			return snprintf(err, n, "load-time code outside the reader"),
+			       NULL;
+		if (in.kind == SM_GUEST_INIT_CALL) {
+			((void (*)(int, char **, char **))(uintptr_t)in.fn)(0, empty,
+			                                                    empty);
+			continue;
+		}
+#if defined(__aarch64__)
+		unsigned long arg[3] = { sizeof(arg), hwcap, getauxval(AT_HWCAP2) };
+		uint64_t v = ((uint64_t (*)(uint64_t, void *))(uintptr_t)in.fn)(
+			hwcap | (1ull << 62), arg);
+#else
+		uint64_t v = ((uint64_t (*)(uint64_t, void *, void *))(uintptr_t)
+		              in.fn)(hwcap, NULL, NULL);
+#endif
+		if (in.kind == SM_GUEST_INIT_SLOT) {
+			if (in.place < r.base || in.place > r.base + r.size - 8)
+				return snprintf(err, n, "an IFUNC's word outside the "
+				                "reader"), NULL;
+			v += in.addend;
+			memcpy((void *)(uintptr_t)in.place, &v, 8);
+		} else if (in.kind == SM_GUEST_INIT_ENTRY) {
+			if (v < r.base || v >= r.base + r.size)
+				return snprintf(err, n, "the entry's IFUNC resolver "
+				                "returned 0x%llx, outside the reader",
+				                (unsigned long long)v), NULL;
+			entry = (void *)(uintptr_t)v;
+		}
+	}
+	return entry;
 }
 #endif

@@ -130,6 +130,8 @@ static uint64_t counter_value(uint64_t raw, unsigned width)
 #ifdef READER_NO_SIGN_EXTEND
 	(void)width;
 	return raw;
+#elif defined(READER_EXTEND) /* the includer's (ordinary_lib.c) */
+	return READER_EXTEND(raw, width);
 #else
 	if (width == 0 || width >= 64)
 		return raw;
