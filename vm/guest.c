@@ -95,6 +95,12 @@ static void power_off(void)
 	_exit(0);
 }
 
+/* The user's readers' files: their load-time code runs in each one's
+ * own process (contained()). */
+static struct { const struct sm_reader *r; char *file; size_t len; }
+	loaded[SM_GUEST_READERS_MAX];
+static unsigned nloaded;
+
 /* The user's reader k from /reader/k, mapped where the host relocated
  * it, as reader "user:k"; false after "@selfmon-error" (the host reports
  * it). */
@@ -116,7 +122,13 @@ static bool user_reader(unsigned k, struct sm_reader *r, char *name,
 		entry = sm_guest_reader_map(file, len, &g, err, sizeof(err));
 	else
 		snprintf(err, sizeof(err), "%s: %s", path, why);
-	free(file);
+	if (entry && g.ninit && nloaded < SM_GUEST_READERS_MAX) {
+		loaded[nloaded].r = r;
+		loaded[nloaded].file = file;
+		loaded[nloaded++].len = len;
+	} else {
+		free(file);
+	}
 	if (entry && !stubs && sm_guest_stubs_map(g.stub_base, err,
 	                                          sizeof(err)) == 0)
 		stubs = true;
@@ -134,6 +146,7 @@ static bool user_reader(unsigned k, struct sm_reader *r, char *name,
 /* What a reader's own process hands back (shared memory). */
 struct slot {
 	volatile int done;
+	char why[200];  /* the reader's load-time code failed: why */
 	unsigned n;
 	struct hw_run_check c[HW_RUN_MAX_EVENTS];
 };
@@ -151,15 +164,32 @@ static void contained(const struct sm_reader *r, struct hw_run *run,
 
 	sl->done = 0;
 	sl->n = 0;
+	sl->why[0] = '\0';
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
 		struct hw_run one;
-		const struct sm_reader *only[1] = { r };
+		struct sm_reader run_as = *r;
+		const struct sm_reader *only[1] = { &run_as };
+		for (unsigned k = 0; k < nloaded; k++) {
+			void *entry;
+			char err[160];
+			if (loaded[k].r != r)
+				continue;
+			entry = sm_guest_reader_init(loaded[k].file, loaded[k].len,
+			                             (void *)r->hw, err, sizeof(err));
+			if (!entry) {
+				snprintf(sl->why, sizeof(sl->why), "its load-time code: "
+				         "%s", err);
+				_exit(3);
+			}
+			run_as.hw = (void (*)(void))entry;
+		}
 		if (hw_run_here(&one, only, 1, iterations, slow) == 0) {
 			for (unsigned i = 0; i < one.nchecks && i < HW_RUN_MAX_EVENTS;
 			     i++)
-				sl->c[sl->n++] = one.checks[i];
+				sl->c[sl->n] = one.checks[i],
+				sl->c[sl->n++].reader = r; /* not the copy run_as */
 			sl->done = 1;
 		}
 		_exit(0);
@@ -184,7 +214,9 @@ static void contained(const struct sm_reader *r, struct hw_run *run,
 		return;
 	}
 	char why[200];
-	if (pid < 0)
+	if (pid > 0 && sl->why[0])
+		snprintf(why, sizeof(why), "%s", sl->why);
+	else if (pid < 0)
 		snprintf(why, sizeof(why), "no process to run it in: %s",
 		         strerror(errno));
 	else if (killed)
