@@ -643,12 +643,13 @@ static void stub_list(char *buf, size_t n)
 	}
 }
 
-static bool is_stub(const char *name)
+/* The import stub of that name, or -1. */
+static int stub_index(const char *name)
 {
 	for (int k = 0; k < SM_NSTUBS; k++)
 		if (!strcmp(name, sm_stub_names[k]))
-			return true;
-	return false;
+			return k;
+	return -1;
 }
 
 /* The error for an undefined symbol selfmon does not provide: it names
@@ -669,7 +670,7 @@ static int unknown_imports(struct ld *L, const char *first)
 			const char *n;
 			if (sym_get(L, &t, i, &sy, &n) < 0)
 				break;
-			if (sy.st_shndx != SHN_UNDEF || !*n || is_stub(n) ||
+			if (sy.st_shndx != SHN_UNDEF || !*n || stub_index(n) >= 0 ||
 			    GELF_ST_BIND(sy.st_info) == STB_WEAK ||
 			    (type == SHT_SYMTAB && !strcmp(n, "_GLOBAL_OFFSET_TABLE_")))
 				continue;
@@ -696,11 +697,12 @@ static int unknown_imports(struct ld *L, const char *first)
 static int import_addr(struct ld *L, const char *name, unsigned bind,
                        uint64_t *out)
 {
-	for (int k = 0; k < SM_NSTUBS; k++)
-		if (!strcmp(name, sm_stub_names[k])) {
-			*out = L->stub_base + 16 * (uint64_t)k;
-			return 0;
-		}
+	int k = stub_index(name);
+
+	if (k >= 0) {
+		*out = L->stub_base + 16 * (uint64_t)k;
+		return 0;
+	}
 	if (bind == STB_WEAK) {
 		*out = 0;
 		return 0;
@@ -1005,9 +1007,9 @@ static int rel_inits(struct ld *L)
 		return fail(L, "out of memory");
 	for (size_t sec = 1; sec < L->shnum; sec++) {
 		long num;
-		if (L->sh[sec].sh_size && (L->sh[sec].sh_type == SHT_INIT_ARRAY ||
-		    named(sec_name(L, sec), ".init_array", &num))) {
-			named(sec_name(L, sec), ".init_array", &num);
+		bool by_name = named(sec_name(L, sec), ".init_array", &num);
+		if (L->sh[sec].sh_size &&
+		    (L->sh[sec].sh_type == SHT_INIT_ARRAY || by_name)) {
 			order[n][0] = num;
 			order[n++][1] = (long)sec;
 		}
